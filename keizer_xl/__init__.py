@@ -1,0 +1,27 @@
+"""keizer_xl: run a chess club's Keizer competition inside the club's Excel workbook.
+
+Importing this package stays light (every Excel button click starts a fresh Python):
+pandas, xlwings and the workbook code are imported only inside the functions that need them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "pair_next_round", "recalculate"]
+
+
+def pair_next_round(book: Any = None) -> None:
+    """The "Pair next round" button: check, compute standings, pair, write back."""
+    from keizer_xl.live import pair_next_round as run
+
+    run(book)
+
+
+def recalculate(book: Any = None) -> None:
+    """The "Recalculate" button: check and rewrite the Standings sheet."""
+    from keizer_xl.live import recalculate as run
+
+    run(book)

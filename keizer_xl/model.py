@@ -1,0 +1,185 @@
+"""Domain types of a Keizer competition: players, results, rounds, and the problems found in them.
+
+These are plain, immutable objects with no I/O. Everything the engine computes is derived
+from a `Season`; the workbook, xlwings and command-line layers only build one and show what
+comes out.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Hashable, Iterable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+class Result(enum.Enum):
+    """The outcome of a game row, as the secretary types it in the Result column."""
+
+    WHITE_WINS = "1-0"
+    BLACK_WINS = "0-1"
+    DRAW = "½-½"
+    WHITE_FORFEIT_WIN = "+-"  # black did not turn up
+    BLACK_FORFEIT_WIN = "-+"  # white did not turn up
+    DOUBLE_FORFEIT = "--"  # neither turned up
+
+    @property
+    def played(self) -> bool:
+        """Was the game played over the board (so it counts as a meeting and for colours)?"""
+        return self in (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
+
+    def points(self, white: bool) -> Fraction | None:
+        """Game points (1, 1/2, 0) of one side of a played game; None for forfeits."""
+        if not self.played:
+            return None
+        if self is Result.DRAW:
+            return Fraction(1, 2)
+        return Fraction(1 if (self is Result.WHITE_WINS) == white else 0)
+
+
+class Absence(enum.Enum):
+    """Why a player who takes part did not play a game in a round."""
+
+    BYE = "bye"  # present, odd player out
+    EXCUSED = "excused"
+    CLUB = "club"  # club duty: a team match for the club
+    UNEXCUSED = "unexcused"
+
+
+@dataclass(frozen=True)
+class Player:
+    """A registered player. `order` is the position on the Players sheet (0-based)."""
+
+    name: str
+    rating: Fraction = Fraction(0)
+    joined: int = 1
+    left: int | None = None
+    present: Absence | None = None  # None = present for the next round; else why absent
+    order: int = 0
+
+    def takes_part_in(self, round_no: int) -> bool:
+        """Is the player registered for this round (joined and not yet withdrawn)?"""
+        return self.joined <= round_no and (self.left is None or round_no <= self.left)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A pairing in a round; `result` is None while the game has not been played."""
+
+    round: int
+    board: int | None
+    white: str
+    black: str
+    result: Result | None = None
+    source: Hashable = None  # where the row came from (for messages)
+
+
+@dataclass(frozen=True)
+class Rest:
+    """A round row without a game: a bye or an absence of one player."""
+
+    round: int
+    player: str
+    reason: Absence
+    source: Hashable = None
+
+
+Entry = Game | Rest
+
+
+@dataclass(frozen=True)
+class Season:
+    """Everything the engine needs: the players (sheet order) and the rounds' rows."""
+
+    players: tuple[Player, ...]
+    entries: tuple[Entry, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {p.name.casefold(): p for p in self.players})
+
+    def player(self, name: str) -> Player:
+        return self._by_name[name.strip().casefold()]  # type: ignore[attr-defined,no-any-return]
+
+    def knows(self, name: str) -> bool:
+        return name.strip().casefold() in self._by_name  # type: ignore[attr-defined]
+
+    @property
+    def last_round(self) -> int:
+        """The highest round number that has rows (0 before the season starts)."""
+        return max((e.round for e in self.entries), default=0)
+
+    def round_entries(self, round_no: int) -> list[Entry]:
+        return [e for e in self.entries if e.round == round_no]
+
+    def games(self) -> Iterator[Game]:
+        return (e for e in self.entries if isinstance(e, Game))
+
+    def is_complete(self, round_no: int) -> bool:
+        """A round is complete when every game in it has a result."""
+        return all(g.result is not None for g in self.games() if g.round == round_no)
+
+    @property
+    def completed_rounds(self) -> int:
+        """The last round r such that rounds 1..r all have every result in."""
+        r = self.last_round
+        while r > 0 and not self.is_complete(r):
+            r -= 1
+        return r
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in the input, with where it is.
+
+    `table` is "Players", "Rounds" or "Settings"; `row` is the row label of the input table
+    (the workbook layer uses the sheet's row number); `column` the header of the column.
+    Row and column are None when the problem is about the whole table or file.
+    """
+
+    message: str
+    table: str | None = None
+    row: Hashable = None
+    column: str | None = None
+
+    def __str__(self) -> str:
+        place = self.table or ""
+        if self.row is not None or self.column is not None:
+            bits = [str(b) for b in (self.column, self.row) if b is not None]
+            place += "[" + ", ".join(bits) + "]"
+        return f"{place}: {self.message}" if place else self.message
+
+
+@dataclass
+class KeizerError(Exception):
+    """Raised with *every* problem found, so that the secretary can fix them all at once."""
+
+    problems: list[Problem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        n = len(self.problems)
+        head = f"{n} problem{'s' if n != 1 else ''} found:"
+        return "\n".join([head, *(f"- {p}" for p in self.problems)])
+
+
+class Problems:
+    """Collects problems while checking, then raises them all together."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+
+    def add(self, message: str, table: str | None = None, row: Hashable = None,
+            column: str | None = None) -> None:
+        self.items.append(Problem(message, table, row, column))
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        self.items.extend(problems)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise KeizerError(list(self.items))

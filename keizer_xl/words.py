@@ -1,0 +1,190 @@
+"""The words and numbers a secretary types, turned into domain values.
+
+Every parser returns the value or raises `WordError` with a message that quotes the input
+and says what is allowed; callers add the place (sheet and cell).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from fractions import Fraction
+
+from keizer_xl.model import Absence, Result
+
+
+class WordError(ValueError):
+    """A typed value that does not fit; the message quotes it and names what would."""
+
+
+RESULT_HELP = "use 1-0, 0-1, ½-½, +-, -+ or --"
+REST_HELP = "bye, excused, club or unexcused"
+PRESENT_HELP = "x, yes, y, 1, ja or ✓ for present; excused, club or unexcused; blank for absent"
+
+_DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "‐": "-", "‑": "-"})
+_HALF = r"(?:½|1/2|0[.,]5|,5|\.5)"
+_RESULTS = {
+    "1-0": Result.WHITE_WINS,
+    "0-1": Result.BLACK_WINS,
+    "=": Result.DRAW,
+    "+-": Result.WHITE_FORFEIT_WIN,
+    "-+": Result.BLACK_FORFEIT_WIN,
+    "--": Result.DOUBLE_FORFEIT,
+    "+/-": Result.WHITE_FORFEIT_WIN,
+    "-/+": Result.BLACK_FORFEIT_WIN,
+}
+_DRAW = re.compile(rf"{_HALF}\s*-\s*{_HALF}|remise?|draw")
+_RESTS = {
+    "bye": Absence.BYE,
+    "vrij": Absence.BYE,
+    "oneven": Absence.BYE,
+    "excused": Absence.EXCUSED,
+    "afgemeld": Absence.EXCUSED,
+    "club": Absence.CLUB,
+    "club duty": Absence.CLUB,
+    "clubduty": Absence.CLUB,
+    "extern": Absence.CLUB,
+    "unexcused": Absence.UNEXCUSED,
+    "afwezig": Absence.UNEXCUSED,
+}
+_PRESENT = {"x", "yes", "y", "1", "ja", "j", "✓", "✔", "true", "present", "aanwezig"}
+
+
+def text(value: object) -> str:
+    """A cell value as the text the secretary sees (numbers without a trailing .0)."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def is_blank(value: object) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) or text(value) == ""
+
+
+def _date_pair(value: object) -> tuple[int, int] | None:
+    """Day and month of a value Excel turned into a date (as `1/2` becomes 1 February)."""
+    if isinstance(value, dt.datetime | dt.date):
+        return (value.day, value.month)
+    return None
+
+
+def parse_result(value: object) -> Result | Absence | None:
+    """A Result cell: a game result, a bye/absence word, or None when blank (not played yet)."""
+    if is_blank(value):
+        return None
+    pair = _date_pair(value)
+    if pair is not None:
+        if sorted(pair) == [1, 2]:  # Excel read "1/2" as a date: 1 Feb or 2 Jan
+            return Result.DRAW
+        raise WordError(f"Excel turned this into a date ({value:%d-%m}); "  # type: ignore[str-format]
+                        f"format the Result column as text and {RESULT_HELP}")
+    word = text(value).lower().translate(_DASHES).replace(" ", "")
+    if word in _RESULTS:
+        return _RESULTS[word]
+    if _DRAW.fullmatch(word):
+        return Result.DRAW
+    rest = _RESTS.get(text(value).lower())
+    if rest is not None:
+        return rest
+    raise WordError(f"'{text(value)}' is not a result; {RESULT_HELP} (or {REST_HELP})")
+
+
+PRESENT = "present"
+DEFAULT_ABSENCE = "default"
+
+
+def parse_presence(value: object) -> Absence | str:
+    """A Present cell: `PRESENT`, a reason of absence, or `DEFAULT_ABSENCE` when blank."""
+    if is_blank(value):
+        return DEFAULT_ABSENCE
+    word = text(value).lower()
+    if word in _PRESENT:
+        return PRESENT
+    rest = _RESTS.get(word)
+    if rest is not None and rest is not Absence.BYE:
+        return rest
+    raise WordError(f"'{text(value)}' is not an attendance; use {PRESENT_HELP}")
+
+
+def _snap(x: Fraction, decimals: int) -> Fraction:
+    """The fraction with denominator up to 100 that rounds to x at this many decimals, if any."""
+    half_width = Fraction(1, 2 * 10**decimals)
+    for q in range(1, 101):
+        p = round(x * q)
+        if abs(Fraction(p, q) - x) <= half_width:
+            return Fraction(p, q)
+    return x
+
+
+def parse_number(value: object) -> Fraction:
+    """A number typed as `2/3`, `0.667`, `66.7%`, `0,5`, `1½` or stored as a number.
+
+    Decimals with three or more places are read as the simple fraction (denominator up to
+    100) they round from: 0.667 and 66.7% are 2/3, 0.333 is 1/3, since a secretary typing
+    0.667 means two thirds. Decimals with fewer places are exact (0.35 is 7/20).
+    """
+    if isinstance(value, bool):
+        raise WordError(f"'{value}' is not a number")
+    if isinstance(value, int):
+        return Fraction(value)
+    pair = _date_pair(value)
+    if pair is not None:  # "2/3" became 2 March or 3 February: either way two thirds
+        lo, hi = sorted(pair)
+        return Fraction(lo, hi)
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            raise WordError(f"'{value}' is not a number")
+        word = repr(value)
+    else:
+        word = text(value).replace(" ", "").replace(",", ".")
+        if word.endswith("½"):
+            word = word[:-1] + (".5" if word[:-1] else "0.5")
+    percent = word.endswith("%")
+    if percent:
+        word = word[:-1]
+    try:
+        if "/" in word:
+            num, den = word.split("/", 1)
+            return Fraction(Fraction(num), Fraction(den)) / (100 if percent else 1)
+        number = Fraction(word) / (100 if percent else 1)
+    except (ValueError, ZeroDivisionError):
+        raise WordError(f"'{text(value)}' is not a number") from None
+    mantissa = word.lower().split("e", 1)[0]
+    decimals = len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
+    decimals += 2 if percent else 0
+    if decimals >= 3 and "e" not in word.lower():
+        number = _snap(number, min(decimals, 12))
+    return number
+
+
+def parse_fraction(value: object) -> Fraction:
+    """A share of a value: a number from 0 up (`2/3`, `0.667`, `66.7%`)."""
+    number = parse_number(value)
+    if number < 0:
+        raise WordError(f"'{text(value)}' is negative; a fraction must be 0 or more")
+    return number
+
+
+def parse_whole(value: object, minimum: int = 0) -> int:
+    """A whole number such as a round number (`3`, `3.0`, `"3"`)."""
+    try:
+        number = parse_number(value)
+    except WordError:
+        raise WordError(f"'{text(value)}' is not a whole number") from None
+    if number.denominator != 1:
+        raise WordError(f"'{text(value)}' is not a whole number")
+    if number < minimum:
+        raise WordError(f"'{text(value)}' must be {minimum} or more")
+    return int(number)
+
+
+def parse_choice(value: object, choices: tuple[str, ...]) -> str:
+    """One of a fixed list of words (case and spaces ignored)."""
+    word = " ".join(text(value).lower().replace("_", " ").split())
+    for choice in choices:
+        if word == choice or word == choice.replace("-", " "):
+            return choice
+    raise WordError(f"'{text(value)}' is not allowed; use " + ", ".join(choices))
