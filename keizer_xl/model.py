@@ -56,6 +56,7 @@ class Player:
     left: int | None = None
     present: Absence | None = None  # None = present for the next round; else why absent
     order: int = 0
+    source: Hashable = field(default=None, compare=False)  # where the row came from
 
     def takes_part_in(self, round_no: int) -> bool:
         """Is the player registered for this round (joined and not yet withdrawn)?"""

@@ -90,11 +90,13 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 
 def _fractions(value: object) -> tuple[Fraction, ...]:
-    parts = [p for p in text(value).replace(";", ",").split(",")] if isinstance(value, str) else [value]
+    if not isinstance(value, str):
+        return (parse_fraction(value),)
+    parts: list[str] = value.replace(";", ",").split(",")
     # "0,5" is one Dutch decimal, "1/3, 1/4" a list: a list needs a space or a slash-fraction
-    if isinstance(value, str) and len(parts) == 2 and "/" not in value and " " not in value:
+    if len(parts) == 2 and "/" not in value and " " not in value:
         parts = [value]
-    out = tuple(parse_fraction(p.strip() if isinstance(p, str) else p) for p in parts if not is_blank(p))
+    out = tuple(parse_fraction(p.strip()) for p in parts if not is_blank(p))
     if not out:
         raise WordError(f"'{text(value)}' is not a fraction")
     return out

@@ -79,7 +79,7 @@ def parse_result(value: object) -> Result | Absence | None:
     if pair is not None:
         if sorted(pair) == [1, 2]:  # Excel read "1/2" as a date: 1 Feb or 2 Jan
             return Result.DRAW
-        raise WordError(f"Excel turned this into a date ({value:%d-%m}); "  # type: ignore[str-format]
+        raise WordError(f"Excel turned this into a date ({value:%d-%m}); "
                         f"format the Result column as text and {RESULT_HELP}")
     word = text(value).lower().translate(_DASHES).replace(" ", "")
     if word in _RESULTS:

@@ -1,0 +1,250 @@
+"""Checking the secretary's tables and turning them into a `Season`.
+
+This is the one place that decides what input is acceptable. It reads plain rows (from
+pandas DataFrames, the workbook or xlwings), collects *every* problem with its row and
+column, and raises them together, so the workbook layer can name each cell at once.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from keizer_xl.model import Absence, Entry, Game, Player, Problems, Rest, Result, Season
+from keizer_xl.settings import Settings
+from keizer_xl.words import (
+    DEFAULT_ABSENCE,
+    PRESENT,
+    WordError,
+    is_blank,
+    parse_number,
+    parse_presence,
+    parse_result,
+    parse_whole,
+    text,
+)
+
+PLAYER_COLUMNS = ("Name", "Rating", "Joined", "Left", "Present")
+ROUND_COLUMNS = ("Round", "Board", "White", "Black", "Result")
+
+Row = tuple[Hashable, Mapping[str, Any]]  # (row label, {canonical column: cell value})
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of one input table with canonical column names; labels name rows in messages."""
+
+    name: str
+    rows: Sequence[Row]
+    columns: frozenset[str]
+
+
+def find_columns(headers: Iterable[object], wanted: Sequence[str]) -> dict[str, int]:
+    """Positions of the wanted headers, matched ignoring case and surrounding spaces."""
+    want = {w.casefold(): w for w in wanted}
+    found: dict[str, int] = {}
+    for i, header in enumerate(headers):
+        key = " ".join(text(header).split()).casefold()
+        if key in want and want[key] not in found:
+            found[want[key]] = i
+    return found
+
+
+def table_from_records(name: str, headers: Sequence[object], records: Iterable[tuple[Hashable,
+                       Sequence[object]]], wanted: Sequence[str]) -> Table:
+    """Build a Table from a header row and (label, cells) records, keeping wanted columns."""
+    positions = find_columns(headers, wanted)
+    rows: list[Row] = []
+    for label, cells in records:
+        row = {col: (cells[i] if i < len(cells) else None) for col, i in positions.items()}
+        rows.append((label, row))
+    return Table(name, rows, frozenset(positions))
+
+
+def did_you_mean(word: str, names: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
+    if not close:
+        lowered = {n.casefold(): n for n in names}
+        close = difflib.get_close_matches(word.casefold(), list(lowered), n=1, cutoff=0.6)
+        close = [lowered[c] for c in close]
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _require(table: Table, required: Sequence[str], problems: Problems) -> bool:
+    missing = [c for c in required if c not in table.columns]
+    for col in missing:
+        problems.add(f"no column headed '{col}' in row 1 (headers are matched by their text)",
+                     table.name, None, None)
+    return not missing
+
+
+def read_players(table: Table, settings: Settings, problems: Problems) -> list[Player]:
+    """The Players table: names unique, ratings numbers, rounds whole numbers."""
+    if not _require(table, ("Name",), problems):
+        return []
+    players: list[Player] = []
+    first_row: dict[str, Hashable] = {}
+    for label, row in table.rows:
+        if all(is_blank(v) for v in row.values()):
+            continue
+        name = " ".join(text(row.get("Name")).split())
+        if not name:
+            problems.add("this row has no name", table.name, label, "Name")
+            continue
+        key = name.casefold()
+        if key in first_row:
+            problems.add(f"'{name}' is listed twice (also in row {first_row[key]}); names must "
+                         "be unique", table.name, label, "Name")
+            continue
+        first_row[key] = label
+        rating, joined, left, present = Fraction(0), 1, None, None
+        for col in ("Rating", "Joined", "Left", "Present"):
+            value = row.get(col)
+            if is_blank(value) and col != "Present":
+                continue
+            try:
+                if col == "Rating":
+                    rating = parse_number(value)
+                    if rating < 0:
+                        raise WordError(f"'{text(value)}' is negative; a rating is 0 or more")
+                elif col == "Joined":
+                    joined = parse_whole(value, 1)
+                elif col == "Left":
+                    left = parse_whole(value, 1)
+                else:
+                    word = parse_presence(value)
+                    present = (settings.default_absence if word == DEFAULT_ABSENCE
+                               else None if word == PRESENT else word)
+            except WordError as exc:
+                what = {"Rating": "rating", "Joined": "round", "Left": "round",
+                        "Present": "attendance"}[col]
+                problems.add(f"{exc}" if col == "Present" else f"{exc} ({what})",
+                             table.name, label, col)
+        if left is not None and left < joined:
+            problems.add(f"{name} leaves after round {left} but joins in round {joined}",
+                         table.name, label, "Left")
+        if "Present" not in table.columns:
+            present = settings.default_absence
+        players.append(Player(name, rating, joined, left, present,  # type: ignore[arg-type]
+                              len(players), label))
+    if not players and not problems:
+        problems.add("no players yet: write their names under 'Name'", table.name, None, "Name")
+    return players
+
+
+def read_entries(table: Table, players: Sequence[Player], problems: Problems) -> list[Entry]:
+    """The Rounds table: every row a game, a bye or an absence, all checked."""
+    if not _require(table, ("Round", "White", "Black", "Result"), problems):
+        return []
+    by_key = {p.name.casefold(): p for p in players}
+    names = [p.name for p in players]
+    entries: list[Entry] = []
+    seen: dict[tuple[int, str], Hashable] = {}
+
+    def player(value: object, label: Hashable, col: str) -> Player | None:
+        name = " ".join(text(value).split())
+        found = by_key.get(name.casefold())
+        if found is None:
+            problems.add(f"'{name}' is not on the Players sheet{did_you_mean(name, names)}",
+                         table.name, label, col)
+        return found
+
+    def once(round_no: int, p: Player, label: Hashable, col: str) -> None:
+        key = (round_no, p.name)
+        if key in seen:
+            problems.add(f"{p.name} is in round {round_no} twice (also row {seen[key]})",
+                         table.name, label, col)
+        else:
+            seen[key] = label
+        if not p.takes_part_in(round_no):
+            when = (f"joins in round {p.joined}" if round_no < p.joined
+                    else f"left after round {p.left}")
+            problems.add(f"{p.name} {when}, so cannot be in round {round_no}",
+                         table.name, label, col)
+
+    for label, row in table.rows:
+        if all(is_blank(v) for v in row.values()):
+            continue
+        try:
+            round_no = parse_whole(row.get("Round"), 1)
+        except WordError as exc:
+            problems.add(f"{exc}; a round number is 1, 2, 3, ..." if not is_blank(row.get("Round"))
+                         else "this row has no round number", table.name, label, "Round")
+            continue
+        board: int | None = None
+        if not is_blank(row.get("Board")):
+            try:
+                board = parse_whole(row.get("Board"), 1)
+            except WordError as exc:
+                problems.add(f"{exc} (board number)", table.name, label, "Board")
+        try:
+            result = parse_result(row.get("Result"))
+        except WordError as exc:
+            problems.add(str(exc), table.name, label, "Result")
+            continue
+        if is_blank(row.get("White")):
+            problems.add("this row has no player under 'White'", table.name, label, "White")
+            continue
+        white = player(row.get("White"), label, "White")
+        if is_blank(row.get("Black")):
+            if not isinstance(result, Absence):
+                what = "a game result needs a player under 'Black'" if result else \
+                    "no opponent and no reason: write bye, excused, club or unexcused"
+                problems.add(what, table.name, label, "Result" if result is None else "Black")
+                continue
+            if white is not None:
+                once(round_no, white, label, "White")
+                entries.append(Rest(round_no, white.name, result, label))
+            continue
+        black = player(row.get("Black"), label, "Black")
+        if isinstance(result, Absence):
+            problems.add(f"'{text(row.get('Result'))}' is for a row with one player; a game "
+                         "needs 1-0, 0-1, ½-½, +-, -+, -- or blank", table.name, label, "Result")
+            continue
+        if white is None or black is None:
+            continue
+        if white is black:
+            problems.add(f"{white.name} cannot play himself", table.name, label, "Black")
+            continue
+        once(round_no, white, label, "White")
+        once(round_no, black, label, "Black")
+        entries.append(Game(round_no, board, white.name, black.name, result, label))
+    _check_round_numbers(table, entries, problems)
+    return entries
+
+
+def _check_round_numbers(table: Table, entries: Sequence[Entry], problems: Problems) -> None:
+    """Rounds are 1, 2, 3, ... with no gap, and only the last may still miss results."""
+    rounds = sorted({e.round for e in entries})
+    for expected, actual in enumerate(rounds, start=1):
+        if actual != expected:
+            first = next(e for e in entries if e.round == actual)
+            problems.add(f"round {actual} follows round {expected - 1}; round {expected} has "
+                         "no rows", table.name, first.source, "Round")
+            break
+    last = rounds[-1] if rounds else 0
+    for e in entries:
+        if isinstance(e, Game) and e.result is None and e.round < last:
+            problems.add(f"no result for {e.white}–{e.black} in round {e.round}, but round "
+                         f"{last} is already there; enter it (or -- if it was not played)",
+                         table.name, e.source, "Result")
+
+
+def build_season(players: Table, rounds: Table, settings: Settings,
+                 problems: Problems | None = None) -> Season:
+    """Check both tables and return the Season; raises KeizerError with every problem."""
+    own = problems is None
+    found = problems if problems is not None else Problems()
+    plist = read_players(players, settings, found)
+    entries = read_entries(rounds, plist, found) if plist else []
+    if own:
+        found.raise_if_any()
+    return Season(tuple(plist), tuple(entries))
+
+
+def result_word(result: Result | None) -> str:
+    """How a result is written back to the sheet."""
+    return "" if result is None else result.value
