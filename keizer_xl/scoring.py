@@ -302,7 +302,9 @@ class _Calculator:
             rankings.append(ranking)
         passes, note = 0, ""
         if s.iterate != "none" and self.rounds > 0:
-            seen = [tuple(ranking)]
+            # converged when re-pricing gives back the same values (with shared ties the
+            # values can change while the order does not, so the order alone is not enough)
+            seen = [tuple((i, values[i]) for i in ranking)]
             while True:
                 who, newcomers = self.members(self.rounds)
                 scores, terms, own, scale = self.scores(self.rounds, values, initial, who)
@@ -312,7 +314,7 @@ class _Calculator:
                 if s.iterate == "final":
                     ranking = new_ranking
                     break
-                key = tuple(new_ranking)
+                key = tuple((i, values[i]) for i in new_ranking)
                 if key == seen[-1]:
                     ranking = new_ranking
                     break

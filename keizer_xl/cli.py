@@ -1,0 +1,278 @@
+"""The `keizer-xl` command: the buttons' work without Excel, and a batch recalculation.
+
+Exit codes: 0 all went well, 1 a workbook has problems (each listed with its cell) or could
+not be used, 2 the command was typed wrongly. The secretary never sees a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from keizer_xl import __version__
+
+T = TypeVar("T")
+OK, PROBLEMS, USAGE = 0, 1, 2
+PARALLEL_FROM = 8  # files; below this one process is quicker than starting workers
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def _attempt(action: Callable[[], T]) -> tuple[T | None, list[str]]:
+    """Run one file's work; return its result or the lines that explain what was wrong."""
+    from keizer_xl.model import KeizerError
+    from keizer_xl.sheets import BookError
+    from keizer_xl.workbook import FileProblem
+
+    try:
+        return action(), []
+    except BookError as exc:
+        return None, [str(exc)]
+    except KeizerError as exc:
+        return None, [str(exc)]
+    except FileProblem as exc:
+        return None, [str(exc)]
+    except OSError as exc:
+        return None, [f"{exc.filename or ''}: {exc.strerror or exc}"]
+    except Exception as exc:  # a bug: say so plainly, without a traceback
+        return None, [f"keizer-xl could not finish ({type(exc).__name__}: {exc}). "
+                      "Your file was not changed. Please report this."]
+
+
+def _fail(lines: list[str]) -> int:
+    err = _console(stderr=True)
+    for line in lines:
+        err.print(line, markup=False)
+    return PROBLEMS
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="keizer-xl")
+def main() -> None:
+    """Run a Keizer club competition in its Excel workbook.
+
+    \b
+    Typical season:
+      keizer-xl new club.xlsx           a fresh workbook; fill in the Players sheet
+      keizer-xl pair club.xlsx          pair the players marked present
+      (type the results in the Rounds sheet)
+      keizer-xl recalc club.xlsx        standings after the results
+    """
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--players", "players_csv", type=click.Path(exists=True, dir_okay=False,
+              path_type=Path), help="CSV with a Name column (and Rating, Joined, Left).")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def new(file: Path, players_csv: Path | None, force: bool) -> None:
+    """Make a fresh competition workbook FILE (.xlsx, or .xlsm with the two buttons)."""
+    suffix = file.suffix.lower()
+    if suffix not in (".xlsx", ".xlsm"):
+        raise click.UsageError(f"{file}: the name must end in .xlsx or .xlsm")
+    if file.exists() and not force:
+        sys.exit(_fail([f"{file} already exists; choose another name or add --force"]))
+    players: list[dict[str, object]] = []
+    if players_csv is not None:
+        players, problems = _read_players_csv(players_csv)
+        if problems:
+            sys.exit(_fail(problems))
+    from keizer_xl.newbook import create
+
+    _, lines = _attempt(lambda: create(file, players))
+    if lines:
+        sys.exit(_fail(lines))
+    _console().print(f"Made {file} with {len(players)} players. Fill in the Players sheet, "
+                     f"tick who is present, then: keizer-xl pair {file}", markup=False)
+
+
+def _read_players_csv(path: Path) -> tuple[list[dict[str, object]], list[str]]:
+    import csv
+
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            sample = f.read(4096)
+            f.seek(0)
+            dialect = csv.Sniffer().sniff(sample, delimiters=",;\t") if sample else csv.excel
+            rows = list(csv.DictReader(f, dialect=dialect))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        return [], [f"{path}: could not be read as CSV ({exc})"]
+    if not rows or not any(k and k.strip().lower() == "name" for k in rows[0]):
+        return [], [f"{path}: needs a header row with a 'Name' column"]
+    out = [{(k or "").strip().title(): (v or "").strip() for k, v in row.items()}
+           for row in rows]
+    return [r for r in out if r.get("Name")], []
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def pair(file: Path) -> None:
+    """Pair the next round in FILE, as the "Pair next round" button does.
+
+    Checks the workbook, computes the standings after the last round (every result must
+    be in), pairs the players marked present, appends the round to the Rounds sheet with
+    the bye and absence rows, and rewrites the Standings sheet.
+    """
+    from keizer_xl import workbook
+
+    outcome, lines = _attempt(lambda: workbook.pair(file))
+    if outcome is None:
+        sys.exit(_fail(lines))
+    assert outcome.next_round is not None
+    _print_round(outcome.next_round)
+    for note in outcome.notes:
+        _console().print(f"Note: {note}", markup=False)
+    _console().print(f"Round {outcome.next_round.round} written to {file}.", markup=False)
+
+
+def _print_round(next_round: Any) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"Round {next_round.round}", title_justify="left")
+    for col in ("Board", "White", "Black"):
+        table.add_column(col, justify="right" if col == "Board" else "left")
+    for g in next_round.games:
+        table.add_row(str(g.board), g.white, g.black)
+    for r in next_round.rests:
+        table.add_row("", r.player, r.reason.value)
+    _console().print(table)
+
+
+def _print_standings(standings: Any, title: str) -> None:
+    from rich.table import Table
+
+    from keizer_xl.sheets import shown
+
+    table = Table(title=title, title_justify="left")
+    for col in ("#", "Name", "Score", "Value", "Pl", "W", "D", "L", "Bye", "Abs"):
+        table.add_column(col, justify="left" if col == "Name" else "right")
+    for row in standings.rows:
+        score = "" if row.score is None else f"{shown(row.score)}"
+        table.add_row(str(row.rank), row.name, score, f"{shown(row.value)}", str(row.played),
+                      str(row.won), str(row.drawn), str(row.lost), str(row.byes),
+                      str(row.absent))
+    _console().print(table)
+    if standings.note:
+        _console().print(f"Note: {standings.note}", markup=False)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Processes to use (default: all cores for large batches).")
+def recalc(files: Sequence[Path], jobs: int | None) -> None:
+    """Recalculate the Standings sheet of one or many workbook FILES.
+
+    A file with problems is reported and left untouched; the others go on.
+    """
+    results = _run_batch(list(files), jobs)
+    out = _console()
+    bad = 0
+    for path, (summary, lines) in zip(files, results, strict=True):
+        if lines:
+            bad += 1
+            _fail(lines)
+        elif len(files) == 1:
+            out.print(summary, markup=False)
+    if len(files) > 1:
+        out.print(f"{len(files) - bad} of {len(files)} workbooks recalculated"
+                  + (f", {bad} with problems (listed above)" if bad else "") + ".", markup=False)
+    sys.exit(PROBLEMS if bad else OK)
+
+
+def _recalc_one(path: Path) -> tuple[str, list[str]]:
+    from keizer_xl import workbook
+
+    outcome, lines = _attempt(lambda: workbook.recalc(path))
+    if outcome is None:
+        return "", lines
+    what = (f"after round {outcome.standings.after_round}" if outcome.standings.after_round
+            else "before round 1")
+    change = "Standings updated" if outcome.written else "Standings already up to date"
+    extra = "".join(f"\nNote: {n}" for n in outcome.notes)
+    return f"{path}: {change} ({what}, {len(outcome.standings.rows)} players).{extra}", lines
+
+
+def _run_batch(files: list[Path], jobs: int | None) -> list[tuple[str, list[str]]]:
+    """Recalculate files, in parallel processes for large batches, with a progress bar."""
+    if len(files) == 1:
+        return [_recalc_one(files[0])]
+    from rich.progress import Progress
+
+    workers = jobs or (os.cpu_count() or 1 if len(files) >= PARALLEL_FROM else 1)
+    results: dict[int, tuple[str, list[str]]] = {}
+    with Progress(console=_console(stderr=True), transient=True) as progress:
+        task = progress.add_task("Recalculating", total=len(files))
+        if workers == 1:
+            for i, path in enumerate(files):
+                results[i] = _recalc_one(path)
+                progress.advance(task)
+        else:
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {pool.submit(_recalc_one, path): i for i, path in enumerate(files)}
+                for future in as_completed(futures):
+                    results[futures[future]] = future.result()
+                    progress.advance(task)
+    return [results[i] for i in range(len(files))]
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def check(file: Path) -> None:
+    """Report the problems in FILE (with their cells); change nothing."""
+    from keizer_xl import workbook
+
+    competition, lines = _attempt(lambda: workbook.check(file))
+    if competition is None:
+        sys.exit(_fail(lines))
+    season = competition.season
+    _console().print(f"{file}: no problems found ({len(season.players)} players, "
+                     f"{season.last_round} rounds).", markup=False)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--after", type=click.IntRange(0), default=None,
+              help="Standings after this round (default: the last completed round).")
+def standings(file: Path, after: int | None) -> None:
+    """Print the standings of FILE in the terminal (the file is not changed)."""
+    from keizer_xl import workbook
+
+    competition, lines = _attempt(lambda: workbook.check(file))
+    if competition is None:
+        sys.exit(_fail(lines))
+    if after is not None and after > competition.season.completed_rounds:
+        sys.exit(_fail([f"{file}: round {after} is not complete yet (the last complete round "
+                        f"is {competition.season.completed_rounds})"]))
+    table = competition.standings(after)
+    title = (f"Standings after round {table.after_round}" if table.after_round
+             else "Initial ranking")
+    _print_standings(table, title)
+
+
+@main.command()
+@click.option("--folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              help="Where to write the demo workbook (default: here).")
+def demo(folder: Path) -> None:
+    """Play Keizer's own published example in a new workbook and print the standings."""
+    from keizer_xl.demo import run_demo
+
+    _, lines = _attempt(lambda: run_demo(folder, _console(), _print_round, _print_standings))
+    if lines:
+        sys.exit(_fail(lines))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,31 @@
+"""Making a fresh competition workbook from the template (`keizer-xl new`)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+
+def create(path: Path, players: Sequence[Mapping[str, object]] = ()) -> None:
+    """Write a new workbook: .xlsx plain, .xlsm with the VBA module and the two buttons.
+
+    Built beside the target and moved into place, so a failure leaves nothing half-made.
+    """
+    from keizer_xl.template import build_template
+
+    vba = None
+    if path.suffix.lower() == ".xlsm":
+        from keizer_xl.vba import vba_project
+
+        vba = vba_project()
+    folder = path.resolve().parent
+    fd, tmp = tempfile.mkstemp(prefix=f".~{path.stem}.", suffix=path.suffix, dir=folder)
+    os.close(fd)
+    try:
+        build_template(Path(tmp), players, vba_project=vba)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -1,0 +1,209 @@
+"""The workbook contract at cell level, shared by the file path and live Excel.
+
+A workbook arrives here as plain grids of cell values (row 0 is the sheet's row 1), however
+it was read (python-calamine from a file, xlwings from a running Excel). This module finds
+the sheets and headers, hands DataFrames to the engine, names every problem's cell
+(`Rounds!E14`), and says which cells to write: the only cells keizer_xl owns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import pandas as pd
+
+from keizer_xl.engine import Competition, NextRound
+from keizer_xl.model import Game, KeizerError, Problem
+from keizer_xl.scoring import Standings
+from keizer_xl.season import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
+from keizer_xl.words import is_blank
+
+SHEETS = ("Players", "Rounds", "Standings", "Settings")
+SETTINGS_COLUMNS = ("Setting", "Value")
+STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
+                     "Byes", "Absent", "Rating", "Own")
+
+Grid = Sequence[Sequence[object]]
+Cell = tuple[int, int]  # (row, column), both 1-based as on the sheet
+CellValue = str | int | float | None
+
+
+def column_letter(col: int) -> str:
+    """1 -> A, 27 -> AA."""
+    letters = ""
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+@dataclass
+class Layout:
+    """Where things are in this workbook: actual sheet names, header columns, used rows."""
+
+    sheet: dict[str, str] = field(default_factory=dict)  # contract name -> name in the book
+    columns: dict[str, dict[str, int]] = field(default_factory=dict)  # sheet -> header -> col
+    used_rows: dict[str, int] = field(default_factory=dict)  # sheet -> last non-blank row
+    setting_rows: dict[str, int] = field(default_factory=dict)  # setting name -> row
+
+    def place(self, problem: Problem) -> str:
+        """The cell (or sheet) a problem is about, as the secretary would look it up."""
+        if problem.table is None:
+            return "Workbook"
+        sheet = self.sheet.get(problem.table, problem.table)
+        col = self.columns.get(problem.table, {}).get(problem.column or "")
+        if isinstance(problem.row, int):
+            return f"{sheet}!{column_letter(col) if col else ''}{problem.row}"
+        if col:
+            return f"{sheet}!{column_letter(col)}1"
+        return sheet
+
+    def describe(self, error: KeizerError) -> list[str]:
+        return [f"{self.place(p)}: {p.message}" for p in error.problems]
+
+
+def _frame(grid: Grid, wanted: Sequence[str], layout: Layout, table: str) -> pd.DataFrame:
+    """Rows 2.. of a sheet as a DataFrame indexed by sheet row number, headers as columns."""
+    header = list(grid[0]) if grid else []
+    positions = find_columns(header, wanted)
+    layout.columns[table] = {name: i + 1 for name, i in positions.items()}
+    used = 1 if grid else 0
+    records: list[list[object]] = []
+    index: list[int] = []
+    for r, row in enumerate(grid[1:], start=2):
+        cells = [row[i] if i < len(row) else None for i in positions.values()]
+        if any(not is_blank(c) for c in row):
+            used = r
+        if all(is_blank(c) for c in cells):
+            continue
+        records.append([None if is_blank(c) else c for c in cells])
+        index.append(r)
+    layout.used_rows[table] = used
+    frame: pd.DataFrame = pd.DataFrame(records, index=pd.Index(index),
+                                       columns=pd.Index(list(positions)), dtype=object)
+    return frame
+
+
+def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
+    """Check the workbook's sheets and build the Competition; KeizerError lists every
+    problem (use `Layout.describe` to name their cells)."""
+    layout = Layout()
+    by_key = {" ".join(name.split()).casefold(): name for name in grids}
+    problems: list[Problem] = []
+    for sheet in SHEETS:
+        actual = by_key.get(sheet.casefold())
+        if actual is None:
+            problems.append(Problem(f"the workbook has no sheet named '{sheet}' "
+                                    f"(it has: {', '.join(grids) or 'no sheets'})"))
+        layout.sheet[sheet] = actual or sheet
+    if problems:
+        raise_with(problems, layout)
+    players = _frame(grids[layout.sheet["Players"]], PLAYER_COLUMNS, layout, "Players")
+    rounds = _frame(grids[layout.sheet["Rounds"]], ROUND_COLUMNS, layout, "Rounds")
+    settings = _frame(grids[layout.sheet["Settings"]], SETTINGS_COLUMNS, layout, "Settings")
+    for row, name in zip(settings.index, settings.get("Setting", []), strict=False):
+        if not is_blank(name):
+            from keizer_xl.settings import setting_name
+
+            canonical = setting_name(name)
+            if canonical:
+                layout.setting_rows[canonical] = int(row)
+    try:
+        competition = Competition.from_frames(players, rounds, settings)
+    except KeizerError as error:
+        raise_with(error.problems, layout)
+    missing = [c for c in ROUND_COLUMNS if c not in layout.columns["Rounds"]]
+    if missing:  # the engine can do without Board; the sheet we write to cannot
+        raise_with([Problem(f"no column headed '{c}' in row 1", "Rounds") for c in missing],
+                   layout)
+    return competition, layout
+
+
+class BookError(KeizerError):
+    """A KeizerError whose lines already name their cells."""
+
+    def __init__(self, problems: list[Problem], lines: list[str]) -> None:
+        self.lines = lines
+        super().__init__(problems)
+
+    def __str__(self) -> str:
+        n = len(self.lines)
+        return "\n".join([f"{n} problem{'s' if n != 1 else ''} in the workbook:",
+                          *(f"  {line}" for line in self.lines)])
+
+
+def raise_with(problems: list[Problem], layout: Layout) -> None:
+    error = KeizerError(list(problems))
+    raise BookError(list(problems), layout.describe(error))
+
+
+# -- what to write ------------------------------------------------------------------------
+
+def shown(x: Fraction | None) -> CellValue:
+    """A number as the sheet shows it: rounded to two decimals, whole numbers as integers."""
+    if x is None:
+        return None
+    if x.denominator == 1:
+        return int(x)
+    return round(float(x), 2)
+
+
+def standings_cells(standings: Standings) -> dict[Cell, CellValue]:
+    """The whole Standings sheet: headers, one row per ranked player, and a note below."""
+    headers = [*STANDINGS_COLUMNS, *(f"R{k + 1}" for k in range(standings.after_round))]
+    cells: dict[Cell, CellValue] = {(1, c): h for c, h in enumerate(headers, start=1)}
+    for r, row in enumerate(standings.rows, start=2):
+        values: list[CellValue] = [
+            row.rank, row.name, shown(row.score), shown(row.value), row.played, row.won,
+            row.drawn, row.lost, row.byes, row.absent, shown(row.rating), shown(row.own),
+            *(shown(x) for x in row.rounds)]
+        if row.score is None:  # a newcomer of the next round: place and value only
+            values = [row.rank, row.name, None, shown(row.value), *[None] * 6,
+                      shown(row.rating)]
+        for c, value in enumerate(values, start=1):
+            if value is not None:
+                cells[(r, c)] = value
+    note_row = len(standings.rows) + 3
+    cells[(note_row, 1)] = standings_note(standings)
+    if standings.note:
+        cells[(note_row + 1, 1)] = standings.note
+    return cells
+
+
+def standings_note(standings: Standings) -> str:
+    after = (f"Standings after round {standings.after_round}" if standings.after_round
+             else "Initial ranking (before round 1)")
+    top = f"; top value {shown(standings.top_value)}" if standings.top_value is not None else ""
+    return f"{after}. Rules: {standings.settings.describe()}{top}. Own = own value counted."
+
+
+def round_cells(next_round: NextRound, layout: Layout) -> dict[Cell, CellValue]:
+    """The new round's rows, appended below the last used row of the Rounds sheet."""
+    cols = layout.columns["Rounds"]
+    cells: dict[Cell, CellValue] = {}
+    row = layout.used_rows.get("Rounds", 1) + 1
+    for e in next_round.entries:
+        values: dict[str, CellValue]
+        if isinstance(e, Game):
+            values = {"Round": e.round, "Board": e.board, "White": e.white, "Black": e.black}
+        else:
+            values = {"Round": e.round, "White": e.player, "Result": e.reason.value}
+        for name, value in values.items():
+            cells[(row, cols[name])] = value
+        row += 1
+    return cells
+
+
+def top_value_cells(value: Fraction, layout: Layout) -> dict[Cell, CellValue]:
+    """The Top value fixed when round 1 is paired, in its Settings row (added if missing)."""
+    cols = layout.columns["Settings"]
+    row = layout.setting_rows.get("Top value")
+    cells: dict[Cell, CellValue] = {}
+    if row is None:
+        row = layout.used_rows.get("Settings", 1) + 1
+        cells[(row, cols["Setting"])] = "Top value"
+    cells[(row, cols["Value"])] = shown(value)
+    return cells
+

@@ -1,0 +1,132 @@
+"""Workbook files: read with python-calamine, write only keizer_xl's cells, atomically.
+
+The file-level shell around the engine, used by the command line. Reading goes through
+python-calamine (several times faster than openpyxl); writing goes through
+`keizer_xl.package`, which edits only the sheet parts that change and leaves every other
+byte of the file as it was.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from keizer_xl.engine import Competition, NextRound
+from keizer_xl.model import Problem
+from keizer_xl.package import NotAWorkbook, SheetEdit, check_not_open, save_edits
+from keizer_xl.scoring import Standings
+from keizer_xl.sheets import (
+    Grid,
+    Layout,
+    read_book,
+    round_cells,
+    standings_cells,
+    top_value_cells,
+)
+
+SUFFIXES = (".xlsx", ".xlsm")
+
+
+class FileProblem(Exception):
+    """The file itself cannot be used (missing, not a workbook, open in Excel)."""
+
+
+def read_grids(path: Path) -> dict[str, Grid]:
+    """Every worksheet's cell values, row 0 = the sheet's row 1."""
+    from python_calamine import CalamineWorkbook
+
+    if not path.exists():
+        raise FileProblem(f"{path}: there is no such file")
+    if path.is_dir():
+        raise FileProblem(f"{path}: this is a folder, not a workbook")
+    if path.suffix.lower() not in SUFFIXES:
+        raise FileProblem(f"{path}: not an Excel workbook (.xlsx or .xlsm)")
+    if not zipfile.is_zipfile(path):
+        raise FileProblem(f"{path}: not an Excel workbook (the file is damaged or of "
+                          "another kind)")
+    try:
+        book = CalamineWorkbook.from_path(str(path))
+        grids: dict[str, Grid] = {}
+        for meta in book.sheets_metadata:
+            if str(meta.typ).endswith("WorkSheet"):
+                grids[meta.name] = book.get_sheet_by_name(meta.name).to_python(
+                    skip_empty_area=False)
+        return grids
+    except Exception as exc:  # calamine raises its own types for damaged packages
+        raise FileProblem(f"{path}: could not be read as a workbook ({exc})") from None
+
+
+@dataclass
+class Outcome:
+    """What a command did to one file, for the command line to show."""
+
+    path: Path
+    standings: Standings
+    next_round: NextRound | None = None
+    written: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def load(path: Path) -> tuple[Competition, Layout]:
+    """Read and check a workbook; BookError lists every problem with its cell."""
+    return read_book(read_grids(path))
+
+
+def _save(path: Path, layout: Layout, edits: list[SheetEdit]) -> bool:
+    try:
+        return save_edits(path, edits)
+    except NotAWorkbook as exc:
+        raise FileProblem(str(exc)) from None
+
+
+def recalc(path: Path) -> Outcome:
+    """Rewrite the Standings sheet after the last completed round."""
+    _refuse_if_open(path)
+    competition, layout = load(path)
+    standings = competition.standings()
+    edit = SheetEdit(layout.sheet["Standings"], dict(standings_cells(standings)), clear_below=1)
+    written = _save(path, layout, [edit])
+    return Outcome(path, standings, None, written, _notes(standings))
+
+
+def pair(path: Path) -> Outcome:
+    """What the "Pair next round" button does: check, pair, append the round, standings."""
+    _refuse_if_open(path)
+    competition, layout = load(path)
+    next_round = competition.next_round()
+    edits = [
+        SheetEdit(layout.sheet["Rounds"], dict(round_cells(next_round, layout))),
+        SheetEdit(layout.sheet["Standings"], dict(standings_cells(next_round.standings)),
+                  clear_below=1),
+    ]
+    if competition.top_value_to_fix is not None and next_round.round == 1:
+        fixed = next_round.settings.top_value
+        assert fixed is not None
+        edits.append(SheetEdit(layout.sheet["Settings"], dict(top_value_cells(fixed, layout))))
+    written = _save(path, layout, edits)
+    notes = [*_notes(next_round.standings), *next_round.notes]
+    return Outcome(path, next_round.standings, next_round, written, notes)
+
+
+def check(path: Path) -> Competition:
+    """Only check: raises with every problem, writes nothing."""
+    competition, _ = load(path)
+    return competition
+
+
+def _notes(standings: Standings) -> list[str]:
+    return [standings.note] if standings.note else []
+
+
+def _refuse_if_open(path: Path) -> None:
+    from keizer_xl.package import WorkbookLocked
+
+    try:
+        check_not_open(path)
+    except WorkbookLocked as exc:
+        raise FileProblem(str(exc)) from None
+
+
+__all__ = ["FileProblem", "Outcome", "Problem", "check", "load", "pair", "read_grids",
+           "recalc"]
