@@ -178,7 +178,7 @@ def recalc(files: Sequence[Path], jobs: int | None) -> None:
     results = _run_batch(list(files), jobs)
     out = _console()
     bad = 0
-    for path, (summary, lines) in zip(files, results, strict=True):
+    for summary, lines in results:
         if lines:
             bad += 1
             _fail(lines)

@@ -45,7 +45,14 @@ class Standing:
     absent: int
     rating: Fraction
     own: Fraction | None
-    rounds: tuple[Fraction | None, ...]
+    terms: tuple[int | None, ...] = ()  # what each round is worth, times `scale`
+    scale: int = 1
+
+    @property
+    def rounds(self) -> tuple[Fraction | None, ...]:
+        """What each round is worth now (None: not registered then). Made on demand, since
+        a large season has hundreds of thousands of them and most callers need none."""
+        return tuple(None if t is None else Fraction(t, self.scale) for t in self.terms)
 
 
 @dataclass(frozen=True)
@@ -81,174 +88,214 @@ def _lcm_of_denominators(numbers: Sequence[Fraction]) -> int:
     return out
 
 
+# How each side of a game row counts: (white's outcome, black's outcome).
+_SIDES: dict[Result, tuple[str, str]] = {
+    Result.WHITE_WINS: ("win", "loss"),
+    Result.BLACK_WINS: ("loss", "win"),
+    Result.DRAW: ("draw", "draw"),
+    Result.WHITE_FORFEIT_WIN: ("forfeit win", "no show"),
+    Result.BLACK_FORFEIT_WIN: ("no show", "forfeit win"),
+    Result.DOUBLE_FORFEIT: ("no show", "no show"),
+}
+
+
 class _Coefficients:
-    """Per player and round: share of own value, opponent index and share of his value."""
+    """Per player and round: share of own value, opponent index and share of his value.
+
+    Shares are stored as small integer codes into `shares` (a season uses only a handful
+    of distinct fractions), so that building them for thousands of players stays cheap.
+    """
 
     def __init__(self, season: Season, settings: Settings, rounds: int,
                  dropped: set[str]) -> None:
         players = season.players
         n = len(players)
-        self.index = {p.name: i for i, p in enumerate(players)}
-        self.own: list[list[Fraction]] = [[Fraction(0)] * rounds for _ in range(n)]
-        self.opp = np.full((n, rounds), n, dtype=np.int64)  # n = "nobody", value 0
-        self.opp_share: list[list[Fraction]] = [[Fraction(0)] * rounds for _ in range(n)]
-        self.kind: list[list[str | None]] = [[None] * rounds for _ in range(n)]
         s = settings
-        loss = s.loss
+        self.shares: list[Fraction] = [Fraction(0)]
+        codes: dict[Fraction, int] = {Fraction(0): 0}
 
-        def game_points(pts: Fraction) -> Fraction:
-            return pts if pts > 0 else loss
+        def code(x: Fraction) -> int:
+            if x not in codes:
+                codes[x] = len(self.shares)
+                self.shares.append(x)
+            return codes[x]
 
-        seen: set[tuple[int, int]] = set()
+        bye, unexcused, late = code(s.bye), code(s.unexcused), code(s.excused[0])
+        rewarded_codes = {Absence.EXCUSED: [code(x) for x in s.excused],
+                          Absence.CLUB: [code(x) for x in s.club]}
+        forfeit, one = code(s.forfeit_win), code(Fraction(1))
+        points = {"win": (one, PLAYED_WIN), "draw": (code(Fraction(1, 2)), PLAYED_DRAW),
+                  "loss": (code(s.loss), PLAYED_LOSS)}
+        vs_dropped = {outcome: code(s.withdrawn_opponent * self.shares[c])
+                      for outcome, (c, _) in points.items()}
+        forfeit_vs_dropped = code(s.withdrawn_opponent)
+        cap = s.max_rewarded_absences
+
+        index = {p.name: i for i, p in enumerate(players)}
+        gone = [p.name in dropped for p in players]
+        own = [[0] * rounds for _ in range(n)]
+        opp_share = [[0] * rounds for _ in range(n)]
+        opp = [[n] * rounds for _ in range(n)]  # n = "nobody", worth 0
+        kind: list[list[str | None]] = [[None] * rounds for _ in range(n)]
         rewarded = [0] * n
-        by_round: dict[int, list[Game | Rest]] = {}
-        for e in season.entries:
-            if e.round <= rounds:
-                by_round.setdefault(e.round, []).append(e)
 
         def absence(i: int, k: int, reason: Absence) -> None:
             if reason is Absence.BYE:
-                self.own[i][k] = s.bye
-                self.kind[i][k] = FREE
+                own[i][k], kind[i][k] = bye, FREE
                 return
-            self.kind[i][k] = ABSENT
+            kind[i][k] = ABSENT
             if reason is Absence.UNEXCUSED:
-                self.own[i][k] = s.unexcused
+                own[i][k] = unexcused
                 return
             rewarded[i] += 1
-            shares = s.excused if reason is Absence.EXCUSED else s.club
-            cap = s.max_rewarded_absences
-            if cap is not None and rewarded[i] > cap:
-                return
-            self.own[i][k] = shares[min(rewarded[i], len(shares)) - 1]
+            if cap is None or rewarded[i] <= cap:
+                shares = rewarded_codes[reason]
+                own[i][k] = shares[min(rewarded[i], len(shares)) - 1]
 
+        by_round: list[list[Game | Rest]] = [[] for _ in range(rounds)]
+        for e in season.entries:
+            if e.round <= rounds:
+                by_round[e.round - 1].append(e)
         for k in range(rounds):
-            rnd = k + 1
-            for e in by_round.get(rnd, []):
+            seen = [False] * n
+            for e in by_round[k]:
                 if isinstance(e, Rest):
-                    i = self.index[e.player]
-                    seen.add((i, k))
+                    i = index[e.player]
+                    seen[i] = True
                     absence(i, k, e.reason)
                     continue
-                w, b = self.index[e.white], self.index[e.black]
-                seen.add((w, k))
-                seen.add((b, k))
+                w, b = index[e.white], index[e.black]
+                seen[w] = seen[b] = True
                 result = e.result
                 if result is None:  # only in an unfinished round, never scored
                     continue
-                for me, them, white in ((w, b, True), (b, w, False)):
-                    pts = result.points(white)
-                    if pts is not None:
-                        self.kind[me][k] = {1: PLAYED_WIN, 0: PLAYED_LOSS}.get(
-                            pts, PLAYED_DRAW)  # type: ignore[call-overload]
-                        share = game_points(pts)
-                        if players[them].name in dropped:
-                            self.own[me][k] = s.withdrawn_opponent * share
+                for me, them, outcome in zip((w, b), (b, w), _SIDES[result], strict=True):
+                    if outcome in points:
+                        share, kind[me][k] = points[outcome]
+                        if gone[them]:
+                            own[me][k] = vs_dropped[outcome]
                         else:
-                            self.opp[me, k] = them
-                            self.opp_share[me][k] = share
-                        continue
-                    won = (result is Result.WHITE_FORFEIT_WIN) == white and \
-                        result is not Result.DOUBLE_FORFEIT
-                    if not won:
+                            opp[me][k], opp_share[me][k] = them, share
+                    elif outcome == "no show":
                         absence(me, k, Absence.UNEXCUSED)
-                        continue
-                    self.kind[me][k] = FREE
-                    if not s.forfeit_win_opponent:
-                        self.own[me][k] = s.forfeit_win
-                    elif players[them].name in dropped:
-                        self.own[me][k] = s.withdrawn_opponent
                     else:
-                        self.opp[me, k] = them
-                        self.opp_share[me][k] = Fraction(1)
+                        kind[me][k] = FREE
+                        if not s.forfeit_win_opponent:
+                            own[me][k] = forfeit
+                        elif gone[them]:
+                            own[me][k] = forfeit_vs_dropped
+                        else:
+                            opp[me][k], opp_share[me][k] = them, one
             # players taking part who appear nowhere in this completed round
+            rnd = k + 1
             for i, p in enumerate(players):
-                if (i, k) in seen or p.name in dropped:
+                if seen[i] or gone[i]:
                     continue
                 if p.takes_part_in(rnd):
                     absence(i, k, s.default_absence)
                 elif rnd < p.joined:
-                    self.kind[i][k] = NOT_YET
+                    kind[i][k] = NOT_YET
                     if s.late_entry_rounds == "excused":
-                        self.own[i][k] = s.excused[0]
+                        own[i][k] = late
+        shape = (n, rounds)
+        self.own = np.array(own, dtype=np.int64).reshape(shape)
+        self.opp_share = np.array(opp_share, dtype=np.int64).reshape(shape)
+        self.opp = np.array(opp, dtype=np.int64).reshape(shape)
+        self.kind = kind
 
-
-def _rank(order_keys: list[tuple[int, ...]]) -> list[int]:
-    return sorted(range(len(order_keys)), key=order_keys.__getitem__)
+    def scaled(self, codes: np.ndarray, scale: int, dtype: type) -> np.ndarray:
+        """A code matrix as shares multiplied by `scale` (whole numbers)."""
+        lookup: np.ndarray = np.array([int(x * scale) for x in self.shares], dtype=dtype)
+        scaled: np.ndarray = lookup[codes]
+        return scaled
 
 
 class _Calculator:
-    """Runs the round-by-round ranking with scaled integer arithmetic."""
+    """Runs the round-by-round ranking in scaled integers, one vector operation per step.
+
+    Values are kept multiplied by `vs` and coefficients by `cs`, so scores are integers
+    scaled by vs·cs: exact, and comparable without any rounding.
+    """
 
     def __init__(self, season: Season, settings: Settings, rounds: int) -> None:
-        self.season = season
-        self.s = settings
-        self.rounds = rounds
+        s = settings
+        self.season, self.s, self.rounds = season, s, rounds
         players = season.players
         self.players = players
-        n = len(players)
-        self.n = n
+        n = self.n = len(players)
         self.dropped = {
             p.name for p in players
-            if settings.withdrawn == "drop" and p.left is not None and p.left < rounds
+            if s.withdrawn == "drop" and p.left is not None and p.left < rounds
         }
-        self.coef = _Coefficients(season, settings, rounds, self.dropped)
-        shares = [x for row in self.coef.own for x in row] + \
-            [x for row in self.coef.opp_share for x in row]
-        self.c_scale = _lcm_of_denominators(sorted(set(shares)) or [Fraction(0)])
-        self.own_c = self._matrix(self.coef.own, self.c_scale)
-        self.opp_c = self._matrix(self.coef.opp_share, self.c_scale)
-        self.rating_scale = _lcm_of_denominators([p.rating for p in players])
-        self.fixed_top = settings.top_value
-        if self.fixed_top is None and not settings.top_value_auto and settings.values == "rank":
+        self.coef = _Coefficients(season, s, rounds, self.dropped)
+        shares = self.coef.shares
+        self.cs = _lcm_of_denominators(shares)
+        self.fixed_top = s.top_value
+        if self.fixed_top is None and not s.top_value_auto and s.values == "rank":
             self.fixed_top = automatic_top_value(n)
-
-    @staticmethod
-    def _matrix(rows: list[list[Fraction]], scale: int) -> np.ndarray:
-        flat = [int(x * scale) for row in rows for x in row]
-        arr = np.array(flat, dtype=object).reshape(len(rows), -1) if rows else \
-            np.zeros((0, 0), dtype=object)
-        return arr
+        rating_scale = _lcm_of_denominators([p.rating for p in players])
+        if s.values == "rating":
+            self.vs = _lcm_of_denominators([p.rating / s.rating_divisor for p in players])
+            biggest = max((abs(p.rating / s.rating_divisor) for p in players), default=Fraction(0))
+        else:
+            top = self.fixed_top if self.fixed_top is not None else \
+                Fraction(round(n * s.ratio / (s.ratio - 1)))
+            self.vs = _lcm_of_denominators([s.step, top])
+            biggest = abs(top) + n * s.step
+        most_share = max((abs(x) for x in shares), default=Fraction(0))
+        bound = (rounds + 2) * (most_share * self.cs + self.cs) * biggest * self.vs
+        bound = max(bound, max((p.rating for p in players), default=Fraction(0)) * rating_scale)
+        self.dtype: type = np.int64 if bound < 2**62 else object  # exact either way
+        dtype = self.dtype
+        self.own_c = self.coef.scaled(self.coef.own, self.cs, dtype)
+        self.opp_c = self.coef.scaled(self.coef.opp_share, self.cs, dtype)
+        self.opp = self.coef.opp
+        self.rating = np.array([int(p.rating * rating_scale) for p in players], dtype=dtype)
+        self.joined = np.array([p.joined for p in players], dtype=np.int64)
+        self.gone = np.array([p.name in self.dropped for p in players], dtype=bool)
+        self.order = np.arange(n)
 
     # -- rankings and values ------------------------------------------------------------
-    def members(self, after: int) -> tuple[list[int], list[int]]:
+    def members(self, after: int) -> tuple[np.ndarray, np.ndarray]:
         """Players in the ranking after round `after`: (scored ones, newcomers without score)."""
-        scored: list[int] = []
-        newcomers: list[int] = []
-        for i, p in enumerate(self.players):
-            if p.name in self.dropped:
-                continue
-            if self.s.late_entry == "rating" or p.joined <= after:
-                (scored if after > 0 else newcomers).append(i)
-            elif p.joined == after + 1:
-                newcomers.append(i)
-        return scored, newcomers
+        here = ~self.gone
+        if self.s.late_entry == "rating":
+            everyone = np.nonzero(here)[0]
+            return (everyone, everyone[:0]) if after else (everyone[:0], everyone)
+        if after == 0:
+            return self.order[:0], np.nonzero(here & (self.joined <= 1))[0]
+        return (np.nonzero(here & (self.joined <= after))[0],
+                np.nonzero(here & (self.joined == after + 1))[0])
 
-    def initial_ranking(self) -> list[int]:
+    def _by_rating(self, who: np.ndarray) -> np.ndarray:
+        return who[np.lexsort((who, -self.rating[who]))]
+
+    def initial_ranking(self) -> np.ndarray:
         _, members = self.members(0)
-        if self.s.initial_order == "as listed":
-            return members
-        return sorted(members, key=lambda i: (-self.players[i].rating, i))
+        return members if self.s.initial_order == "as listed" else self._by_rating(members)
 
-    def rank(self, scores: dict[int, Fraction], newcomers: list[int]) -> list[int]:
-        players = self.players
-        ranked = sorted(scores, key=lambda i: (-scores[i], -players[i].rating, i))
-        return ranked + sorted(newcomers, key=lambda i: (-players[i].rating, i))
+    def rank(self, score: np.ndarray, scored: np.ndarray, newcomers: np.ndarray) -> np.ndarray:
+        ranked = scored[np.lexsort((scored, -self.rating[scored], -score[scored]))]
+        return np.concatenate([ranked, self._by_rating(newcomers)])
 
-    def values(self, ranking: list[int], scores: dict[int, Fraction]) -> dict[int, Fraction]:
+    def values(self, ranking: np.ndarray, score: np.ndarray | None,
+               scored: int) -> np.ndarray:
+        """Scaled values by player index (index n, "nobody", is worth 0)."""
         s = self.s
+        out: np.ndarray = np.zeros(self.n + 1, dtype=self.dtype)
         if s.values == "rating":
-            return {i: self.players[i].rating / s.rating_divisor for i in ranking}
-        top = self.top_value(len(ranking))
-        out: dict[int, Fraction] = {}
-        previous: tuple[int, Fraction] | None = None
-        for place, i in enumerate(ranking):
-            value = top - place * s.step
-            if s.ties == "shared" and previous is not None and i in scores and \
-                    previous[0] in scores and scores[i] == scores[previous[0]]:
-                value = previous[1]
-            out[i] = value
-            previous = (i, value)
+            out[ranking] = [int(self.players[i].rating / s.rating_divisor * self.vs)
+                            for i in ranking]
+            return out
+        top = int(self.top_value(len(ranking)) * self.vs)
+        step = int(s.step * self.vs)
+        places = np.arange(len(ranking))
+        if s.ties == "shared" and score is not None and scored > 1:
+            ordered = score[ranking[:scored]]
+            starts = np.ones(scored, dtype=bool)
+            starts[1:] = ordered[1:] != ordered[:-1]
+            places[:scored] = np.maximum.accumulate(np.where(starts, places[:scored], 0))
+        out[ranking] = top - places.astype(self.dtype) * step
         return out
 
     def top_value(self, ranked: int) -> Fraction:
@@ -259,104 +306,95 @@ class _Calculator:
         return self.fixed_top
 
     # -- scores -------------------------------------------------------------------------
-    def scores(self, upto: int, values: dict[int, Fraction], initial: dict[int, Fraction],
-               who: list[int]) -> tuple[dict[int, Fraction], np.ndarray, dict[int, Fraction], int]:
-        """Scores after round `upto` priced with `values`; also the per-round terms."""
-        v_scale = _lcm_of_denominators(list(values.values()) + list(initial.values()))
-        v = np.zeros(self.n + 1, dtype=object)
-        for i, x in values.items():
-            v[i] = int(x * v_scale)
-        own_c = self.own_c[:, :upto]
-        opp_c = self.opp_c[:, :upto]
-        opp = self.coef.opp[:, :upto]
-        terms = own_c * v[: self.n, None] + opp_c * v[opp]
-        totals = terms.sum(axis=1) if upto else np.zeros(self.n, dtype=object)
-        scale = v_scale * self.c_scale
-        own_value: dict[int, Fraction] = {}
-        scores: dict[int, Fraction] = {}
-        for i in who:
-            own = {"current": values.get(i, Fraction(0)),
-                   "initial": initial.get(i, values.get(i, Fraction(0))),
-                   "none": Fraction(0)}[self.s.own_value]
-            own_value[i] = own
-            scores[i] = own + Fraction(int(totals[i]), scale)
-        return scores, terms, own_value, scale
+    def scores(self, upto: int, value: np.ndarray, initial: np.ndarray,
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Scaled scores after round `upto` priced with `value`; per-round terms; own term."""
+        n = self.n
+        terms = self.own_c[:, :upto] * value[:n, None] + \
+            self.opp_c[:, :upto] * value[self.opp[:, :upto]]
+        own = {"current": value[:n], "initial": initial[:n],
+               "none": np.zeros(n, dtype=self.dtype)}[self.s.own_value] * self.cs
+        return own + terms.sum(axis=1), terms, own
 
     def run(self) -> Standings:
         s = self.s
         ranking = self.initial_ranking()
-        values = self.values(ranking, {})
-        initial = dict(values)
+        value = self.values(ranking, None, 0)
+        initial = value.copy()
+        priced = np.zeros(self.n + 1, dtype=bool)
         rankings = [ranking]
-        scores: dict[int, Fraction] = {}
-        terms = np.zeros((self.n, 0), dtype=object)
-        own: dict[int, Fraction] = {}
-        scale = 1
+        score: np.ndarray = np.zeros(self.n, dtype=self.dtype)
+        terms: np.ndarray = np.zeros((self.n, 0), dtype=self.dtype)
+        own = score
+        scored = self.order[:0]
         for r in range(1, self.rounds + 1):
-            who, newcomers = self.members(r)
-            for i in who:  # a late entrant first priced in this round keeps that as initial
-                initial.setdefault(i, values.get(i, Fraction(0)))
-            scores, terms, own, scale = self.scores(r, values, initial, who)
-            ranking = self.rank(scores, newcomers)
-            values = self.values(ranking, scores)
+            scored, newcomers = self.members(r)
+            fresh = scored[~priced[scored]]  # first priced now: that is their initial value
+            initial[fresh] = value[fresh]
+            priced[fresh] = True
+            score, terms, own = self.scores(r, value, initial)
+            ranking = self.rank(score, scored, newcomers)
+            value = self.values(ranking, score, len(scored))
             rankings.append(ranking)
         passes, note = 0, ""
         if s.iterate != "none" and self.rounds > 0:
             # converged when re-pricing gives back the same values (with shared ties the
             # values can change while the order does not, so the order alone is not enough)
-            seen = [tuple((i, values[i]) for i in ranking)]
+            def state(rk: np.ndarray, val: np.ndarray) -> tuple[bytes, bytes]:
+                return rk.tobytes(), val[rk].tobytes()
+
+            seen = [state(ranking, value)]
             while True:
-                who, newcomers = self.members(self.rounds)
-                scores, terms, own, scale = self.scores(self.rounds, values, initial, who)
-                new_ranking = self.rank(scores, newcomers)
-                values = self.values(new_ranking, scores)
+                scored, newcomers = self.members(self.rounds)
+                score, terms, own = self.scores(self.rounds, value, initial)
+                ranking = self.rank(score, scored, newcomers)
+                value = self.values(ranking, score, len(scored))
                 passes += 1
                 if s.iterate == "final":
-                    ranking = new_ranking
                     break
-                key = tuple((i, values[i]) for i in new_ranking)
+                key = state(ranking, value)
                 if key == seen[-1]:
-                    ranking = new_ranking
                     break
                 if key in seen or passes >= 100:
-                    ranking = new_ranking
                     cycle = len(seen) - seen.index(key) if key in seen else 0
                     note = (f"Iterate converge: the ranking goes round in a cycle of {cycle} "
                             f"after {passes} passes; shown as at the first repeat" if cycle
                             else "Iterate converge: the ranking did not settle in 100 passes")
                     break
                 seen.append(key)
-                ranking = new_ranking
-        return self.table(ranking, scores, values, scale, terms, own, rankings, passes, note)
+        return self.table(ranking, set(scored.tolist()) if self.rounds else set(), score,
+                          value, terms, own, rankings, passes, note)
 
-    def table(self, ranking: list[int], scores: dict[int, Fraction],
-              values: dict[int, Fraction], scale: int, terms: np.ndarray,
-              own: dict[int, Fraction], rankings: list[list[int]], passes: int,
-              note: str) -> Standings:
+    def table(self, ranking: np.ndarray, scored: set[int], score: np.ndarray,
+              value: np.ndarray, terms: np.ndarray, own: np.ndarray,
+              rankings: list[np.ndarray], passes: int, note: str) -> Standings:
+        scale = self.vs * self.cs
         rows = []
         kinds = self.coef.kind
-        for place, i in enumerate(ranking, start=1):
+        counted = (PLAYED_WIN, PLAYED_DRAW, PLAYED_LOSS, FREE, ABSENT)
+        for place, i in enumerate(ranking.tolist(), start=1):
             p: Player = self.players[i]
-            stats = {k: 0 for k in (PLAYED_WIN, PLAYED_DRAW, PLAYED_LOSS, FREE, ABSENT)}
+            stats = dict.fromkeys(counted, 0)
             for kind in kinds[i]:
-                if kind is not None and kind in stats:
+                if kind in stats:
                     stats[kind] += 1
-            scored = i in scores
-            rounds: tuple[Fraction | None, ...] = ()
-            if scored:
-                rounds = tuple(
-                    Fraction(int(terms[i, k]), scale) if kinds[i][k] is not None else None
-                    for k in range(terms.shape[1]))
+            is_scored = i in scored
+            worth: tuple[int | None, ...] = ()
+            if is_scored:
+                worth = tuple(None if kind is None else t
+                              for t, kind in zip(terms[i].tolist(), kinds[i], strict=True))
             rows.append(Standing(
-                rank=place, name=p.name, score=scores.get(i), value=values[i],
+                rank=place, name=p.name,
+                score=Fraction(int(score[i]), scale) if is_scored else None,
+                value=Fraction(int(value[i]), self.vs),
                 played=stats[PLAYED_WIN] + stats[PLAYED_DRAW] + stats[PLAYED_LOSS],
                 won=stats[PLAYED_WIN], drawn=stats[PLAYED_DRAW], lost=stats[PLAYED_LOSS],
-                byes=stats[FREE], absent=stats[ABSENT] if scored else 0, rating=p.rating,
-                own=own.get(i) if scored else None, rounds=rounds))
-        names = [[self.players[i].name for i in rk] for rk in rankings]
+                byes=stats[FREE], absent=stats[ABSENT] if is_scored else 0, rating=p.rating,
+                own=Fraction(int(own[i]), scale) if is_scored else None, terms=worth,
+                scale=scale))
+        names = tuple(tuple(self.players[i].name for i in rk.tolist()) for rk in rankings)
         top = None if self.s.values == "rating" else self.top_value(len(ranking))
-        return Standings(self.rounds, tuple(rows), self.s, top, passes, note,
-                         tuple(tuple(x) for x in names))
+        return Standings(self.rounds, tuple(rows), self.s, top, passes, note, names)
 
 
 def compute_standings(season: Season, settings: Settings,
