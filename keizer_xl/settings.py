@@ -131,44 +131,62 @@ def _forfeit(value: object) -> tuple[str, Any]:
     return ("forfeit_win", parse_fraction(value))
 
 
+# Settings whose value is one of a fixed list of words (also the template's dropdowns).
+CHOICES: dict[str, tuple[str, ...]] = {
+    "Initial order": ("rating", "as listed"),
+    "Default absence": ("excused", "club", "unexcused"),
+    "Late entry": ("bottom", "rating"),
+    "Late entry rounds": ("excused", "nothing"),
+    "Ties": ("rating", "shared"),
+    "Iterate": ("none", "final", "converge"),
+    "Colours": ("keizer", "count", "percentage", "geel"),
+    "Preset": ("keizer", "kfc"),
+    "Withdrawn": ("stay", "drop"),
+    "Own value": ("current", "initial", "none"),
+    "Values": ("rank", "rating"),
+    "Pairing": ("top-down", "spread"),
+    "First round white": ("higher", "lower"),
+}
+
+
 def _absence(value: object) -> Absence:
-    return Absence(parse_choice(value, ("excused", "club", "unexcused")))
+    return Absence(parse_choice(value, CHOICES["Default absence"]))
 
 
-def _choice(*choices: str) -> Any:
-    return lambda value: parse_choice(value, choices)
+def _choice(name: str) -> Any:
+    return lambda value: parse_choice(value, CHOICES[name])
 
 
 # Setting name on the sheet -> (field, parser). A parser returning (field, value) sets that field.
 SETTINGS: dict[str, tuple[str, Any]] = {
     "Top value": ("top_value", _top_value),
     "Step": ("step", _positive),
-    "Initial order": ("initial_order", _choice("rating", "as listed")),
+    "Initial order": ("initial_order", _choice("Initial order")),
     "Bye": ("bye", parse_fraction),
     "Excused absence": ("excused", _fractions),
     "Club duty": ("club", _fractions),
     "Unexcused absence": ("unexcused", parse_fraction),
     "Default absence": ("default_absence", _absence),
     "Forfeit win": ("forfeit_win", _forfeit),
-    "Late entry": ("late_entry", _choice("bottom", "rating")),
-    "Late entry rounds": ("late_entry_rounds", _choice("excused", "nothing")),
+    "Late entry": ("late_entry", _choice("Late entry")),
+    "Late entry rounds": ("late_entry_rounds", _choice("Late entry rounds")),
     "Max rewarded absences": ("max_rewarded_absences", lambda v: parse_whole(v, 0)),
-    "Ties": ("ties", _choice("rating", "shared")),
-    "Iterate": ("iterate", _choice("none", "final", "converge")),
+    "Ties": ("ties", _choice("Ties")),
+    "Iterate": ("iterate", _choice("Iterate")),
     "Rematch window": ("rematch_window", lambda v: parse_whole(v, 0)),
-    "Colours": ("colours", _choice("keizer", "count", "percentage", "geel")),
-    "Preset": ("preset", _choice("keizer", "kfc")),
+    "Colours": ("colours", _choice("Colours")),
+    "Preset": ("preset", _choice("Preset")),
     "Ratio first to last": ("ratio", _above_one),
     "Loss": ("loss", parse_fraction),
-    "Withdrawn": ("withdrawn", _choice("stay", "drop")),
+    "Withdrawn": ("withdrawn", _choice("Withdrawn")),
     "Withdrawn opponent": ("withdrawn_opponent", parse_fraction),
-    "Own value": ("own_value", _choice("current", "initial", "none")),
-    "Values": ("values", _choice("rank", "rating")),
+    "Own value": ("own_value", _choice("Own value")),
+    "Values": ("values", _choice("Values")),
     "Rating divisor": ("rating_divisor", _positive),
     "Rating K-factor": ("rating_k", lambda v: parse_fraction(v)),
-    "Pairing": ("pairing", _choice("top-down", "spread")),
+    "Pairing": ("pairing", _choice("Pairing")),
     "Top-down from round": ("top_down_from", lambda v: parse_whole(v, 1)),
-    "First round white": ("first_round_white", _choice("higher", "lower")),
+    "First round white": ("first_round_white", _choice("First round white")),
     "Max same colour": ("max_same_colour", lambda v: parse_whole(v, 1)),
 }
 

@@ -1,0 +1,387 @@
+"""The empty club workbook, built from code so every release ships the same, checked file.
+
+The sheet names, headers and words come from the workbook contract; the Settings rows and
+their explanations come from `keizer_xl.settings`, so the template cannot drift from what the
+reader accepts. Whole-column styles and validations are written as column properties, so
+rows the secretary (or keizer_xl) adds later look and behave like the first ones.
+
+`python -m keizer_xl.template OUT [--vba vbaProject.bin]` writes it (`make template`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import io
+import sys
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import xlsxwriter
+from xlsxwriter.utility import xl_col_to_name
+
+from keizer_xl.settings import CHOICES, MEANINGS, SETTINGS
+
+PLAYERS_HEADERS = ("Name", "Rating", "Joined", "Left", "Present")
+ROUNDS_HEADERS = ("Round", "Board", "White", "Black", "Result")
+STANDINGS_HEADERS = (
+    "Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost", "Byes", "Absent",
+    "Rating", "Own",
+)
+SETTINGS_HEADERS = ("Setting", "Value", "What it does")
+
+HEADERS: dict[str, tuple[str, ...]] = {
+    "Players": PLAYERS_HEADERS,
+    "Rounds": ROUNDS_HEADERS,
+    "Standings": STANDINGS_HEADERS,
+    "Settings": SETTINGS_HEADERS,
+}
+
+# A printable list of the latest round's games; the secretary's own sheet, never written.
+PAIRINGS = "Pairings"
+SHEETS = (*HEADERS, PAIRINGS)
+# VBA code names of the sheets in an .xlsm; the VBA project needs one document module each
+# (keizer_xl.vba.vba_project(sheets=CODE_NAMES)).
+CODE_NAMES = tuple(f"Sheet{number}" for number in range(1, len(SHEETS) + 1))
+
+# The words offered in the dropdowns. Typing another accepted spelling stays possible.
+PRESENT_WORDS = ("x", "excused", "club", "unexcused")
+RESULT_WORDS = ("1-0", "0-1", "½-½", "+-", "-+", "--", "bye", "excused", "club", "unexcused")
+
+BUTTONS = (("Pair next round", "PairNextRound"), ("Recalculate", "Recalculate"))
+
+# Fixed so that two builds are byte-identical (the zip members carry a fixed date too).
+_CREATED = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
+_LAST_ROW = 1_048_575  # zero-based last row of a sheet: whole-column ranges
+_ROUNDS_SCAN = 5000  # Rounds rows the Pairings formulas look at
+_BOARDS = 50  # boards on the Pairings sheet
+_HEADER_COLOUR = "#D9E1F2"
+_BORDER_COLOUR = "#8EA9DB"
+
+_WIDTHS = {
+    "Players": (28, 9, 9, 9, 11),
+    "Rounds": (8, 8, 28, 28, 10),
+    "Standings": (6, 28, 8, 8, 8, 6, 7, 6, 6, 8, 8, 7),
+    "Settings": (24, 14, 80),
+}
+_ROUND_COLUMNS = 60  # R1 ... R60 on Standings get a narrow width
+_ROUND_WIDTH = 6
+_LINE_HEIGHT = 15  # points per line of 11-point text
+_BIG_HEIGHT = 21  # rows of the Pairings sheet, read from a distance
+
+
+class _Formats:
+    """The handful of cell formats the sheets share, made once per workbook."""
+
+    def __init__(self, book: Any) -> None:
+        header = {"bold": True, "bg_color": _HEADER_COLOUR, "bottom": 1, "valign": "vcenter",
+                  "border_color": _BORDER_COLOUR}
+        self.header = book.add_format(header)
+        self.header_centre = book.add_format({**header, "align": "center"})
+        self.header_right = book.add_format({**header, "align": "right"})
+        # 49 is Excel's built-in Text format ("@"): `1-0` and `2/3` stay text, not dates
+        self.word = book.add_format({"num_format": 49, "align": "center"})
+        self.centre = book.add_format({"align": "center"})
+        self.wrap = book.add_format({"text_wrap": True, "valign": "top"})
+        self.top = book.add_format({"valign": "top"})
+        self.value = book.add_format({"num_format": 49, "valign": "top"})
+        self.title = book.add_format({"bold": True, "font_size": 14})
+        self.title_value = book.add_format({"bold": True, "font_size": 14, "align": "left"})
+        self.boxed = book.add_format({"border": 1, "border_color": _BORDER_COLOUR})
+        self.big = book.add_format({"font_size": 13, "valign": "vcenter"})
+        self.big_centre = book.add_format({"font_size": 13, "valign": "vcenter",
+                                           "align": "center"})
+
+
+def _key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _header_row(sheet: Any, headers: Sequence[str], fmt: _Formats, row: int = 0,
+                centred: Sequence[int] = (), right: Sequence[int] = ()) -> None:
+    """Bold shaded titles, aligned like the values below them."""
+    for col, title in enumerate(headers):
+        cell_format = (fmt.header_centre if col in centred
+                       else fmt.header_right if col in right else fmt.header)
+        sheet.write_string(row, col, title, cell_format)
+
+
+def _print_setup(sheet: Any, landscape: bool = False, title_row: int = 0) -> None:
+    """Paper copies for the club notice board: one page wide, header row on every page."""
+    if landscape:
+        sheet.set_landscape()
+    else:
+        sheet.set_portrait()
+    sheet.fit_to_pages(1, 0)
+    sheet.repeat_rows(title_row)
+    sheet.hide_gridlines(0)  # gridlines on screen and on paper
+    sheet.set_header("&L&F&R&A")
+    sheet.set_footer("&CPage &P of &N")
+
+
+def _column(sheet: Any, col: int, width: float, cell_format: Any = None) -> None:
+    sheet.set_column(col, col, width, cell_format)
+
+
+def _cell_value(value: object) -> object:
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value
+
+
+def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, object]]) -> Any:
+    sheet = book.add_worksheet("Players")
+    name, rating, joined, left, present = range(len(PLAYERS_HEADERS))
+    formats = {present: fmt.word, joined: fmt.centre, left: fmt.centre}
+    for col, width in enumerate(_WIDTHS["Players"]):
+        _column(sheet, col, width, formats.get(col))
+    _header_row(sheet, PLAYERS_HEADERS, fmt, centred=(joined, left, present), right=(rating,))
+    sheet.freeze_panes(1, 0)
+
+    sheet.data_validation(1, name, _LAST_ROW, name, {
+        "validate": "custom", "value": "=COUNTIF($A:$A,A2)=1", "error_type": "warning",
+        "error_title": "Name used twice",
+        "error_message": "This name is already on the list; each player needs a name of "
+        "their own.",
+    })
+    sheet.data_validation(1, rating, _LAST_ROW, rating, {
+        "validate": "decimal", "criteria": ">=", "value": 0, "error_type": "warning",
+        "error_title": "Rating", "error_message": "A rating is a number; blank counts as 0.",
+    })
+    sheet.data_validation(1, joined, _LAST_ROW, left, {
+        "validate": "integer", "criteria": ">=", "value": 1, "error_type": "warning",
+        "error_title": "Round number", "error_message": "Joined and Left are round numbers.",
+        "input_title": "Round number",
+        "input_message": "Joined: first round the player takes part in (blank: 1).\n"
+        "Left: last round (blank: still in).",
+    })
+    sheet.data_validation(1, present, _LAST_ROW, present, {
+        "validate": "list", "source": list(PRESENT_WORDS), "show_error": False,
+        "input_title": "Present next round?",
+        "input_message": "x = present (yes, y, 1, ja, ✓ also work).\n"
+        "excused, club or unexcused = absent for that reason.\n"
+        "Blank = absent, counted as the Settings' Default absence.",
+    })
+
+    # `1` for present is fine as text: no green "number stored as text" corners
+    letter = xl_col_to_name(present)
+    sheet.ignore_errors({"number_stored_as_text": f"{letter}2:{letter}{_LAST_ROW + 1}"})
+    for row, player in enumerate(players, start=1):
+        _write_player(sheet, row, player, formats)
+    _print_setup(sheet)
+    return sheet
+
+
+def _write_player(sheet: Any, row: int, player: Mapping[str, object], formats: dict[int, Any]
+                  ) -> None:
+    """One Players row; keys are the headers (case and spaces ignored), like the reader."""
+    columns = {_key(header): col for col, header in enumerate(PLAYERS_HEADERS)}
+    for raw_key, raw in player.items():
+        col = columns.get(_key(raw_key))
+        if col is None:
+            raise ValueError(f"'{raw_key}' is not a Players column; use "
+                             + ", ".join(PLAYERS_HEADERS))
+        value = _cell_value(raw)
+        if value is True:
+            value = "x"
+        if value is None or value is False or value == "":
+            continue
+        cell_format = formats.get(col)
+        if isinstance(value, int | float):
+            sheet.write_number(row, col, value, cell_format)
+        else:
+            sheet.write_string(row, col, str(value), cell_format)
+
+
+def _rounds_sheet(book: Any, fmt: _Formats) -> Any:
+    sheet = book.add_worksheet("Rounds")
+    round_, board, white, black, result = range(len(ROUNDS_HEADERS))
+    formats = {round_: fmt.centre, board: fmt.centre, result: fmt.word}
+    for col, width in enumerate(_WIDTHS["Rounds"]):
+        _column(sheet, col, width, formats.get(col))
+    _header_row(sheet, ROUNDS_HEADERS, fmt, centred=(round_, board, result))
+    sheet.freeze_panes(1, 0)
+
+    sheet.data_validation(1, round_, _LAST_ROW, board, {
+        "validate": "integer", "criteria": ">=", "value": 1, "error_type": "warning",
+        "error_title": "Number", "error_message": "Round and Board are numbers 1, 2, ...",
+    })
+    names = f"=OFFSET(Players!$A$2,0,0,MAX(1,COUNTA(Players!$A$2:$A${_ROUNDS_SCAN})),1)"
+    sheet.data_validation(1, white, _LAST_ROW, black, {
+        "validate": "list", "source": names, "show_error": False,
+    })
+    sheet.data_validation(1, result, _LAST_ROW, result, {
+        "validate": "list", "source": list(RESULT_WORDS), "show_error": False,
+        "input_title": "Result",
+        "input_message": "Games: 1-0, 0-1, ½-½ (also 1/2-1/2 or =).\n"
+        "Forfeits: +- (Black did not come), -+, --.\n"
+        "Bye and absence rows: bye, excused, club, unexcused.\n"
+        "Blank = not played yet.",
+    })
+    _print_setup(sheet)
+    return sheet
+
+
+def _standings_sheet(book: Any, fmt: _Formats) -> Any:
+    sheet = book.add_worksheet("Standings")
+    widths = _WIDTHS["Standings"]
+    for col, width in enumerate(widths):
+        _column(sheet, col, width)
+    sheet.set_column(len(widths), len(widths) + _ROUND_COLUMNS - 1, _ROUND_WIDTH)
+    _header_row(sheet, STANDINGS_HEADERS, fmt, right=(0, *range(2, len(STANDINGS_HEADERS))))
+    sheet.freeze_panes(1, 2)  # rank and name stay in view beside the round columns
+    _print_setup(sheet, landscape=True)
+    return sheet
+
+
+def _settings_sheet(book: Any, fmt: _Formats) -> Any:
+    sheet = book.add_worksheet("Settings")
+    name_width, value_width, meaning_width = _WIDTHS["Settings"]
+    _column(sheet, 0, name_width, fmt.top)
+    _column(sheet, 1, value_width, fmt.value)
+    _column(sheet, 2, meaning_width, fmt.wrap)
+    _header_row(sheet, SETTINGS_HEADERS, fmt)
+    sheet.freeze_panes(1, 0)
+    sheet.ignore_errors({"number_stored_as_text": f"B2:B{_LAST_ROW + 1}"})  # `3`, `0.5`
+    for row, name in enumerate(SETTINGS, start=1):
+        sheet.write_string(row, 0, name, fmt.top)
+        meaning = MEANINGS.get(name, "")
+        lines = -(-len(meaning) // meaning_width) or 1  # apps do not grow wrapped rows
+        if lines > 1:
+            sheet.set_row(row, _LINE_HEIGHT * lines)
+        sheet.write_string(row, 2, meaning, fmt.wrap)
+        choices = CHOICES.get(name)
+        if choices:
+            sheet.data_validation(row, 1, row, 1, {
+                "validate": "list", "source": list(choices), "error_type": "warning",
+                "error_title": name, "error_message": "Use " + ", ".join(choices)
+                + "; blank = the default.",
+            })
+    _print_setup(sheet, landscape=True)
+    return sheet
+
+
+def _pairings_sheet(book: Any, fmt: _Formats) -> Any:
+    """Board list of one round for the notice board, computed from Rounds by formulas.
+
+    Hidden column E holds the Rounds row of each line (0: none), found with SUMPRODUCT,
+    which Excel and LibreOffice both evaluate without array entry.
+    """
+    sheet = book.add_worksheet(PAIRINGS)
+    scan = _ROUNDS_SCAN
+
+    def rounds_row(condition: str) -> str:
+        return (f'=IF($B$1="",0,SUMPRODUCT((Rounds!$A$2:$A${scan}=$B$1)'
+                f"*({condition})*ROW(Rounds!$A$2:$A${scan})))")
+
+    def rounds_cell(column: str, line: int) -> str:
+        return f'=IF($E{line}=0,"",INDEX(Rounds!${column}:${column},$E{line})&"")'
+
+    for col, width in enumerate((8, 30, 30, 12)):
+        _column(sheet, col, width, fmt.big_centre if col in (0, 3) else fmt.big)
+    sheet.set_column(4, 4, 6, None, {"hidden": True})
+
+    sheet.write_string(0, 0, "Round", fmt.title)
+    sheet.write_formula(0, 1, f'=IF(COUNT(Rounds!$A$2:$A${scan})=0,"",'
+                        f"MAX(Rounds!$A$2:$A${scan}))", fmt.title_value, "")
+    sheet.data_validation(0, 1, 0, 1, {
+        "validate": "any", "input_title": "Round shown",
+        "input_message": "Shows the latest round. Type a round number to print another one.",
+    })
+    sheet.write_formula(1, 4, rounds_row(f'Rounds!$E$2:$E${scan}="bye"'), None, 0)
+    sheet.write_formula(1, 0, '=IF($E2=0,"","Bye")', fmt.title, "")
+    sheet.write_formula(1, 1, rounds_cell("C", 2), fmt.title_value, "")
+
+    top = 4  # zero-based row of board 1, below the titles in row 4
+    _header_row(sheet, ("Board", "White", "Black", "Result"), fmt, row=top - 1,
+                centred=(0, 3))
+    sheet.set_row(top - 1, _BIG_HEIGHT)
+    for board in range(1, _BOARDS + 1):
+        row = top + board - 1
+        line = row + 1
+        sheet.set_row(row, _BIG_HEIGHT)
+        sheet.write_formula(row, 4, rounds_row(f"Rounds!$B$2:$B${scan}={board}"), None, 0)
+        sheet.write_formula(row, 0, f'=IF($E{line}=0,"",{board})', fmt.big_centre, "")
+        for col, column in ((1, "C"), (2, "D"), (3, "E")):
+            sheet.write_formula(row, col, rounds_cell(column, line),
+                                fmt.big_centre if col == 3 else fmt.big, "")
+    last = top + _BOARDS - 1
+    sheet.conditional_format(top, 0, last, 3, {
+        "type": "formula", "criteria": f"=$E{top + 1}<>0", "format": fmt.boxed,
+    })
+    sheet.print_area(0, 0, last, 3)
+    sheet.set_portrait()
+    sheet.fit_to_pages(1, 1)
+    sheet.hide_gridlines(2)  # boxes come from the rule above, only around real games
+    sheet.set_header("&L&F&R&A")
+    return sheet
+
+
+def build_template(
+    path: Path | str,
+    players: Sequence[Mapping[str, object]] = (),
+    vba_project: bytes | None = None,
+) -> None:
+    """Write the club workbook: an .xlsx, or an .xlsm with buttons when VBA is given.
+
+    `players` fills the Players sheet (keys as the headers). Excel refuses a workbook whose
+    extension does not match its content, so the extension must be .xlsm exactly when
+    `vba_project` is given.
+    """
+    target = Path(path)
+    macro = vba_project is not None
+    if (target.suffix.lower() == ".xlsm") != macro:
+        want = ".xlsm (it has macros)" if macro else ".xlsx (it has no macros)"
+        raise ValueError(f"{target.name}: the workbook must be saved as {want}")
+
+    book = xlsxwriter.Workbook(str(target), {"in_memory": True})
+    book.set_properties({
+        "title": "Keizer competition",
+        "subject": "Chess club Keizer competition",
+        "comments": "Players, Rounds, Standings and Settings as keizer_xl reads and writes "
+        "them.",
+        "created": _CREATED,
+    })
+    fmt = _Formats(book)
+    sheets = [
+        _players_sheet(book, fmt, players),
+        _rounds_sheet(book, fmt),
+        _standings_sheet(book, fmt),
+        _settings_sheet(book, fmt),
+        _pairings_sheet(book, fmt),
+    ]
+    if vba_project is not None:
+        book.add_vba_project(io.BytesIO(vba_project), is_stream=True)
+        book.set_vba_name("ThisWorkbook")
+        for sheet, code_name in zip(sheets, CODE_NAMES, strict=True):
+            sheet.set_vba_name(code_name)
+        for number, (caption, macro_name) in enumerate(BUTTONS):
+            sheets[0].insert_button(1 + 3 * number, len(PLAYERS_HEADERS) + 2, {
+                "caption": caption, "macro": macro_name, "width": 150, "height": 36,
+            })
+    book.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: write the template to OUT (with --vba, an .xlsm with the buttons)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m keizer_xl.template", description="Write the empty club workbook."
+    )
+    parser.add_argument("out", type=Path, help="the .xlsx (or .xlsm with --vba) to write")
+    parser.add_argument("--vba", type=Path, help="a vbaProject.bin to embed, with buttons")
+    args = parser.parse_args(argv)
+    try:
+        vba = args.vba.read_bytes() if args.vba else None
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        build_template(args.out, vba_project=vba)
+    except (OSError, ValueError) as exc:
+        print(f"keizer_xl.template: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
