@@ -13,13 +13,13 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = ()) -> None:
 
     Built beside the target and moved into place, so a failure leaves nothing half-made.
     """
-    from keizer_xl.template import build_template
+    from keizer_xl.template import CODE_NAMES, build_template
 
     vba = None
     if path.suffix.lower() == ".xlsm":
         from keizer_xl.vba import vba_project
 
-        vba = vba_project()
+        vba = vba_project(sheets=CODE_NAMES)  # one document module per sheet, as Excel keeps
     folder = path.resolve().parent
     fd, tmp = tempfile.mkstemp(prefix=f".~{path.stem}.", suffix=path.suffix, dir=folder)
     os.close(fd)
