@@ -234,9 +234,14 @@ class _Calculator:
         if self.fixed_top is None and not s.top_value_auto and s.values == "rank":
             self.fixed_top = automatic_top_value(n)
         rating_scale = _lcm_of_denominators([p.rating for p in players])
+        # Values `rating` (Geel): the value is the rating / divisor; with a K-factor the
+        # ratings move after each round in steps of 1/100 (see `_move_ratings`).
+        self.ratings = [p.rating for p in players]
         if s.values == "rating":
-            self.vs = _lcm_of_denominators([p.rating / s.rating_divisor for p in players])
-            biggest = max((abs(p.rating / s.rating_divisor) for p in players), default=Fraction(0))
+            self.vs = _lcm_of_denominators([p.rating / s.rating_divisor for p in players] +
+                                           [Fraction(1, 100) / s.rating_divisor])
+            biggest = max((abs(p.rating) + s.rating_k * rounds for p in players),
+                          default=Fraction(0)) / s.rating_divisor
         else:
             top = self.fixed_top if self.fixed_top is not None else \
                 Fraction(round(n * s.ratio / (s.ratio - 1)))
@@ -284,8 +289,7 @@ class _Calculator:
         s = self.s
         out: np.ndarray = np.zeros(self.n + 1, dtype=self.dtype)
         if s.values == "rating":
-            out[ranking] = [int(self.players[i].rating / s.rating_divisor * self.vs)
-                            for i in ranking]
+            out[ranking] = [int(self.ratings[i] / s.rating_divisor * self.vs) for i in ranking]
             return out
         top = int(self.top_value(len(ranking)) * self.vs)
         step = int(s.step * self.vs)
@@ -297,6 +301,22 @@ class _Calculator:
             places[:scored] = np.maximum.accumulate(np.where(starts, places[:scored], 0))
         out[ranking] = top - places.astype(self.dtype) * step
         return out
+
+    def _move_ratings(self, k: int) -> None:
+        """Elo after round k+1's games: R' = R + K·(S − E), E = 1/(1 + 10^((R_opp − R)/400)).
+
+        E is irrational, so each change is rounded to 1/100 of a rating point (halves to
+        even); ratings stay exact fractions from then on and the result is reproducible."""
+        n, kinds, opp = self.n, self.coef.kind, self.coef.opp
+        before = list(self.ratings)
+        for i in range(n):
+            j = int(opp[i, k])
+            points = {PLAYED_WIN: 1.0, PLAYED_DRAW: 0.5, PLAYED_LOSS: 0.0}.get(kinds[i][k] or "")
+            if j == n or points is None:
+                continue
+            expected = 1 / (1 + 10 ** (float(before[j] - before[i]) / 400))
+            change = float(self.s.rating_k) * (points - expected)
+            self.ratings[i] = before[i] + Fraction(round(change * 100), 100)
 
     def top_value(self, ranked: int) -> Fraction:
         if self.s.top_value_auto:
@@ -334,6 +354,8 @@ class _Calculator:
             priced[fresh] = True
             score, terms, own = self.scores(r, value, initial)
             ranking = self.rank(score, scored, newcomers)
+            if s.values == "rating" and s.rating_k:
+                self._move_ratings(r - 1)
             value = self.values(ranking, score, len(scored))
             rankings.append(ranking)
         passes, note = 0, ""
@@ -389,7 +411,7 @@ class _Calculator:
                 value=Fraction(int(value[i]), self.vs),
                 played=stats[PLAYED_WIN] + stats[PLAYED_DRAW] + stats[PLAYED_LOSS],
                 won=stats[PLAYED_WIN], drawn=stats[PLAYED_DRAW], lost=stats[PLAYED_LOSS],
-                byes=stats[FREE], absent=stats[ABSENT] if is_scored else 0, rating=p.rating,
+                byes=stats[FREE], absent=stats[ABSENT] if is_scored else 0, rating=self.ratings[i],
                 own=Fraction(int(own[i]), scale) if is_scored else None, terms=worth,
                 scale=scale))
         names = tuple(tuple(self.players[i].name for i in rk.tolist()) for rk in rankings)

@@ -1,0 +1,73 @@
+"""Timing of the standings (the engine alone, no files): a script, not a test.
+
+Prints `name: X ms (target Y ms)` lines and how the cost grows with players and rounds;
+`main()` returns (name, seconds, target seconds) for the bench runner.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from fractions import Fraction
+
+from keizer_xl.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.scoring import compute_standings
+from keizer_xl.settings import Settings
+
+RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
+REASONS = (Absence.EXCUSED, Absence.CLUB, Absence.UNEXCUSED)
+
+
+def random_season(players: int, rounds: int, seed: int = 1) -> Season:
+    """Random games among 80 % of the players each round (the engine's cost does not
+    depend on who plays whom, only on how many rows there are)."""
+    rnd = random.Random(seed)
+    people = tuple(Player(f"P{i}", Fraction(rnd.randint(1000, 2500)), order=i)
+                   for i in range(players))
+    entries: list[Entry] = []
+    for r in range(1, rounds + 1):
+        names = [p.name for p in people]
+        rnd.shuffle(names)
+        k = int(players * 0.8) // 2 * 2
+        for b in range(0, k, 2):
+            entries.append(Game(r, b // 2 + 1, names[b], names[b + 1], rnd.choice(RESULTS)))
+        for name in names[k:]:
+            entries.append(Rest(r, name, rnd.choice(REASONS)))
+    return Season(people, tuple(entries))
+
+
+def best_of(season: Season, settings: Settings, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        table = compute_standings(season, settings)
+        times.append(time.perf_counter() - start)
+        assert len(table.rows) == len(season.players)
+    return min(times)
+
+
+def main() -> list[tuple[str, float, float]]:
+    out = []
+    cases = [("standings 60 players x 37 rounds", 60, 37, 0.020, 20),
+             ("standings 2000 players x 100 rounds", 2000, 100, 2.0, 3)]
+    for name, n, r, target, repeat in cases:
+        seconds = best_of(random_season(n, r), Settings(top_value=Fraction(90)), repeat)
+        out.append((name, seconds, target))
+        print(f"{name}: {seconds * 1000:.1f} ms (target {target * 1000:.0f} ms)")
+    for label, variant in (("iterate final", Settings(top_value=Fraction(90), iterate="final")),
+                           ("kfc preset", Settings(top_value_auto=True, bye=Fraction(1, 2),
+                                                   withdrawn="drop",
+                                                   forfeit_win_opponent=True))):
+        seconds = best_of(random_season(60, 37), variant, 20)
+        out.append((f"standings 60x37, {label}", seconds, 0.020 * 1.2))
+        print(f"standings 60x37, {label}: {seconds * 1000:.1f} ms")
+    print("growth (seconds): players at 100 rounds, then rounds at 1000 players")
+    for n in (250, 500, 1000, 2000):
+        print(f"  {n:5d} players x 100 rounds: {best_of(random_season(n, 100), Settings(top_value=Fraction(90)), 1):.3f}")
+    for r in (25, 50, 100, 200):
+        print(f"  1000 players x {r:3d} rounds: {best_of(random_season(1000, r), Settings(top_value=Fraction(90)), 1):.3f}")
+    return out
+
+
+if __name__ == "__main__":
+    main()
