@@ -62,10 +62,11 @@ def main() -> list[tuple[str, float, float]]:
         out.append((f"standings 60x37, {label}", seconds, 0.020 * 1.2))
         print(f"standings 60x37, {label}: {seconds * 1000:.1f} ms")
     print("growth (seconds): players at 100 rounds, then rounds at 1000 players")
+    plain = Settings(top_value=Fraction(90))
     for n in (250, 500, 1000, 2000):
-        print(f"  {n:5d} players x 100 rounds: {best_of(random_season(n, 100), Settings(top_value=Fraction(90)), 1):.3f}")
+        print(f"  {n:5d} players x 100 rounds: {best_of(random_season(n, 100), plain, 1):.3f}")
     for r in (25, 50, 100, 200):
-        print(f"  1000 players x {r:3d} rounds: {best_of(random_season(1000, r), Settings(top_value=Fraction(90)), 1):.3f}")
+        print(f"  1000 players x {r:3d} rounds: {best_of(random_season(1000, r), plain, 1):.3f}")
     return out
 
 

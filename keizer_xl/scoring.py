@@ -411,7 +411,8 @@ class _Calculator:
                 value=Fraction(int(value[i]), self.vs),
                 played=stats[PLAYED_WIN] + stats[PLAYED_DRAW] + stats[PLAYED_LOSS],
                 won=stats[PLAYED_WIN], drawn=stats[PLAYED_DRAW], lost=stats[PLAYED_LOSS],
-                byes=stats[FREE], absent=stats[ABSENT] if is_scored else 0, rating=self.ratings[i],
+                byes=stats[FREE], absent=stats[ABSENT] if is_scored else 0,
+                rating=self.ratings[i],
                 own=Fraction(int(own[i]), scale) if is_scored else None, terms=worth,
                 scale=scale))
         names = tuple(tuple(self.players[i].name for i in rk.tolist()) for rk in rankings)
