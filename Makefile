@@ -20,6 +20,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: lint
+	bash .ci/system-packages
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

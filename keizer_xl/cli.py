@@ -108,9 +108,21 @@ def _read_players_csv(path: Path) -> tuple[list[dict[str, object]], list[str]]:
         return [], [f"{path}: could not be read as CSV ({exc})"]
     if not rows or not any(k and k.strip().lower() == "name" for k in rows[0]):
         return [], [f"{path}: needs a header row with a 'Name' column"]
-    out = [{(k or "").strip().title(): (v or "").strip() for k, v in row.items()}
-           for row in rows]
+    out = []
+    for row in rows:
+        record = {(k or "").strip().title(): (v or "").strip() for k, v in row.items()}
+        out.append({k: _number_or_text(v) if k in ("Rating", "Joined", "Left") else v
+                    for k, v in record.items()})
     return [r for r in out if r.get("Name")], []
+
+
+def _number_or_text(value: str) -> object:
+    """Numbers from a CSV go into the sheet as numbers (so Excel does not flag them)."""
+    try:
+        number = float(value.replace(",", "."))
+    except ValueError:
+        return value
+    return int(number) if number.is_integer() else number
 
 
 @main.command()

@@ -25,6 +25,9 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = ()) -> None:
     os.close(fd)
     try:
         build_template(Path(tmp), players, vba_project=vba)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # an ordinary file, not mkstemp's private one
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -184,7 +184,8 @@ def test_openpyxl_still_sees_the_secretarys_objects(club: Path) -> None:
 @pytest.fixture(scope="session")
 def office_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if soffice() is None:
-        pytest.skip("LibreOffice (soffice) is not installed; .ci/run installs it")
+        pytest.fail("LibreOffice (soffice) is not installed; `make test` and .ci/run install "
+                    "it (see .ci/system-packages)")
     return tmp_path_factory.mktemp("libreoffice-profile")
 
 

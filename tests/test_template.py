@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "templates" / "keizer_xl.xlsx"
 NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
 SOFFICE = shutil.which("soffice")
-needs_soffice = pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) not installed")
+needs_soffice = pytest.mark.usefixtures("soffice_installed")
 
 
 @pytest.fixture(scope="module")
@@ -418,7 +418,7 @@ def test_pairings_sheet_shows_the_latest_round(tmp_path: Path, played: Path) -> 
 
 @pytest.mark.libreoffice
 @needs_soffice
-@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler) not installed")
+@pytest.mark.usefixtures("pdftoppm_installed")
 def test_readme_picture_renders(tmp_path: Path) -> None:
     out = tmp_path / "template.png"
     done = subprocess.run([sys.executable, str(ROOT / "docs" / "render_template.py"), str(out)],

@@ -1,0 +1,88 @@
+"""Shared test helpers: real club workbooks made from the template, and the CLI runner."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from keizer_xl.cli import main
+from keizer_xl.package import CellValue, SheetEdit, save_edits
+from keizer_xl.settings import SETTINGS
+from keizer_xl.template import build_template
+
+GOLDEN = Path(__file__).parent / "golden"
+ROUND_HEADERS = ("Round", "Board", "White", "Black", "Result")
+
+
+def golden_rows(case: str, name: str) -> list[dict[str, str]]:
+    with open(GOLDEN / case / f"{name}.csv", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def make_book(path: Path, players: Sequence[Mapping[str, object]],
+              rounds: Sequence[Sequence[object]] = (),
+              settings: Mapping[str, object] | None = None) -> Path:
+    """A workbook from the template with players, rounds rows and settings filled in."""
+    build_template(path, players)
+    edits = []
+    if rounds:
+        cells: dict[tuple[int, int], CellValue] = {}
+        for r, row in enumerate(rounds, start=2):
+            for c, value in enumerate(row, start=1):
+                if value not in (None, ""):
+                    cells[(r, c)] = value  # type: ignore[assignment]
+        edits.append(SheetEdit("Rounds", cells))
+    if settings:
+        names = list(SETTINGS)
+        edits.append(SheetEdit("Settings", {(names.index(k) + 2, 2): v  # type: ignore[misc]
+                                            for k, v in settings.items()}))
+    if edits:
+        save_edits(path, edits, backup=False)
+    return path
+
+
+def golden_book(path: Path, case: str, with_rounds: bool = True) -> Path:
+    players = golden_rows(case, "players")
+    rounds = [[row[h] for h in ROUND_HEADERS] for row in golden_rows(case, "rounds")]
+    settings = {row["Setting"]: row["Value"] for row in golden_rows(case, "settings")}
+    return make_book(path, players, rounds if with_rounds else (), settings)
+
+
+def run_cli(*args: str) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.fixture
+def cli() -> Callable[..., Result]:
+    return run_cli
+
+
+@pytest.fixture
+def book(tmp_path: Path) -> Callable[..., Path]:
+    def make(*args: Any, name: str = "club.xlsx", **kwargs: Any) -> Path:
+        return make_book(tmp_path / name, *args, **kwargs)
+
+    return make
+
+
+def _require(program: str) -> None:
+    if shutil.which(program) is None:
+        pytest.fail(f"{program} is not installed; `make test` and .ci/run install it "
+                    "(see .ci/system-packages)")
+
+
+@pytest.fixture
+def soffice_installed() -> None:
+    """LibreOffice can exist on Linux, so its tests fail rather than skip without it."""
+    _require("soffice")
+
+
+@pytest.fixture
+def pdftoppm_installed() -> None:
+    _require("pdftoppm")
