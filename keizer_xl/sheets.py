@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NoReturn
 
 import pandas as pd
 
@@ -134,7 +135,7 @@ class BookError(KeizerError):
                           *(f"  {line}" for line in self.lines)])
 
 
-def raise_with(problems: list[Problem], layout: Layout) -> None:
+def raise_with(problems: list[Problem], layout: Layout) -> NoReturn:
     error = KeizerError(list(problems))
     raise BookError(list(problems), layout.describe(error))
 
@@ -207,3 +208,53 @@ def top_value_cells(value: Fraction, layout: Layout) -> dict[Cell, CellValue]:
     cells[(row, cols["Value"])] = shown(value)
     return cells
 
+
+# -- the buttons' work, shared by the file path and live Excel ---------------------------
+
+@dataclass(frozen=True)
+class SheetCells:
+    """The cells one command writes into one sheet (1-based row and column; None empties a
+    cell). `clear` first empties every other cell of the sheet: the Standings sheet, which
+    keizer_xl owns entirely."""
+
+    table: str  # the contract's name for the sheet: "Rounds", "Standings" or "Settings"
+    sheet: str  # the sheet's name in this workbook
+    cells: dict[Cell, CellValue]
+    clear: bool = False
+
+
+def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]:
+    """What "Recalculate" writes: the Standings after the last completed round."""
+    competition, layout = read_book(grids)
+    standings = competition.standings()
+    return standings, [_cells("Standings", layout, standings_cells(standings), clear=True)]
+
+
+def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
+    """What "Pair next round" writes: the Top value if round 1 fixes it, the new round's
+    rows, and the Standings it was paired from.
+
+    Problems found while pairing (a missing result, a present player who has left) raise
+    BookError naming their cells, like those found while reading. A live workbook is
+    written in this order, so that a write Excel refuses halfway leaves the least to repair:
+    the Top value alone changes nothing (it is the value the blank stood for), and
+    Standings can always be redone with Recalculate.
+    """
+    competition, layout = read_book(grids)
+    try:
+        next_round = competition.next_round()
+    except KeizerError as error:
+        raise_with(error.problems, layout)
+    edits: list[SheetCells] = []
+    if competition.top_value_to_fix is not None and next_round.round == 1:
+        fixed = next_round.settings.top_value
+        assert fixed is not None
+        edits.append(_cells("Settings", layout, top_value_cells(fixed, layout)))
+    edits.append(_cells("Rounds", layout, round_cells(next_round, layout)))
+    edits.append(_cells("Standings", layout, standings_cells(next_round.standings), clear=True))
+    return next_round, edits
+
+
+def _cells(table: str, layout: Layout, cells: dict[Cell, CellValue],
+           clear: bool = False) -> SheetCells:
+    return SheetCells(table, layout.sheet[table], cells, clear)

@@ -16,14 +16,7 @@ from keizer_xl.engine import Competition, NextRound
 from keizer_xl.model import Problem
 from keizer_xl.package import NotAWorkbook, SheetEdit, check_not_open, save_edits
 from keizer_xl.scoring import Standings
-from keizer_xl.sheets import (
-    Grid,
-    Layout,
-    read_book,
-    round_cells,
-    standings_cells,
-    top_value_cells,
-)
+from keizer_xl.sheets import Grid, Layout, SheetCells, plan_pair, plan_recalc, read_book
 
 SUFFIXES = (".xlsx", ".xlsm")
 
@@ -73,9 +66,11 @@ def load(path: Path) -> tuple[Competition, Layout]:
     return read_book(read_grids(path))
 
 
-def _save(path: Path, layout: Layout, edits: list[SheetEdit]) -> bool:
+def _save(path: Path, edits: list[SheetCells]) -> bool:
+    sheet_edits = [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None)
+                   for e in edits]
     try:
-        return save_edits(path, edits)
+        return save_edits(path, sheet_edits)
     except NotAWorkbook as exc:
         raise FileProblem(str(exc)) from None
 
@@ -83,28 +78,16 @@ def _save(path: Path, layout: Layout, edits: list[SheetEdit]) -> bool:
 def recalc(path: Path) -> Outcome:
     """Rewrite the Standings sheet after the last completed round."""
     _refuse_if_open(path)
-    competition, layout = load(path)
-    standings = competition.standings()
-    edit = SheetEdit(layout.sheet["Standings"], dict(standings_cells(standings)), clear_below=1)
-    written = _save(path, layout, [edit])
+    standings, edits = plan_recalc(read_grids(path))
+    written = _save(path, edits)
     return Outcome(path, standings, None, written, _notes(standings))
 
 
 def pair(path: Path) -> Outcome:
     """What the "Pair next round" button does: check, pair, append the round, standings."""
     _refuse_if_open(path)
-    competition, layout = load(path)
-    next_round = competition.next_round()
-    edits = [
-        SheetEdit(layout.sheet["Rounds"], dict(round_cells(next_round, layout))),
-        SheetEdit(layout.sheet["Standings"], dict(standings_cells(next_round.standings)),
-                  clear_below=1),
-    ]
-    if competition.top_value_to_fix is not None and next_round.round == 1:
-        fixed = next_round.settings.top_value
-        assert fixed is not None
-        edits.append(SheetEdit(layout.sheet["Settings"], dict(top_value_cells(fixed, layout))))
-    written = _save(path, layout, edits)
+    next_round, edits = plan_pair(read_grids(path))
+    written = _save(path, edits)
     notes = [*_notes(next_round.standings), *next_round.notes]
     return Outcome(path, next_round.standings, next_round, written, notes)
 

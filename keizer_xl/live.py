@@ -1,0 +1,245 @@
+"""The workbook's buttons in a running Excel, through xlwings.
+
+"Pair next round" and "Recalculate" do the same work as the command line (`sheets.plan_pair`,
+`sheets.plan_recalc`), on values read from and written to the open workbook instead of the
+file. Every click starts a fresh Python, so the heavy imports wait inside the functions;
+and every call into Excel is a round trip between processes, so there is one read per
+contract sheet and one write per block of cells. Whatever goes wrong ends in a message box
+in plain words, never a Python traceback, and nothing is written unless the whole
+computation succeeded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from keizer_xl.sheets import Cell, CellValue, Grid, SheetCells
+
+TITLE = "Keizer competition"
+MAX_LINES = 20  # problems listed in one message box; a taller box runs off the screen
+
+Block = tuple[tuple[int, int], list[list[Any]]]  # top-left cell (1-based), rows of values
+
+
+def pair_next_round(book: Any = None) -> None:
+    """The "Pair next round" button: pair, append the round, rewrite the Standings."""
+    _run(book, _pair, "Pair next round")
+
+
+def recalculate(book: Any = None) -> None:
+    """The "Recalculate" button: rewrite the Standings after the last completed round."""
+    _run(book, _recalc, "Recalculate")
+
+
+class _WriteFailed(Exception):
+    """Excel refused a write; the secretary must know whether earlier ones went through."""
+
+
+def _run(book: Any, work: Callable[[Any], None], button: str) -> None:
+    import xlwings
+
+    if book is None:
+        try:
+            book = xlwings.Book.caller()
+        except Exception as exc:  # no Excel behind us: there is no message box to show
+            raise RuntimeError(
+                f"{button}: this is run by the workbook's button in Excel; from Python, "
+                "pass the workbook, e.g. `keizer_xl.recalculate(xlwings.Book('club.xlsm'))`"
+            ) from exc
+    try:
+        work(book)
+    except Exception as exc:  # every failure becomes a message box, never a traceback
+        _alert(book, failure_message(exc, button), button)
+
+
+def _pair(book: Any) -> None:
+    from keizer_xl.sheets import plan_pair
+
+    next_round, edits = plan_pair(read_grids(book))
+    write(book, edits)
+    _show(book, next(e for e in edits if e.table == "Rounds"))
+    notes = [*([next_round.standings.note] if next_round.standings.note else []),
+             *next_round.notes]
+    if notes:
+        _note(book, f"Round {next_round.round} is paired. Please note:\n\n"
+              + "\n\n".join(notes), "Pair next round")
+
+
+def _recalc(book: Any) -> None:
+    from keizer_xl.sheets import plan_recalc
+
+    standings, edits = plan_recalc(read_grids(book))
+    write(book, edits)
+    _show(book, edits[0])
+    if standings.note:
+        _note(book, standings.note, "Recalculate")
+
+
+# -- reading --------------------------------------------------------------------------------
+
+def read_grids(book: Any) -> dict[str, Grid]:
+    """The values of the contract's sheets, row 0 = sheet row 1 and column 0 = column A.
+
+    Other sheets are listed by name only (the reader's messages name them) and not read.
+    """
+    from keizer_xl.sheets import SHEETS
+
+    wanted = {name.casefold() for name in SHEETS}
+    grids: dict[str, Grid] = {}
+    for sheet in book.sheets:
+        name = sheet.name
+        grids[name] = _grid(sheet) if " ".join(name.split()).casefold() in wanted else []
+    return grids
+
+
+def _grid(sheet: Any) -> list[list[object]]:
+    used = sheet.used_range
+    top, left = _top_left(used.address)
+    values = used.options(ndim=2).value
+    grid: list[list[object]] = [[] for _ in range(top - 1)]
+    pad: list[object] = [None] * (left - 1)
+    grid.extend([*pad, *row] for row in values)
+    return grid
+
+
+_ADDRESS = re.compile(r"\$?([A-Za-z]+)\$?(\d+)")
+
+
+def _top_left(address: str) -> tuple[int, int]:
+    """'$C$5:$H$40' -> (5, 3): the used range need not start at A1."""
+    match = _ADDRESS.match(address.split("!")[-1])
+    if match is None:  # pragma: no cover - Excel always gives a cell address here
+        return 1, 1
+    letters, row = match.groups()
+    column = 0
+    for letter in letters.upper():
+        column = column * 26 + ord(letter) - 64
+    return int(row), column
+
+
+# -- writing --------------------------------------------------------------------------------
+
+def write(book: Any, edits: list[SheetCells]) -> None:
+    """Write the planned cells, in their order, each block of cells in one go."""
+    changed = False
+    for edit in edits:
+        try:
+            sheet = book.sheets[edit.sheet]
+            if edit.clear:
+                sheet.clear_contents()
+                changed = True
+            for (row, column), values in blocks(edit.cells, fill_gaps=edit.clear):
+                sheet.range((row, column)).value = values
+                changed = True
+        except Exception as exc:
+            raise _WriteFailed(edit.sheet, changed, exc) from exc
+
+
+def blocks(cells: Mapping[Cell, CellValue], fill_gaps: bool = False) -> list[Block]:
+    """The cells as rectangles, each written in one go, that cover no other column.
+
+    A rectangle spans runs of adjacent columns that have written cells and, within them,
+    runs of adjacent rows; a cell inside it that is not written is emptied (the new round's
+    Board of a bye, its Black and Result of a game). A column nothing is written in is never
+    touched, so a club's own columns between ours keep their contents and formulas. With
+    `fill_gaps` (a sheet just cleared) one rectangle covers everything.
+    """
+    if not cells:
+        return []
+    if fill_gaps:
+        groups = [list(cells)]
+    else:
+        groups = []
+        for cols in _runs({c for _, c in cells}):
+            rows = {r for r, c in cells if cols[0] <= c <= cols[-1]}
+            for run in _runs(rows):
+                groups.append([(r, c) for r in run for c in cols])
+    out: list[Block] = []
+    for group in groups:
+        top, left = min(r for r, _ in group), min(c for _, c in group)
+        bottom, right = max(r for r, _ in group), max(c for _, c in group)
+        out.append(((top, left), [[cells.get((r, c)) for c in range(left, right + 1)]
+                                  for r in range(top, bottom + 1)]))
+    return out
+
+
+def _runs(numbers: set[int]) -> list[list[int]]:
+    """{1, 2, 3, 5, 6} -> [[1, 2, 3], [5, 6]]."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return runs
+
+
+def _show(book: Any, edit: SheetCells) -> None:
+    """Bring what was written into view: the sheet, with the new round's rows selected.
+
+    Only a courtesy: the work is done, so a failure here is not worth a message.
+    """
+    with contextlib.suppress(Exception):
+        sheet = book.sheets[edit.sheet]
+        sheet.activate()
+        if edit.table == "Rounds" and edit.cells:
+            rows = [r for r, _ in edit.cells]
+            cols = [c for _, c in edit.cells]
+            sheet.range((min(rows), min(cols)), (max(rows), max(cols))).select()
+
+
+# -- telling the secretary ------------------------------------------------------------------
+
+def failure_message(exc: BaseException, button: str) -> str:
+    """What went wrong, in the secretary's words, with each problem's cell."""
+    from keizer_xl.model import KeizerError
+    from keizer_xl.sheets import BookError
+
+    if isinstance(exc, BookError):
+        return _problems(exc.lines, button)
+    if isinstance(exc, KeizerError):
+        return _problems([str(p) for p in exc.problems], button)
+    if isinstance(exc, _WriteFailed):
+        sheet, changed, cause = exc.args
+        partly = ("Some cells were already written: check the Rounds and Standings sheets, "
+                  "or close the workbook without saving to go back to the last saved "
+                  "version." if changed else "Nothing was changed.")
+        return (f"Excel did not accept the new values for the sheet '{sheet}' "
+                f"({_plain(cause)}). Is the sheet protected, or a cell being edited?\n\n"
+                f"{partly}")
+    return (f"Something went wrong inside keizer_xl ({_plain(exc)}). Nothing was changed.\n\n"
+            "Please report this, with a copy of the workbook, to whoever looks after "
+            "keizer_xl at your club.")
+
+
+def _problems(lines: list[str], button: str) -> str:
+    n = len(lines)
+    head = (f"{'One problem' if n == 1 else f'{n} problems'} in the workbook; nothing was "
+            "changed. Please fix:")
+    shown = lines if n <= MAX_LINES else [*lines[:MAX_LINES - 1],
+                                          f"... and {n - MAX_LINES + 1} more."]
+    return "\n\n".join([head, "\n".join(shown), f"Then click '{button}' again."])
+
+
+def _plain(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _alert(book: Any, text: str, button: str) -> None:
+    """The message box for a failure. If even that fails, the text goes to Excel's own
+    error box (as an exception) rather than being lost."""
+    try:
+        book.app.alert(text, title=f"{TITLE}: {button}", buttons="ok", mode="critical")
+    except Exception:
+        raise RuntimeError(text) from None
+
+
+def _note(book: Any, text: str, button: str) -> None:
+    """A message box with something to know after a success; the work is done either way."""
+    with contextlib.suppress(Exception):
+        book.app.alert(text, title=f"{TITLE}: {button}", buttons="ok", mode="info")

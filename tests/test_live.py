@@ -1,0 +1,563 @@
+"""The Excel buttons through xlwings, on books made from real workbook files.
+
+Excel is not available here, so the tests use the other door into xlwings: its remote
+engine builds a Book from the JSON that its Excel clients send (`xw.Book(json=...)`) and
+collects what the code does to the book as the actions it would send back (`book.json()`).
+The tests make that JSON from a workbook file (the workbook's values, as an Office Scripts
+client sends them), make the Book the caller, press the buttons through the package's entry
+points, apply the returned actions to the values as Excel would, and check the outcome
+against the rule book's golden example and against the command line's file path.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import keizer_xl
+from keizer_xl import live, workbook
+from keizer_xl.sheets import column_letter
+
+GOLDEN_A = Path(__file__).parent / "golden" / "A"
+NO_EXCEL = "needs Microsoft Excel (Windows/macOS); not available on Linux"
+WRITES = {"setValues", "sheetClearContents", "rangeClearContents"}
+
+Grid = list[list[Any]]
+
+
+# -- the workbook as Excel holds it, and the JSON an xlwings client sends ------------------
+
+@dataclass
+class Excel:
+    """The values of an open workbook, and what Excel showed while the buttons ran."""
+
+    sheets: dict[str, Grid]
+    alerts: list[list[Any]] = field(default_factory=list)
+    active: str | None = None
+    selection: tuple[str, int, int, int, int] | None = None  # sheet, row, col, rows, cols
+
+    @classmethod
+    def from_file(cls, path: Path) -> Excel:
+        from python_calamine import CalamineWorkbook
+
+        book = CalamineWorkbook.from_path(str(path))
+        sheets = {}
+        for name in book.sheet_names:
+            rows = book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+            sheets[name] = [[None if v == "" else v for v in row] for row in rows]
+        return cls(sheets)
+
+    def cell(self, sheet: str, row: int, col: int) -> Any:
+        grid = self.sheets[sheet]
+        if row > len(grid) or col > len(grid[row - 1]):
+            return None
+        return grid[row - 1][col - 1]
+
+    def set(self, sheet: str, row: int, col: int, value: Any) -> None:
+        grid = self.sheets[sheet]
+        while len(grid) < row:
+            grid.append([])
+        line = grid[row - 1]
+        line.extend([None] * (col - len(line)))
+        line[col - 1] = value
+
+    def rows(self, sheet: str) -> list[list[Any]]:
+        """Non-blank rows from row 2, as lists trimmed of trailing blanks."""
+        out = []
+        for line in self.sheets[sheet][1:]:
+            values = list(line)
+            while values and values[-1] is None:
+                values.pop()
+            if values:
+                out.append(values)
+        return out
+
+    def json(self, used_range: bool = True) -> dict[str, Any]:
+        """The book as an Office Scripts client posts it (xlwings/js/xlwings.ts): values
+        from A1 to the last used cell, "" for empty cells, dates as ISO text; plus the
+        used range's address that the Office.js client adds."""
+        import xlwings
+
+        sheets = []
+        for name, grid in self.sheets.items():
+            used = [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row)
+                    if v is not None]
+            bottom = max((r for r, _ in used), default=0)
+            right = max((c for _, c in used), default=0)
+            values = [[_to_json(grid[r][c] if c < len(grid[r]) else None)
+                       for c in range(right + 1)] for r in range(bottom + 1)] if used else [[]]
+            sheet: dict[str, Any] = {"name": name, "values": values, "pictures": [],
+                                     "tables": []}
+            if used_range:
+                top, left = min(r for r, _ in used) if used else 0, min(
+                    (c for _, c in used), default=0)
+                sheet["used_range_address"] = (
+                    f"{column_letter(left + 1)}{top + 1}:{column_letter(right + 1)}{bottom + 1}"
+                    if used else None)
+            sheets.append(sheet)
+        payload = {"client": "Microsoft Office Scripts", "version": xlwings.__version__,
+                   "book": {"name": "club.xlsm", "active_sheet_index": 0, "selection": "A1"},
+                   "names": [], "sheets": sheets}
+        sent: dict[str, Any] = json.loads(json.dumps(payload))  # what crosses the wire
+        return sent
+
+    def apply(self, actions: list[dict[str, Any]]) -> None:
+        """Do what Excel does with the actions the xlwings client receives."""
+        names = list(self.sheets)
+        for action in actions:
+            func = action["func"]
+            sheet = (names[action["sheet_position"]]
+                     if action["sheet_position"] is not None else None)
+            if func == "setValues":
+                assert sheet is not None
+                for dr, row in enumerate(action["values"]):
+                    for dc, value in enumerate(row):
+                        self.set(sheet, action["start_row"] + dr + 1,
+                                 action["start_column"] + dc + 1, None if value == "" else value)
+            elif func == "sheetClearContents":
+                assert sheet is not None
+                self.sheets[sheet] = []
+            elif func == "activateSheet":
+                self.active = names[action["args"][0]]
+            elif func == "rangeSelect":
+                assert sheet is not None
+                self.selection = (sheet, action["start_row"] + 1, action["start_column"] + 1,
+                                  action["row_count"], action["column_count"])
+            elif func == "alert":
+                self.alerts.append(action["args"])
+            else:
+                raise AssertionError(f"unexpected action {func}")
+
+
+def _to_json(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return value.isoformat(timespec="milliseconds") + "Z"
+    if isinstance(value, dt.date):
+        return dt.datetime.combine(value, dt.time()).isoformat(timespec="milliseconds") + "Z"
+    return value
+
+
+@pytest.fixture
+def xw(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """xlwings with its remote engine (its license grants noncommercial use)."""
+    monkeypatch.setenv("XLWINGS_LICENSE_KEY", "noncommercial")
+    xlwings = pytest.importorskip("xlwings")
+    if "remote" not in [engine.name for engine in xlwings.engines]:
+        # xlwings was imported before the key was set: register the engine now
+        from xlwings.main import Engine
+        from xlwings.pro import _xlremote
+
+        xlwings.engines.add(Engine(impl=_xlremote.engine))
+    yield xlwings
+    if hasattr(xlwings.Book, "_mock_caller"):
+        del xlwings.Book._mock_caller
+
+
+def press(xw: Any, excel: Excel, button: Callable[..., None], used_range: bool = True
+          ) -> list[dict[str, Any]]:
+    """Click a button as Excel would: the book is the caller, the entry point gets no book.
+    Returns the actions sent back, already applied to `excel`."""
+    book = xw.Book(json=excel.json(used_range))
+    book.set_mock_caller()
+    button()
+    actions: list[dict[str, Any]] = json.loads(json.dumps(book.json()))["actions"]
+    excel.apply(actions)
+    return actions
+
+
+def written(actions: list[dict[str, Any]], excel: Excel) -> dict[str, list[dict[str, Any]]]:
+    names = list(excel.sheets)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for a in actions:
+        if a["func"] in WRITES:
+            out.setdefault(names[a["sheet_position"]], []).append(a)
+    return out
+
+
+def new_book(tmp_path: Path, players: list[dict[str, object]], name: str = "club.xlsx"
+             ) -> Path:
+    from keizer_xl.template import build_template
+
+    path = tmp_path / name
+    build_template(path, players=players)
+    return path
+
+
+def golden(name: str) -> list[dict[str, str]]:
+    with open(GOLDEN_A / name, encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def setting_row(excel: Excel, name: str) -> int:
+    for r, row in enumerate(excel.sheets["Settings"], start=1):
+        if row and row[0] == name:
+            return r
+    raise AssertionError(name)
+
+
+def standings(excel: Excel) -> dict[str, dict[str, Any]]:
+    grid = excel.sheets["Standings"]
+    header = grid[0]
+    out = {}
+    for row in grid[1:]:
+        if len(row) > 1 and row[1] is not None and isinstance(row[0], int | float):
+            out[row[1]] = dict(zip(header, row, strict=False))
+    return out
+
+
+def players(n: int, present: str = "x") -> list[dict[str, object]]:
+    return [{"Name": f"Player {i:02d}", "Rating": 2300 - 10 * i, "Present": present}
+            for i in range(1, n + 1)]
+
+
+# -- the golden example through the buttons ------------------------------------------------
+
+def test_golden_example_a_through_the_buttons(xw: Any, tmp_path: Path) -> None:
+    """Keizer's own example: pair round 1, type the results, pair round 2, type those,
+    recalculate; the Standings sheet shows the rule book's numbers after each round."""
+    book = new_book(tmp_path, [{"Name": p["Name"], "Rating": int(p["Rating"]), "Present": "x"}
+                               for p in golden("players.csv")])
+    excel = Excel.from_file(book)
+    excel.set("Settings", setting_row(excel, "Top value"), 2, "50")  # typed in a Text cell
+    games = golden("rounds.csv")
+    expected: dict[int, list[dict[str, str]]] = {}
+    for row in golden("expected.csv"):
+        expected.setdefault(int(row["after"]), []).append(row)
+
+    def check_standings(after: int) -> None:
+        table = standings(excel)
+        assert [row["Name"] for row in expected[after]] == list(table)[:len(expected[after])]
+        for row in expected[after]:
+            for column in ("Score", "Value"):
+                want = Fraction(row[column])
+                assert table[row["Name"]][column] == pytest.approx(float(want), abs=0.005), (
+                    after, row["Name"], column)
+        note = excel.cell("Standings", len(table) + 3, 1)
+        assert note.startswith(f"Standings after round {after}.")
+
+    for round_no in (1, 2):
+        before = len(excel.rows("Rounds"))
+        press(xw, excel, keizer_xl.pair_next_round)
+        assert excel.alerts == []
+        paired = excel.rows("Rounds")[before:]
+        want = [g for g in games if g["Round"] == str(round_no)]
+        assert paired == [[round_no, int(g["Board"]), g["White"], g["Black"]] for g in want]
+        if round_no == 2:
+            check_standings(1)  # the standings the round was paired from
+        assert excel.active == "Rounds"
+        assert excel.selection == ("Rounds", before + 2, 1, len(want), 4)
+        for offset, g in enumerate(want):  # the secretary types the results
+            excel.set("Rounds", before + 2 + offset, 5, g["Result"])
+
+    press(xw, excel, keizer_xl.recalculate)
+    assert excel.alerts == []
+    assert excel.active == "Standings"
+    check_standings(2)
+    assert excel.rows("Rounds") == [[int(g["Round"]), int(g["Board"]), g["White"], g["Black"],
+                                     g["Result"]] for g in games]
+
+
+# -- what is written, and where ------------------------------------------------------------
+
+def test_pair_writes_only_the_cells_keizer_xl_owns(xw: Any, tmp_path: Path) -> None:
+    """Round 1 with a blank Top value: the Top value cell, the new rows below the last row,
+    the Standings sheet; nothing in Players, in the other Settings or on other sheets."""
+    field = players(7)
+    field[3]["Present"] = "club"
+    field[5]["Present"] = None
+    excel = Excel.from_file(new_book(tmp_path, field))
+    before = json.loads(json.dumps(excel.sheets))
+    actions = press(xw, excel, keizer_xl.pair_next_round)
+    assert excel.alerts == []
+    writes = written(actions, excel)
+    assert set(writes) == {"Settings", "Rounds", "Standings"}
+
+    top = setting_row(excel, "Top value")
+    assert [(a["start_row"], a["start_column"], a["values"]) for a in writes["Settings"]] == [
+        (top - 1, 1, [[9]])]  # B: 1.5 × (7 − 1), fixed now
+
+    (rounds,) = writes["Rounds"]
+    assert (rounds["start_row"], rounds["start_column"]) == (1, 0)  # A2: below the header
+    assert rounds["values"] == [
+        [1, 1, "Player 01", "Player 02", ""],
+        [1, 2, "Player 03", "Player 05", ""],
+        [1, "", "Player 07", "", "bye"],
+        [1, "", "Player 04", "", "club"],
+        [1, "", "Player 06", "", "excused"],
+    ]
+    assert [a["func"] for a in writes["Standings"]] == ["sheetClearContents", "setValues"]
+    assert writes["Standings"][1]["start_row"] == writes["Standings"][1]["start_column"] == 0
+
+    for name in ("Players", "Pairings"):
+        assert excel.sheets[name] == before[name]
+    settings = [row for r, row in enumerate(excel.sheets["Settings"], start=1) if r != top]
+    assert settings == [row for r, row in enumerate(before["Settings"], start=1) if r != top]
+    assert [a["func"] for a in actions if a["func"] not in WRITES] == ["activateSheet",
+                                                                       "rangeSelect"]
+
+
+def test_rounds_are_appended_below_the_last_row(xw: Any, tmp_path: Path) -> None:
+    """Round 2 goes below round 1; the Top value is written once only."""
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    press(xw, excel, keizer_xl.pair_next_round)
+    excel.set("Rounds", 2, 5, "1-0")
+    excel.set("Rounds", 3, 5, "½-½")
+    actions = press(xw, excel, keizer_xl.pair_next_round)
+    writes = written(actions, excel)
+    assert set(writes) == {"Rounds", "Standings"}
+    (rounds,) = writes["Rounds"]
+    assert (rounds["start_row"], rounds["start_column"], len(rounds["values"])) == (3, 0, 2)
+    assert [row[0] for row in excel.rows("Rounds")] == [1, 1, 2, 2]
+    assert excel.selection == ("Rounds", 4, 1, 2, 4)
+
+
+def test_club_columns_between_ours_are_not_touched(xw: Any, tmp_path: Path) -> None:
+    """A club's own column between ours (here "Notes", which might hold formulas showing
+    blanks) is never written; the columns are found by header, not place (the table
+    starts in column B)."""
+    excel = Excel.from_file(new_book(tmp_path, players(5)))
+    excel.sheets["Rounds"] = [[None, "Round", "Board", "White", "Black", "Notes", "Result"]]
+    actions = press(xw, excel, keizer_xl.pair_next_round)
+    assert excel.alerts == []
+    covered = {a["start_column"] + i for a in written(actions, excel)["Rounds"]
+               for i in range(a["column_count"])}
+    assert covered == {1, 2, 3, 4, 6}  # B:E and G, not A or F
+    assert excel.rows("Rounds") == [[None, 1, 1, "Player 01", "Player 02"],
+                                    [None, 1, 2, "Player 03", "Player 04"],
+                                    [None, 1, None, "Player 05", None, None, "bye"]]
+
+
+def test_used_range_not_starting_at_a1(xw: Any, tmp_path: Path) -> None:
+    """Excel's used range starts at the first used cell, not at A1: the values are put
+    back in place before reading (here the Players table starts in row 3, column C)."""
+    excel = Excel.from_file(new_book(tmp_path, []))
+    excel.sheets["Players"] = [[], [], [None, None, "Name", "Rating", "Present"],
+                               *([None, None, f"P{i}", 2000 - i, "x"] for i in range(4))]
+    actions = press(xw, excel, keizer_xl.pair_next_round)
+    assert "Players" in excel.alerts[0][0]  # the headers belong in row 1
+    assert written(actions, excel) == {}
+
+    excel = Excel.from_file(new_book(tmp_path, []))
+    excel.sheets["Players"] = [[None, None, "Name", "Rating", "Present"],
+                               *([None, None, f"P{i}", 2000 - i, "x"] for i in range(4))]
+    for used_range in (True, False):  # Office.js sends its address; Office Scripts do not
+        copy = Excel(json.loads(json.dumps(excel.sheets)))
+        press(xw, copy, keizer_xl.pair_next_round, used_range=used_range)
+        assert copy.alerts == []
+        assert copy.rows("Rounds") == [[1, 1, "P0", "P1"], [1, 2, "P2", "P3"]]
+
+
+def test_live_and_file_paths_write_the_same(xw: Any, tmp_path: Path) -> None:
+    """The button and `keizer-xl pair` / `recalc` on the same workbook give the same sheets."""
+    field = players(9)
+    field[2]["Present"] = "excused"
+    path = new_book(tmp_path, field)
+    excel = Excel.from_file(path)
+    for step in range(3):
+        press(xw, excel, keizer_xl.pair_next_round)
+        workbook.pair(path)
+        assert_same(excel, Excel.from_file(path))
+        for r, row in enumerate(excel.sheets["Rounds"][1:], start=2):
+            if len(row) < 5 or row[4] is None:
+                result = ("1-0", "0-1", "½-½")[(r + step) % 3]
+                excel.set("Rounds", r, 5, result)
+                _type_in_file(path, "Rounds", r, 5, result)
+    press(xw, excel, keizer_xl.recalculate)
+    workbook.recalc(path)
+    assert_same(excel, Excel.from_file(path))
+
+
+def _type_in_file(path: Path, sheet: str, row: int, col: int, value: str) -> None:
+    from keizer_xl.package import SheetEdit, save_edits
+
+    save_edits(path, [SheetEdit(sheet, {(row, col): value})], backup=False)
+
+
+def assert_same(live_excel: Excel, file_excel: Excel) -> None:
+    for name in ("Players", "Rounds", "Standings", "Settings"):
+        assert _trimmed(live_excel.sheets[name]) == _trimmed(file_excel.sheets[name]), name
+
+
+def _trimmed(grid: Grid) -> Grid:
+    rows = [[float(v) if isinstance(v, int) else v for v in row] for row in grid]
+    for row in rows:
+        while row and row[-1] is None:
+            row.pop()
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows
+
+
+# -- bad input: a message box naming the cells, and nothing written -------------------------
+
+def test_bad_input_gives_one_message_box_naming_every_cell(xw: Any, tmp_path: Path) -> None:
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    press(xw, excel, keizer_xl.pair_next_round)
+    excel.set("Rounds", 2, 5, "l-0")
+    excel.set("Players", 3, 2, "strong")
+    excel.set("Settings", setting_row(excel, "Step"), 1, "Stepp")
+    before = json.loads(json.dumps(excel.sheets))
+    actions = press(xw, excel, keizer_xl.pair_next_round)
+    assert written(actions, excel) == {}
+    assert excel.sheets == before
+    ((text, title, buttons, mode, _),) = excel.alerts
+    assert (title, buttons, mode) == ("Keizer competition: Pair next round", "ok", "critical")
+    assert text.startswith("3 problems in the workbook; nothing was changed.")
+    for cell in ("Rounds!E2: 'l-0' is not a result", "Players!B3:", "Settings!A"):
+        assert cell in text
+    assert "Traceback" not in text
+    assert text.endswith("Then click 'Pair next round' again.")
+
+
+def test_unfinished_round_is_refused_with_its_cells(xw: Any, tmp_path: Path) -> None:
+    excel = Excel.from_file(new_book(tmp_path, players(6)))
+    press(xw, excel, keizer_xl.pair_next_round)
+    excel.set("Rounds", 3, 5, "1-0")
+    actions = press(xw, excel, keizer_xl.pair_next_round)
+    assert written(actions, excel) == {}
+    (alert,) = excel.alerts
+    assert "2 problems" in alert[0]
+    assert "Rounds!E2: no result yet for Player 01–Player 02 (round 1)" in alert[0]
+    assert "Rounds!E4: no result yet" in alert[0]
+
+
+def test_missing_sheet_and_recalculate_problems(xw: Any, tmp_path: Path) -> None:
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    del excel.sheets["Standings"]
+    actions = press(xw, excel, keizer_xl.recalculate)
+    assert written(actions, excel) == {}
+    ((text, title, *_),) = excel.alerts
+    assert title == "Keizer competition: Recalculate"
+    assert "Workbook: the workbook has no sheet named 'Standings'" in text
+    assert "Then click 'Recalculate' again." in text
+
+
+def test_many_problems_are_cut_short(xw: Any, tmp_path: Path) -> None:
+    excel = Excel.from_file(new_book(tmp_path, players(40)))
+    for r in range(2, 42):
+        excel.set("Players", r, 2, "n/a")
+    press(xw, excel, keizer_xl.recalculate)
+    ((text, *_),) = excel.alerts
+    assert text.startswith("40 problems")
+    assert "... and 21 more." in text
+    assert text.count("Players!B") == live.MAX_LINES - 1
+
+
+def test_a_bug_gives_a_plain_message_not_a_traceback(
+        xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from keizer_xl import sheets
+
+    def broken(grids: object) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(sheets, "plan_pair", broken)
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    actions = press(xw, excel, keizer_xl.pair_next_round)
+    assert written(actions, excel) == {}
+    ((text, _, _, mode, _),) = excel.alerts
+    assert mode == "critical"
+    assert text.startswith("Something went wrong inside keizer_xl (ZeroDivisionError: "
+                           "division by zero). Nothing was changed.")
+
+
+def test_a_refused_write_says_what_may_have_changed(xw: Any, tmp_path: Path) -> None:
+    """A write that Excel refuses (a protected sheet) is reported, saying whether earlier
+    writes went through."""
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    book = xw.Book(json=excel.json())
+    sheet_type = type(book.sheets["Standings"])
+    original = sheet_type.clear_contents
+
+    def refuse(self: Any) -> None:
+        raise RuntimeError("The cell or chart you're trying to change is on a protected sheet.")
+
+    try:
+        sheet_type.clear_contents = refuse
+        keizer_xl.pair_next_round(book)
+    finally:
+        sheet_type.clear_contents = original
+    actions = book.json()["actions"]
+    excel.apply(actions)
+    (alert,) = excel.alerts
+    assert alert[0].startswith("Excel did not accept the new values for the sheet "
+                               "'Standings' (RuntimeError: The cell or chart")
+    assert "Some cells were already written" in alert[0]
+
+
+def test_pairing_notes_are_shown_after_success(xw: Any, tmp_path: Path) -> None:
+    """Two players meet again in round 2: the round is paired and the secretary is told."""
+    excel = Excel.from_file(new_book(tmp_path, players(2)))
+    press(xw, excel, keizer_xl.pair_next_round)
+    excel.set("Rounds", 2, 5, "1-0")
+    actions = press(xw, excel, keizer_xl.pair_next_round)
+    assert "Rounds" in written(actions, excel)
+    ((text, _, _, mode, _),) = excel.alerts
+    assert mode == "info"
+    assert text.startswith("Round 2 is paired. Please note:")
+    assert "Rematch window relaxed" in text
+
+
+# -- the pieces ---------------------------------------------------------------------------
+
+def test_blocks_cover_only_written_columns() -> None:
+    cells: dict[tuple[int, int], str | int | float | None] = {
+        (5, 1): 1, (5, 2): 3, (5, 3): "A", (6, 1): 1, (6, 3): "B", (6, 5): "bye"}
+    assert live.blocks(cells) == [((5, 1), [[1, 3, "A"], [1, None, "B"]]), ((6, 5), [["bye"]])]
+    assert live.blocks({(1, 1): "x", (4, 3): 2}, fill_gaps=True) == [
+        ((1, 1), [["x", None, None], [None] * 3, [None] * 3, [None, None, 2]])]
+    assert live.blocks({}) == []
+
+
+def test_import_stays_light() -> None:
+    """Every button click starts Python afresh: `import keizer_xl` must not load pandas,
+    numpy or xlwings (they come with the work itself)."""
+    run = subprocess.run([sys.executable, "-X", "importtime", "-c", "import keizer_xl"],
+                         capture_output=True, text=True, check=True)
+    modules = {line.split("|")[-1].strip().split(".")[0]
+               for line in run.stderr.splitlines() if "|" in line}
+    assert "keizer_xl" in modules
+    assert not modules & {"pandas", "numpy", "xlwings"}
+
+
+def test_book_caller_outside_excel_is_an_error() -> None:
+    """Called from Python without a book and outside Excel, the entry point says how to
+    call it instead."""
+    xlwings = pytest.importorskip("xlwings")
+    assert not hasattr(xlwings.Book, "_mock_caller")
+    with pytest.raises(RuntimeError, match="run by the workbook's button in Excel"):
+        keizer_xl.recalculate()
+
+
+@pytest.mark.excel
+@pytest.mark.skipif(sys.platform not in ("win32", "darwin"), reason=NO_EXCEL)
+def test_buttons_in_excel(tmp_path: Path) -> None:  # pragma: no cover - needs Excel
+    xlwings = pytest.importorskip("xlwings")
+    path = new_book(tmp_path, players(5))
+    try:
+        app = xlwings.App(visible=False, add_book=False)
+    except Exception as exc:
+        pytest.skip(f"{NO_EXCEL} ({exc})")
+    try:
+        book = app.books.open(str(path))
+        keizer_xl.pair_next_round(book)
+        rounds = book.sheets["Rounds"].range("A2:E4").value
+        assert rounds == [[1, 1, "Player 01", "Player 02", None],
+                          [1, 2, "Player 03", "Player 04", None],
+                          [1, None, "Player 05", None, "bye"]]
+        assert book.sheets["Standings"].range("B2").value == "Player 01"
+        assert book.sheets["Settings"].range("B2").value in (6, "6")
+        book.close()
+    finally:
+        app.quit()
