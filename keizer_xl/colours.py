@@ -8,7 +8,7 @@ the games they played over the board, oldest first ("W" for white, "B" for black
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -45,8 +45,9 @@ class ColourHistory:
             key=_game_order,
         )
         seqs: dict[str, list[str]] = {}
+        find = name_finder(season)
         for game in games:
-            white, black = canonical(season, game.white), canonical(season, game.black)
+            white, black = find(game.white), find(game.black)
             if white == black:
                 continue
             seqs.setdefault(white, []).append(WHITE)
@@ -82,6 +83,18 @@ def canonical(season: Season, name: str) -> str:
     return season.player(name).name if season.knows(name) else name.strip()
 
 
+def name_finder(season: Season) -> Callable[[str], str]:
+    """`canonical` for one season, remembering each spelling (a season repeats names a lot)."""
+    found: dict[str, str] = {}
+
+    def find(name: str) -> str:
+        if name not in found:
+            found[name] = canonical(season, name)
+        return found[name]
+
+    return find
+
+
 def _game_order(game: Game) -> tuple[int, int, str, str]:
     return (game.round, game.board if game.board is not None else 0, game.white, game.black)
 
@@ -108,12 +121,11 @@ def allocate(higher: str, lower: str, history: ColourHistory,
     if not _breaks(higher, lower, not higher_white, history, cap):
         return _pair(higher, lower, not higher_white, None)
     white, black, _ = _pair(higher, lower, higher_white, None)
-    victims = [name for name, colour in ((white, WHITE), (black, BLACK))
-               if _run_after(history, name, colour) > cap]
     word = {WHITE: "white", BLACK: "black"}
     detail = "; ".join(
         f"{name} gets {word[colour]} {_run_after(history, name, colour)} times in a row"
-        for name, colour in ((white, WHITE), (black, BLACK)) if name in victims)
+        for name, colour in ((white, WHITE), (black, BLACK))
+        if _run_after(history, name, colour) > cap)
     note = (f"{white}-{black}: Max same colour {cap} cannot be kept for both players "
             f"({detail}); the colour rule decided.")
     return white, black, note
