@@ -48,10 +48,14 @@ def _attempt(action: Callable[[], T]) -> tuple[T | None, list[str]]:
                       "Your file was not changed. Please report this."]
 
 
+def _say(line: str, err: bool = False) -> None:
+    """Plain lines go through click (rich is imported only for tables and progress bars)."""
+    click.echo(line, err=err)
+
+
 def _fail(lines: list[str]) -> int:
-    err = _console(stderr=True)
     for line in lines:
-        err.print(line, markup=False)
+        _say(line, err=True)
     return PROBLEMS
 
 
@@ -91,8 +95,8 @@ def new(file: Path, players_csv: Path | None, force: bool) -> None:
     _, lines = _attempt(lambda: create(file, players))
     if lines:
         sys.exit(_fail(lines))
-    _console().print(f"Made {file} with {len(players)} players. Fill in the Players sheet, "
-                     f"tick who is present, then: keizer-xl pair {file}", markup=False)
+    _say(f"Made {file} with {len(players)} players. Fill in the Players sheet, "
+                     f"tick who is present, then: keizer-xl pair {file}")
 
 
 def _read_players_csv(path: Path) -> tuple[list[dict[str, object]], list[str]]:
@@ -142,8 +146,8 @@ def pair(file: Path) -> None:
     assert outcome.next_round is not None
     _print_round(outcome.next_round)
     for note in outcome.notes:
-        _console().print(f"Note: {note}", markup=False)
-    _console().print(f"Round {outcome.next_round.round} written to {file}.", markup=False)
+        _say(f"Note: {note}")
+    _say(f"Round {outcome.next_round.round} written to {file}.")
 
 
 def _print_round(next_round: Any) -> None:
@@ -174,7 +178,7 @@ def _print_standings(standings: Any, title: str) -> None:
                       str(row.absent))
     _console().print(table)
     if standings.note:
-        _console().print(f"Note: {standings.note}", markup=False)
+        _say(f"Note: {standings.note}")
 
 
 @main.command()
@@ -188,17 +192,16 @@ def recalc(files: Sequence[Path], jobs: int | None) -> None:
     A file with problems is reported and left untouched; the others go on.
     """
     results = _run_batch(list(files), jobs)
-    out = _console()
     bad = 0
     for summary, lines in results:
         if lines:
             bad += 1
             _fail(lines)
         elif len(files) == 1:
-            out.print(summary, markup=False)
+            _say(summary)
     if len(files) > 1:
-        out.print(f"{len(files) - bad} of {len(files)} workbooks recalculated"
-                  + (f", {bad} with problems (listed above)" if bad else "") + ".", markup=False)
+        _say(f"{len(files) - bad} of {len(files)} workbooks recalculated"
+             + (f", {bad} with problems (listed above)" if bad else "") + ".")
     sys.exit(PROBLEMS if bad else OK)
 
 
@@ -250,8 +253,8 @@ def check(file: Path) -> None:
     if competition is None:
         sys.exit(_fail(lines))
     season = competition.season
-    _console().print(f"{file}: no problems found ({len(season.players)} players, "
-                     f"{season.last_round} rounds).", markup=False)
+    _say(f"{file}: no problems found ({len(season.players)} players, "
+                     f"{season.last_round} rounds).")
 
 
 @main.command()
@@ -281,7 +284,7 @@ def demo(folder: Path) -> None:
     """Play Keizer's own published example in a new workbook and print the standings."""
     from keizer_xl.demo import run_demo
 
-    _, lines = _attempt(lambda: run_demo(folder, _console(), _print_round, _print_standings))
+    _, lines = _attempt(lambda: run_demo(folder, _say, _print_round, _print_standings))
     if lines:
         sys.exit(_fail(lines))
 

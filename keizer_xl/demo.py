@@ -44,7 +44,7 @@ def enter_results(path: Path, results: dict[tuple[str, str], str]) -> None:
     save_edits(path, [SheetEdit(layout.sheet["Rounds"], cells)], backup=False)
 
 
-def run_demo(folder: Path, console: Any, print_round: Callable[[Any], None],
+def run_demo(folder: Path, say: Callable[[str], None], print_round: Callable[[Any], None],
              print_standings: Callable[[Any, str], None]) -> Path:
     from keizer_xl import workbook
     from keizer_xl.newbook import create
@@ -57,15 +57,14 @@ def run_demo(folder: Path, console: Any, print_round: Callable[[Any], None],
     _, layout = workbook.load(path)
     save_edits(path, [SheetEdit(layout.sheet["Settings"], dict(
         top_value_cells(Fraction(50), layout)))], backup=False)
-    console.print(f"Keizer's own example in {path}: 10 players, top value 50.\n", markup=False)
+    say(f"Keizer's own example in {path}: 10 players, top value 50.\n")
     for round_no in (1, 2):
         outcome = workbook.pair(path)
         assert outcome.next_round is not None
         print_round(outcome.next_round)
         enter_results(path, RESULTS[round_no])
-        console.print(f"Results of round {round_no} entered.\n", markup=False)
+        say(f"Results of round {round_no} entered.\n")
     outcome = workbook.recalc(path)
     print_standings(outcome.standings, f"Standings after round {outcome.standings.after_round}")
-    console.print(f"\nOpen {path} to see the Players, Rounds, Standings and Settings sheets.",
-                  markup=False)
+    say(f"\nOpen {path} to see the Players, Rounds, Standings and Settings sheets.")
     return path

@@ -25,16 +25,26 @@ SettingsLike = Settings | Mapping[str, object] | pd.DataFrame | None
 def table(name: str, frame: pd.DataFrame, wanted: tuple[str, ...]) -> Table:
     """A DataFrame as a checked-input Table (columns found by header text)."""
     positions = find_columns(frame.columns, wanted)
-    columns = list(frame.columns)
+    columns = {col: [_cell(v) for v in frame.iloc[:, i].tolist()]
+               for col, i in positions.items()}
     rows = []
-    for label, values in zip(frame.index, frame.itertuples(index=False, name=None), strict=True):
-        cells = {col: _cell(values[i]) for col, i in positions.items()}
-        rows.append((label, cells))
-    del columns
+    for n, label in enumerate(frame.index.tolist()):
+        cells = {col: values[n] for col, values in columns.items()}
+        if any(v is not None for v in cells.values()):
+            rows.append((label, cells))
     return Table(name, rows, frozenset(positions))
 
 
 def _cell(value: object) -> object:
+    """Blank cells (pandas' NaN, NaT, None, pd.NA, or only spaces) as None."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value if value.strip() else None
+    if isinstance(value, float):
+        return None if value != value else value  # NaN is the one float unequal to itself
+    if isinstance(value, int | Fraction):
+        return value
     try:
         if pd.isna(value):  # type: ignore[call-overload]
             return None

@@ -630,6 +630,7 @@ def _well_formed(data: bytes) -> bool:
 
 
 @functools.cache
+@functools.lru_cache(maxsize=1024)
 def _column_letters(column: int) -> str:
     letters = ""
     while column:
@@ -690,7 +691,9 @@ class _Sheet:
             if close < 0:
                 raise NotAWorkbook(f"{where} is damaged (its cell data is not closed).")
             body, self.tail = text[m.end() : close], text[close + len(f"</{p}sheetData>") :]
-        self.items = self._split_rows(body)
+        self.body = body
+        self._items: list[_Row | str] | None = None  # split into rows only when needed
+        self.appended: str | None = None  # new rows after the last one (the common case)
         self.column_styles = [
             (int(a["min"]), int(a["max"]), a["style"])
             for a in map(_attributes, _start_tag(p, "col").findall(self.head))
@@ -698,6 +701,27 @@ class _Sheet:
         ]
         self.formulas_removed = False
         self.shared_masters_removed: list[tuple[str, str]] = []  # (si, cell reference)
+
+    @property
+    def items(self) -> list[_Row | str]:
+        if self._items is None:
+            self._items = self._split_rows(self.body)
+        return self._items
+
+    @items.setter
+    def items(self, value: list[_Row | str]) -> None:
+        self._items = value
+
+    def _last_row_number(self) -> int | None:
+        """The number of the last `<row>` (0 when there is none); None if it has no `r`."""
+        at = self.body.rfind(f"<{self.p}row")
+        while at >= 0 and self.body[at + len(self.p) + 4: at + len(self.p) + 5] not in " \t\r\n/>":
+            at = self.body.rfind(f"<{self.p}row", 0, at)
+        if at < 0:
+            return 0 if not self.body.strip() else None
+        m = _start_tag(self.p, "row").match(self.body, at)
+        r = _attr(m.group(0), "r") if m else None
+        return int(r) if r and r.isdigit() else None
 
     def _elements(self, text: str, name: str) -> Iterator[tuple[int, int, str]]:
         """(start, end, start tag) of each `<name>` element in text (they do not nest)."""
@@ -767,6 +791,15 @@ class _Sheet:
         ):
             raise ValueError(f"{self.where}: clear_below must be a row number (1 or more).")
 
+        last = self._last_row_number()
+        if last is not None and min(wanted, default=0) > last and (clear is None or clear > last):
+            # rows appended below the last one: no need to take the sheet apart
+            new = [self._new_row(number, wanted[number]) for number in sorted(wanted)]
+            appended = "".join(_markup(new))
+            if not appended:
+                return False
+            self.appended = appended
+            return True
         existing = {item.number for item in self.items if isinstance(item, _Row)}
         new_rows = sorted(n for n in wanted if n not in existing)
         items: list[_Row | str] = []
@@ -861,6 +894,8 @@ class _Sheet:
 
     def to_bytes(self) -> bytes:
         """The edited part; refuses to produce a sheet Excel would call damaged."""
+        if self.appended is not None:
+            return self._appended_bytes(self.appended)
         body = "".join(_markup(self.items))
         for si, ref in self.shared_masters_removed:
             for tag in _start_tag(self.p, "f").findall(body):
@@ -885,18 +920,32 @@ class _Sheet:
             raise NotAWorkbook(f"{self.where} has markup keizer_xl cannot edit safely.")
         return data
 
-    def _with_dimension(self, body: str) -> str:
+    def _appended_bytes(self, appended: str) -> bytes:
+        """The part with new rows after the last: only they need checking and measuring."""
+        declare = f' xmlns:{self.p[:-1]}="urn:keizer-xl"' if self.p else ""
+        if not _well_formed(f"<check{declare}>{appended}</check>".encode()):
+            raise NotAWorkbook(f"{self.where} has markup keizer_xl cannot edit safely.")
+        open_tag = self.sheet_data_tag
+        if open_tag.endswith("/>"):
+            open_tag = open_tag[:-2].rstrip() + ">"
+        sheet_data = f"{open_tag}{self.body}{appended}</{self.p}sheetData>"
+        head = self._with_dimension(appended, grow=True)
+        return (head + sheet_data + self.tail).encode("utf-8")
+
+    def _with_dimension(self, body: str, grow: bool = False) -> str:
         """The part before sheetData, with `<dimension ref>` covering the cells now present."""
         m = _start_tag(self.p, "dimension").search(self.head)
         if m is None:
             return self.head
-        rows: list[int] = []
-        columns: list[int] = []
-        for letters, number in _cell_refs(self.p).findall(body):
-            columns.append(_column_number(letters))
-            rows.append(int(number))
+        refs = _cell_refs(self.p).findall(body)
+        old = _CELL_REF.findall(_attr(m.group(0), "ref") or "") if grow else []
         ref = "A1"
-        if rows:
+        if refs:
+            # rows are in ascending order in sheetData, so the first and last cell give them;
+            # when rows were only appended, the old dimension covers the rows above
+            columns = [_column_number(letters)
+                       for letters in {letters for letters, _ in [*refs, *old]}]
+            rows = (int(refs[0][1]), int(refs[-1][1]), *(int(n) for _, n in old))
             first = f"{_column_letters(min(columns))}{min(rows)}"
             last = f"{_column_letters(max(columns))}{max(rows)}"
             ref = first if first == last else f"{first}:{last}"

@@ -7,7 +7,6 @@ column, and raises them together, so the workbook layer can name each cell at on
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -19,7 +18,6 @@ from keizer_xl.words import (
     DEFAULT_ABSENCE,
     PRESENT,
     WordError,
-    is_blank,
     parse_number,
     parse_presence,
     parse_result,
@@ -35,7 +33,10 @@ Row = tuple[Hashable, Mapping[str, Any]]  # (row label, {canonical column: cell 
 
 @dataclass(frozen=True)
 class Table:
-    """Rows of one input table with canonical column names; labels name rows in messages."""
+    """Rows of one input table with canonical column names; labels name rows in messages.
+
+    Cells are already tidied: a blank cell is None (see `engine.table`), rows with nothing
+    in them are left out."""
 
     name: str
     rows: Sequence[Row]
@@ -53,18 +54,9 @@ def find_columns(headers: Iterable[object], wanted: Sequence[str]) -> dict[str, 
     return found
 
 
-def table_from_records(name: str, headers: Sequence[object], records: Iterable[tuple[Hashable,
-                       Sequence[object]]], wanted: Sequence[str]) -> Table:
-    """Build a Table from a header row and (label, cells) records, keeping wanted columns."""
-    positions = find_columns(headers, wanted)
-    rows: list[Row] = []
-    for label, cells in records:
-        row = {col: (cells[i] if i < len(cells) else None) for col, i in positions.items()}
-        rows.append((label, row))
-    return Table(name, rows, frozenset(positions))
-
-
 def did_you_mean(word: str, names: Iterable[str]) -> str:
+    import difflib  # only when something is misspelled
+
     close = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
     if not close:
         lowered = {n.casefold(): n for n in names}
@@ -88,8 +80,6 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
     players: list[Player] = []
     first_row: dict[str, Hashable] = {}
     for label, row in table.rows:
-        if all(is_blank(v) for v in row.values()):
-            continue
         name = " ".join(text(row.get("Name")).split())
         if not name:
             problems.add("this row has no name", table.name, label, "Name")
@@ -103,7 +93,7 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
         rating, joined, left, present = Fraction(0), 1, None, None
         for col in ("Rating", "Joined", "Left", "Present"):
             value = row.get(col)
-            if is_blank(value) and col != "Present":
+            if value is None and col != "Present":
                 continue
             try:
                 if col == "Rating":
@@ -144,9 +134,15 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
     entries: list[Entry] = []
     seen: dict[tuple[int, str], Hashable] = {}
 
+    typed: dict[object, Player] = {}  # the same name typed the same way: looked up once
+
     def player(value: object, label: Hashable, col: str) -> Player | None:
+        if value in typed:
+            return typed[value]
         name = " ".join(text(value).split())
         found = by_key.get(name.casefold())
+        if found is not None:
+            typed[value] = found
         if found is None:
             problems.add(f"'{name}' is not on the Players sheet{did_you_mean(name, names)}",
                          table.name, label, col)
@@ -166,16 +162,14 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
                          table.name, label, col)
 
     for label, row in table.rows:
-        if all(is_blank(v) for v in row.values()):
-            continue
         try:
             round_no = parse_whole(row.get("Round"), 1)
         except WordError as exc:
-            problems.add(f"{exc}; a round number is 1, 2, 3, ..." if not is_blank(row.get("Round"))
+            problems.add(f"{exc}; a round number is 1, 2, 3, ..." if row.get("Round") is not None
                          else "this row has no round number", table.name, label, "Round")
             continue
         board: int | None = None
-        if not is_blank(row.get("Board")):
+        if row.get("Board") is not None:
             try:
                 board = parse_whole(row.get("Board"), 1)
             except WordError as exc:
@@ -185,11 +179,11 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
         except WordError as exc:
             problems.add(str(exc), table.name, label, "Result")
             continue
-        if is_blank(row.get("White")):
+        if row.get("White") is None:
             problems.add("this row has no player under 'White'", table.name, label, "White")
             continue
         white = player(row.get("White"), label, "White")
-        if is_blank(row.get("Black")):
+        if row.get("Black") is None:
             if not isinstance(result, Absence):
                 what = "a game result needs a player under 'Black'" if result else \
                     "no opponent and no reason: write bye, excused, club or unexcused"

@@ -73,14 +73,18 @@ def _frame(grid: Grid, wanted: Sequence[str], layout: Layout, table: str) -> pd.
     used = 1 if grid else 0
     records: list[list[object]] = []
     index: list[int] = []
+    wanted_at = list(positions.values())
+    width = len(header)
     for r, row in enumerate(grid[1:], start=2):
-        cells = [row[i] if i < len(row) else None for i in positions.values()]
-        if any(not is_blank(c) for c in row):
-            used = r
-        if all(is_blank(c) for c in cells):
+        if all(c == "" or c is None for c in row):  # calamine's empty cell is ""
             continue
-        records.append([None if is_blank(c) else c for c in cells])
-        index.append(r)
+        used = r
+        if len(row) < width:
+            row = [*row, *[None] * (width - len(row))]
+        cells = [None if (c := row[i]) == "" else c for i in wanted_at]  # engine tidies more
+        if any(c is not None for c in cells):
+            records.append(cells)
+            index.append(r)
     layout.used_rows[table] = used
     frame: pd.DataFrame = pd.DataFrame(records, index=pd.Index(index),
                                        columns=pd.Index(list(positions)), dtype=object)
@@ -151,6 +155,14 @@ def shown(x: Fraction | None) -> CellValue:
     return round(float(x), 2)
 
 
+def _shown_scaled(t: int | None, scale: int) -> CellValue:
+    """`shown(Fraction(t, scale))` without making the Fraction (a season has thousands)."""
+    if t is None:
+        return None
+    whole, rest = divmod(t, scale)
+    return whole if not rest else round(t / scale, 2)
+
+
 def standings_cells(standings: Standings) -> dict[Cell, CellValue]:
     """The whole Standings sheet: headers, one row per ranked player, and a note below."""
     headers = [*STANDINGS_COLUMNS, *(f"R{k + 1}" for k in range(standings.after_round))]
@@ -159,7 +171,7 @@ def standings_cells(standings: Standings) -> dict[Cell, CellValue]:
         values: list[CellValue] = [
             row.rank, row.name, shown(row.score), shown(row.value), row.played, row.won,
             row.drawn, row.lost, row.byes, row.absent, shown(row.rating), shown(row.own),
-            *(shown(x) for x in row.rounds)]
+            *(_shown_scaled(t, row.scale) for t in row.terms)]
         if row.score is None:  # a newcomer of the next round: place and value only
             values = [row.rank, row.name, None, shown(row.value), *[None] * 6,
                       shown(row.rating)]

@@ -48,6 +48,8 @@ _RESTS = {
     "unexcused": Absence.UNEXCUSED,
     "afwezig": Absence.UNEXCUSED,
 }
+_EXACT: dict[str, Result | Absence] = {
+    **_RESULTS, **_RESTS, **{r.value: r for r in Result}, **{a.value: a for a in Absence}}
 _PRESENT = {"x", "yes", "y", "1", "ja", "j", "✓", "✔", "true", "present", "aanwezig"}
 
 
@@ -61,7 +63,11 @@ def text(value: object) -> str:
 
 
 def is_blank(value: object) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value)) or text(value) == ""
+    if value is None or value == "":
+        return True
+    if isinstance(value, float):
+        return math.isnan(value)
+    return isinstance(value, str) and not value.strip()
 
 
 def _date_pair(value: object) -> tuple[int, int] | None:
@@ -73,6 +79,8 @@ def _date_pair(value: object) -> tuple[int, int] | None:
 
 def parse_result(value: object) -> Result | Absence | None:
     """A Result cell: a game result, a bye/absence word, or None when blank (not played yet)."""
+    if type(value) is str and value in _EXACT:  # the words as the template offers them
+        return _EXACT[value]
     if is_blank(value):
         return None
     pair = _date_pair(value)
@@ -170,6 +178,8 @@ def parse_fraction(value: object) -> Fraction:
 
 def parse_whole(value: object, minimum: int = 0) -> int:
     """A whole number such as a round number (`3`, `3.0`, `"3"`)."""
+    if type(value) is float and value.is_integer() and value >= minimum:
+        return int(value)  # the usual case, a number cell: no need for fractions
     try:
         number = parse_number(value)
     except WordError:

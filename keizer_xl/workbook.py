@@ -19,6 +19,7 @@ from keizer_xl.scoring import Standings
 from keizer_xl.sheets import Grid, Layout, SheetCells, plan_pair, plan_recalc, read_book
 
 SUFFIXES = (".xlsx", ".xlsm")
+READ = {"players", "rounds", "settings"}
 
 
 class FileProblem(Exception):
@@ -26,7 +27,10 @@ class FileProblem(Exception):
 
 
 def read_grids(path: Path) -> dict[str, Grid]:
-    """Every worksheet's cell values, row 0 = the sheet's row 1."""
+    """The cell values of the sheets keizer_xl reads, row 0 = the sheet's row 1.
+
+    Other worksheets (Standings, which is rewritten whole, and the secretary's own) are
+    listed with no cells: only their names matter, and reading them would cost time."""
     from python_calamine import CalamineWorkbook
 
     if not path.exists():
@@ -43,8 +47,9 @@ def read_grids(path: Path) -> dict[str, Grid]:
         grids: dict[str, Grid] = {}
         for meta in book.sheets_metadata:
             if str(meta.typ).endswith("WorkSheet"):
+                wanted = " ".join(meta.name.split()).casefold() in READ
                 grids[meta.name] = book.get_sheet_by_name(meta.name).to_python(
-                    skip_empty_area=False)
+                    skip_empty_area=False) if wanted else []
         return grids
     except Exception as exc:  # calamine raises its own types for damaged packages
         raise FileProblem(f"{path}: could not be read as a workbook ({exc})") from None

@@ -639,3 +639,20 @@ def test_saving_a_season_is_quick(tmp_path: Path) -> None:
     elapsed = time.perf_counter() - started
     assert elapsed < 2.0, f"{elapsed:.3f} s"
     print(f"season save: {elapsed * 1000:.1f} ms", file=sys.stderr)
+
+
+@pytest.mark.parametrize("name", WORKBOOKS)
+def test_appending_rows_quickly_gives_the_same_package_as_taking_the_sheet_apart(
+        tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows added below the last one skip splitting the sheet; the result must not differ."""
+    import keizer_xl.package as package
+
+    (tmp_path / "quick").mkdir()
+    (tmp_path / "slow").mkdir()
+    quick, slow = copy_fixture(name, tmp_path / "quick"), copy_fixture(name, tmp_path / "slow")
+    edits = [SheetEdit("Rounds", {(40, 1): 3, (40, 3): "Anna", (41, 1): 3, (41, 5): "bye",
+                                  (45, 2): 7})]
+    assert save_edits(quick, edits, backup=False)
+    monkeypatch.setattr(package._Sheet, "_last_row_number", lambda self: None)
+    assert save_edits(slow, edits, backup=False)
+    assert members(quick) == members(slow)

@@ -1,0 +1,92 @@
+"""Timing of the command line on real workbook files (a script, not a test).
+
+The yardstick is the *floor*: starting Python, importing pandas and reading every sheet
+with python-calamine, the least any Python tool reading the workbook must spend. Each
+command runs in a fresh process, as the secretary runs it; the figure is the median of
+several runs on fresh copies, so every run really writes.
+"""
+
+from __future__ import annotations
+
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from seasons import club_season, write_workbook  # noqa: E402
+
+CLI = [sys.executable, "-m", "keizer_xl.cli"]
+FLOOR = ("import sys, pandas; from python_calamine import CalamineWorkbook; "
+         "wb = CalamineWorkbook.from_path(sys.argv[1]); "
+         "[wb.get_sheet_by_name(n).to_python() for n in wb.sheet_names]")
+
+
+def timed(command: list[str], prepare: Path | None = None, source: Path | None = None,
+          runs: int = 7) -> float:
+    """Median wall time of a fresh process; `prepare` is refreshed from `source` first."""
+    times = []
+    for _ in range(runs):
+        if prepare is not None and source is not None:
+            shutil.copy(source, prepare)
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True)
+        times.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            raise SystemExit(f"{command} failed:\n{done.stdout}{done.stderr}")
+    return statistics.median(times)
+
+
+def main() -> list[tuple[str, float, float]]:
+    out: list[tuple[str, float, float]] = []
+    work = Path(tempfile.mkdtemp(prefix="keizer-bench-"))
+    try:
+        season = write_workbook(club_season(60, 37), work / "season.xlsx")
+        copy = work / "copy.xlsx"
+        floor = timed([sys.executable, "-c", FLOOR, str(season)])
+        recalc = timed([*CLI, "recalc", str(copy)], copy, season)
+        print(f"floor (python + pandas + calamine, 60x37): {floor * 1000:.0f} ms")
+        print(f"keizer-xl recalc 60 players x 37 rounds: {recalc * 1000:.0f} ms = "
+              f"{recalc / floor:.2f} x floor (target 1.30)")
+        out.append(("recalc 60x37 / floor", recalc / floor, 1.3))
+
+        big = write_workbook(club_season(1000, 30), work / "big.xlsx")
+        big_copy = work / "big_copy.xlsx"
+        big_floor = timed([sys.executable, "-c", FLOOR, str(big)], runs=5)
+        pair = timed([*CLI, "pair", str(big_copy)], big_copy, big, runs=5)
+        print(f"floor (1000 players x 30 rounds): {big_floor * 1000:.0f} ms")
+        print(f"keizer-xl pair 1000 players after 30 rounds: {pair * 1000:.0f} ms = "
+              f"{pair / big_floor:.2f} x floor (target 2.00)")
+        out.append(("pair 1000x30 / floor", pair / big_floor, 2.0))
+
+        batch = work / "batch"
+        batch.mkdir()
+        files = []
+        for i in range(200):
+            files.append(batch / f"club{i:03d}.xlsx")
+            shutil.copy(season, files[-1])
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run([*CLI, "recalc", *map(str, files)], capture_output=True,
+                              text=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode != 0:
+            raise SystemExit(done.stdout + done.stderr)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        print(f"keizer-xl recalc of 200 season files: {wall:.1f} s, "
+              f"{wall / 200 * 1000:.0f} ms per file, cores busy {cpu / wall:.2f} "
+              f"(of {len(__import__('os').sched_getaffinity(0))})")
+        out.append(("batch 200 files, seconds per file", wall / 200, recalc))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+if __name__ == "__main__":
+    main()
