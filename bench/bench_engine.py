@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from keizer_xl.model import Absence, Entry, Game, Player, Rest, Result, Season
 from keizer_xl.scoring import compute_standings
-from keizer_xl.settings import Settings
+from keizer_xl.settings import Settings, parse_settings
 
 RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
 REASONS = (Absence.EXCUSED, Absence.CLUB, Absence.UNEXCUSED)
@@ -54,13 +54,25 @@ def main() -> list[tuple[str, float, float]]:
         seconds = best_of(random_season(n, r), Settings(top_value=Fraction(90)), repeat)
         out.append((name, seconds, target))
         print(f"{name}: {seconds * 1000:.1f} ms (target {target * 1000:.0f} ms)")
-    for label, variant in (("iterate final", Settings(top_value=Fraction(90), iterate="final")),
-                           ("kfc preset", Settings(top_value_auto=True, bye=Fraction(1, 2),
-                                                   withdrawn="drop",
-                                                   forfeit_win_opponent=True))):
-        seconds = best_of(random_season(60, 37), variant, 20)
-        out.append((f"standings 60x37, {label}", seconds, 0.020 * 1.2))
-        print(f"standings 60x37, {label}: {seconds * 1000:.1f} ms")
+    # every variant against the default on the same season: at most 20 % slower
+    season = random_season(60, 37)
+    default = best_of(season, Settings(top_value=Fraction(90)), 30)
+    variants = {
+        "kfc preset": parse_settings({"Preset": "kfc"}),
+        "iterate final": parse_settings({"Top value": "90", "Iterate": "final"}),
+        "ties shared": parse_settings({"Top value": "90", "Ties": "shared"}),
+        "own value initial": parse_settings({"Top value": "90", "Own value": "initial"}),
+        "loss 1/6": parse_settings({"Top value": "90", "Loss": "1/6"}),
+        "decreasing absences, cap 3": parse_settings({
+            "Top value": "90", "Excused absence": "1/3, 1/4, 1/5",
+            "Max rewarded absences": "3"}),
+        "values rating, K 20": parse_settings({"Values": "rating", "Rating K-factor": "20"}),
+    }
+    for label, variant in variants.items():
+        seconds = best_of(season, variant, 30)
+        out.append((f"standings 60x37, {label} / default", seconds / default, 1.2))
+        print(f"standings 60x37, {label}: {seconds * 1000:.1f} ms "
+              f"({(seconds / default - 1) * 100:+.0f} % against the default)")
     print("growth (seconds): players at 100 rounds, then rounds at 1000 players")
     plain = Settings(top_value=Fraction(90))
     for n in (250, 500, 1000, 2000):
