@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from seasons import club_season, write_workbook  # noqa: E402
+from seasons import club_season, write_workbook
 
 CLI = [sys.executable, "-m", "keizer_xl.cli"]
 FLOOR = ("import sys, pandas; from python_calamine import CalamineWorkbook; "
@@ -27,29 +27,48 @@ FLOOR = ("import sys, pandas; from python_calamine import CalamineWorkbook; "
          "[wb.get_sheet_by_name(n).to_python() for n in wb.sheet_names]")
 
 
-def timed(command: list[str], prepare: Path | None = None, source: Path | None = None,
-          runs: int = 7) -> float:
-    """Median wall time of a fresh process; `prepare` is refreshed from `source` first."""
-    times = []
+def timed(floor: list[str], command: list[str], prepare: Path, source: Path,
+          runs: int = 7) -> tuple[float, float]:
+    """Median wall times of the floor and of a command, each in a fresh process.
+
+    The two take turns, so that a machine that slows down or speeds up meanwhile (a shared
+    one does) affects both alike; `prepare` is refreshed from `source` before each run of
+    the command."""
+    floors, times = [], []
     for _ in range(runs):
-        if prepare is not None and source is not None:
-            shutil.copy(source, prepare)
-        start = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True)
-        times.append(time.perf_counter() - start)
-        if done.returncode != 0:
-            raise SystemExit(f"{command} failed:\n{done.stdout}{done.stderr}")
-    return statistics.median(times)
+        floors.append(run(floor))
+        shutil.copy(source, prepare)
+        times.append(run(command))
+    return statistics.median(floors), statistics.median(times)
+
+
+def run(command: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{command} failed:\n{done.stdout}{done.stderr}")
+    return elapsed
+
+
+def compile_sources() -> None:
+    """Compile keizer_xl's modules to bytecode first, as installing the package does.
+
+    Where Python is told not to write bytecode (PYTHONDONTWRITEBYTECODE), every fresh
+    process would otherwise compile our sources again, which no installed copy does."""
+    package = Path(__file__).resolve().parent.parent / "keizer_xl"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
 
 
 def main() -> list[tuple[str, float, float]]:
+    compile_sources()
     out: list[tuple[str, float, float]] = []
     work = Path(tempfile.mkdtemp(prefix="keizer-bench-"))
     try:
         season = write_workbook(club_season(60, 37), work / "season.xlsx")
         copy = work / "copy.xlsx"
-        floor = timed([sys.executable, "-c", FLOOR, str(season)])
-        recalc = timed([*CLI, "recalc", str(copy)], copy, season)
+        floor, recalc = timed([sys.executable, "-c", FLOOR, str(season)],
+                              [*CLI, "recalc", str(copy)], copy, season)
         print(f"floor (python + pandas + calamine, 60x37): {floor * 1000:.0f} ms")
         print(f"keizer-xl recalc 60 players x 37 rounds: {recalc * 1000:.0f} ms = "
               f"{recalc / floor:.2f} x floor (target 1.30)")
@@ -57,8 +76,8 @@ def main() -> list[tuple[str, float, float]]:
 
         big = write_workbook(club_season(1000, 30), work / "big.xlsx")
         big_copy = work / "big_copy.xlsx"
-        big_floor = timed([sys.executable, "-c", FLOOR, str(big)], runs=5)
-        pair = timed([*CLI, "pair", str(big_copy)], big_copy, big, runs=5)
+        big_floor, pair = timed([sys.executable, "-c", FLOOR, str(big)],
+                                [*CLI, "pair", str(big_copy)], big_copy, big, runs=5)
         print(f"floor (1000 players x 30 rounds): {big_floor * 1000:.0f} ms")
         print(f"keizer-xl pair 1000 players after 30 rounds: {pair * 1000:.0f} ms = "
               f"{pair / big_floor:.2f} x floor (target 2.00)")

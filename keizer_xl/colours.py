@@ -12,12 +12,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from keizer_xl.model import Game, Season
+from keizer_xl.model import Game, Result, Season
 from keizer_xl.settings import Settings
 
 WHITE = "W"
 BLACK = "B"
 HALF = Fraction(1, 2)
+PLAYED = tuple(result for result in Result if result.played)
+
+
+def played_games(season: Season, before_round: int) -> list[Game]:
+    """The games played over the board in rounds before `before_round`, in season order.
+
+    (`result in PLAYED` rather than `result.played`: a season has thousands of games.)"""
+    return [e for e in season.entries
+            if e.round < before_round and isinstance(e, Game) and e.result in PLAYED]
 
 
 @dataclass(frozen=True)
@@ -39,11 +48,7 @@ class ColourHistory:
         "Jansen"); games are ordered by round, then board, so the order of the rows in the
         season does not matter.
         """
-        games = sorted(
-            (g for g in season.games()
-             if g.round < before_round and g.result is not None and g.result.played),
-            key=_game_order,
-        )
+        games = sorted(played_games(season, before_round), key=_game_order)
         seqs: dict[str, list[str]] = {}
         find = name_finder(season)
         for game in games:

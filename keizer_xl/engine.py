@@ -23,16 +23,25 @@ SettingsLike = Settings | Mapping[str, object] | pd.DataFrame | None
 
 
 def table(name: str, frame: pd.DataFrame, wanted: tuple[str, ...]) -> Table:
-    """A DataFrame as a checked-input Table (columns found by header text)."""
+    """A DataFrame as a checked-input Table (columns found by header text), blank rows
+    left out."""
     positions = find_columns(frame.columns, wanted)
-    columns = {col: [_cell(v) for v in frame.iloc[:, i].tolist()]
-               for col, i in positions.items()}
-    rows = []
-    for n, label in enumerate(frame.index.tolist()):
-        cells = {col: values[n] for col, values in columns.items()}
-        if any(v is not None for v in cells.values()):
-            rows.append((label, cells))
-    return Table(name, rows, frozenset(positions))
+    columns = {col: _cells(frame.iloc[:, i].tolist()) for col, i in positions.items()}
+    labels = frame.index.tolist()
+    blank = [True] * len(labels)
+    for values in columns.values():
+        blank = [b and v is None for b, v in zip(blank, values, strict=True)]
+    if any(blank):
+        labels = [label for label, b in zip(labels, blank, strict=True) if not b]
+        columns = {col: [v for v, b in zip(values, blank, strict=True) if not b]
+                   for col, values in columns.items()}
+    return Table(name, labels, columns)
+
+
+def _cells(values: list[object]) -> list[object]:
+    """`_cell` of each value; the usual numbers and texts pass without a call."""
+    return [v if (type(v) is float and v == v) or type(v) is int or (type(v) is str and v.strip())
+            else _cell(v) for v in values]
 
 
 def _cell(value: object) -> object:
@@ -110,7 +119,7 @@ class Competition:
         from keizer_xl.pairing import pair_round
 
         season, s = self.season, self.settings
-        unfinished = [g for g in season.games() if g.result is None]
+        unfinished = [e for e in season.entries if isinstance(e, Game) and e.result is None]
         if unfinished:
             problems = Problems()
             for g in unfinished:
@@ -118,10 +127,11 @@ class Competition:
                              "every result before pairing the next round", "Rounds", g.source,
                              "Result")
             problems.raise_if_any()
-        if self.top_value_to_fix is not None and season.last_round == 0:
+        last = season.last_round  # and complete: every result is in
+        if self.top_value_to_fix is not None and last == 0:
             s = _replace(s, top_value=self.top_value_to_fix)
-        standings = compute_standings(season, s)
-        round_no = season.last_round + 1
+        standings = compute_standings(season, s, last)
+        round_no = last + 1
         taking_part = [p for p in season.players if p.takes_part_in(round_no)]
         present = [p.name for p in taking_part if p.present is None]
         problems = Problems()
@@ -132,7 +142,8 @@ class Competition:
                 problems.add(f"{p.name} is marked present but {why}; round {round_no} is next",
                              "Players", p.source, "Present")
         problems.raise_if_any()
-        ranking = [name for name in standings.ranking if name in set(present)]
+        here = set(present)
+        ranking = [name for name in standings.ranking if name in here]
         pairing = pair_round(season, standings.ranking, ranking, s, round_no)
         rests: list[Rest] = []
         if pairing.bye is not None:

@@ -23,22 +23,29 @@ import contextlib
 import errno
 import functools
 import html
+import io
 import math
 import os
 import posixpath
 import re
 import shutil
 import stat
+import struct
 import zipfile
-from collections.abc import Callable, Iterator, Sequence
+import zlib
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
 from urllib.parse import unquote
 from xml.etree.ElementTree import Element
 from xml.parsers import expat
 
 from defusedxml.ElementTree import fromstring as parse_xml
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = [
     "CellValue",
@@ -248,18 +255,22 @@ class _Package:
         self.members = members
         self.comment = comment
         self.data = {info.filename: data for info, data in members}
+        self.infos = {info.filename: info for info, _ in members}
         self.by_lower = {info.filename.lower(): info.filename for info, _ in members}
         self.changed: dict[str, bytes | None] = {}  # part name -> new bytes (None: drop it)
+        self.stored: dict[str, bytes | None] = {}  # part name -> its data as stored in the zip
+        self.packing: dict[str, tuple[bytes, Future[tuple[bytes, int]]]] = {}  # `_pack_early`
 
     @classmethod
     def read(cls, path: Path) -> _Package:
         name = path.name
         try:
-            with zipfile.ZipFile(path) as package:
+            blob = path.read_bytes()
+            with zipfile.ZipFile(io.BytesIO(blob)) as package:
                 infos = package.infolist()
                 if len({i.filename for i in infos}) != len(infos):
                     raise NotAWorkbook(f"{name} is damaged: it holds the same part twice.")
-                members = [(info, package.read(info)) for info in infos]
+                members = [(info, package.read(info)) for info in infos]  # checks every CRC
                 comment = package.comment
         except FileNotFoundError:
             raise FileNotFoundError(
@@ -274,6 +285,7 @@ class _Package:
                 f"{name} is damaged or uses a packing keizer_xl cannot read."
             ) from None
         pkg = cls(path, members, comment)
+        pkg.stored = {info.filename: _stored_data(blob, info) for info, _ in members}
         if "mimetype" in pkg.data and b"opendocument" in pkg.data["mimetype"]:
             raise NotAWorkbook(
                 f"{name} is an OpenDocument spreadsheet; save it as an Excel workbook "
@@ -298,6 +310,7 @@ class _Package:
             sheet = _Sheet(self.part(part) or b"", f"{self.path.name}: sheet {edit.sheet!r}")
             if sheet.apply(edit, strings):
                 self.changed[part] = sheet.to_bytes()
+                self._pack_early(part)
             formulas_removed = formulas_removed or sheet.formulas_removed
         self.changed = {k: v for k, v in self.changed.items() if v != self.data[k]}
         if not self.changed:
@@ -317,19 +330,124 @@ class _Package:
                 return True
         return False
 
+    def _pack_early(self, part: str) -> None:
+        """Start compressing a large changed part in a second thread (zlib lets go of the
+        interpreter while it works), so that a season's Rounds sheet is packed while its
+        Standings sheet is still being written."""
+        info = self.infos[part]
+        content = self.changed[part]
+        if (content is not None and len(content) >= _PACK_EARLY
+                and info.compress_type == zipfile.ZIP_DEFLATED):
+            from concurrent.futures import ThreadPoolExecutor
+
+            packer = ThreadPoolExecutor(1)
+            self.packing[part] = (content, packer.submit(_deflate, content))
+            packer.shutdown(wait=False)  # the thread ends when it has done this
+
+    def _packed(self, info: zipfile.ZipInfo, content: bytes) -> tuple[bytes, int] | None:
+        """The stored data and CRC of a member when they can be taken over: an unchanged
+        part's as they are, a changed one's if `_pack_early` packed this very content."""
+        if info.filename not in self.changed:
+            stored = self.stored.get(info.filename)
+            return None if stored is None else (stored, info.CRC)
+        early = self.packing.get(info.filename)
+        return early[1].result() if early is not None and early[0] is content else None
+
     def write(self, fd: int) -> None:
-        """Write the package (changed parts replaced) to `fd`, then flush it to disk."""
+        """Write the package (changed parts replaced) to `fd`, then flush it to disk.
+
+        Unchanged parts keep their compressed data as stored: copying it is much quicker
+        than compressing the content again, and the content is the same."""
+        kept = [(info, new, self._packed(info, new)) for info, data in self.members
+                if (new := self.changed.get(info.filename, data)) is not None]
         with open(fd, "wb") as out:
-            with zipfile.ZipFile(out, "w") as package:
-                package.comment = self.comment
-                for info, data in self.members:
-                    new = self.changed.get(info.filename, data)
-                    if new is not None:
+            if _plain_zip(kept):
+                _write_zip(out, kept, self.comment)
+            else:  # zip64 sizes or a rare compression: zipfile writes it
+                with zipfile.ZipFile(out, "w") as package:
+                    package.comment = self.comment
+                    for info, new, _ in kept:
                         entry = _same_entry(info)
                         package.writestr(entry, new)
                         entry.external_attr = info.external_attr  # zipfile fills in 0o600
             out.flush()
             os.fsync(out.fileno())
+
+
+_LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
+_CENTRAL_HEADER = struct.Struct("<4s4B4HL2L5H2L")
+_END_RECORD = struct.Struct("<4s4H2LH")
+_COPYABLE = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_UTF8_NAME = 0x800
+
+
+def _stored_data(blob: bytes, info: zipfile.ZipInfo) -> bytes | None:
+    """A member's data as stored in the zip file `blob` (compressed), or None if it cannot
+    be found as it should be."""
+    at = info.header_offset
+    if blob[at : at + 4] != b"PK\x03\x04":
+        return None
+    name_length, extra_length = struct.unpack_from("<2H", blob, at + 26)
+    start = at + _LOCAL_HEADER.size + name_length + extra_length
+    data = blob[start : start + info.compress_size]
+    return data if len(data) == info.compress_size else None
+
+
+_Member = tuple[zipfile.ZipInfo, bytes, tuple[bytes, int] | None]  # see `_write_zip`
+_PACK_EARLY = 1 << 20  # bytes: a part this large is compressed in a second thread
+
+
+def _plain_zip(members: Sequence[_Member]) -> bool:
+    """Can `_write_zip` write these (no zip64 sizes, stored or deflated only)?"""
+    size = sum(len(content) + len(packed[0] if packed else b"") + 1024
+               for _, content, packed in members)
+    return (len(members) < 0xFFFF and size < zipfile.ZIP64_LIMIT // 2
+            and all(info.compress_type in _COPYABLE for info, _, _ in members))
+
+
+def _deflate(content: bytes) -> tuple[bytes, int]:
+    """A part's data compressed as zipfile does it (ZIP_DEFLATED), and its CRC."""
+    packer = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+    return packer.compress(content) + packer.flush(), zlib.crc32(content)
+
+
+def _write_zip(out: BinaryIO, members: Sequence[_Member], comment: bytes) -> None:
+    """Write a zip package as zipfile writes one, taking stored data over where given.
+
+    `members` are (original entry, content, (stored data, CRC) or None); a member without
+    stored data is compressed here as zipfile does. Names, dates, compression, attributes,
+    extra fields and comments are the original entries'."""
+    directory: list[bytes] = []
+    offset = 0
+    for info, content, packed in members:
+        if packed is not None:
+            stored, crc = packed
+        elif info.compress_type == zipfile.ZIP_DEFLATED:
+            stored, crc = _deflate(content)
+        else:
+            stored, crc = content, zlib.crc32(content)
+        try:
+            name, flags = info.filename.encode("ascii"), 0
+        except UnicodeEncodeError:
+            name, flags = info.filename.encode("utf-8"), _UTF8_NAME
+        extra = _without_zip64(info.extra)
+        year, month, day, hour, minute, second = info.date_time
+        date = (year - 1980) << 9 | month << 5 | day
+        time = hour << 11 | minute << 5 | second // 2
+        fields = (flags, info.compress_type, time, date, crc, len(stored), len(content),
+                  len(name), len(extra))
+        out.write(_LOCAL_HEADER.pack(b"PK\x03\x04", 20, 0, *fields) + name + extra)
+        out.write(stored)
+        directory.append(
+            _CENTRAL_HEADER.pack(b"PK\x01\x02", info.create_version, info.create_system, 20, 0,
+                                 *fields, len(info.comment), 0, info.internal_attr,
+                                 info.external_attr, offset)
+            + name + extra + info.comment)
+        offset += _LOCAL_HEADER.size + len(name) + len(extra) + len(stored)
+    central = b"".join(directory)
+    out.write(central)
+    out.write(_END_RECORD.pack(b"PK\x05\x06", 0, 0, len(members), len(members), len(central),
+                               offset, len(comment)) + comment)
 
 
 def _same_entry(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
@@ -558,7 +676,8 @@ _TAG_REST = r"""(?=[\s/>])[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>"""
 _ATTR_PAIR = re.compile(r"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _CELL_REF = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
-_FORBIDDEN = re.compile("[^\t\n\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# what XML 1.0 forbids, spelled out: its complement takes Python long to compile
+_FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 @functools.cache
@@ -630,7 +749,6 @@ def _well_formed(data: bytes) -> bool:
 
 
 @functools.cache
-@functools.lru_cache(maxsize=1024)
 def _column_letters(column: int) -> str:
     letters = ""
     while column:
@@ -639,6 +757,7 @@ def _column_letters(column: int) -> str:
     return letters
 
 
+@functools.cache
 def _column_number(letters: str) -> int:
     number = 0
     for ch in letters.upper():
@@ -668,6 +787,7 @@ class _Row:
     number: int
     markup: str  # the whole `<row>` element
     start: str  # its start tag
+    made: tuple[int, int] | None = None  # made by `_new_row`: its first and last column
 
 
 class _Sheet:
@@ -694,6 +814,7 @@ class _Sheet:
         self.body = body
         self._items: list[_Row | str] | None = None  # split into rows only when needed
         self.appended: str | None = None  # new rows after the last one (the common case)
+        self.appended_rows: list[_Row] = []  # ... and those rows
         self.column_styles = [
             (int(a["min"]), int(a["max"]), a["style"])
             for a in map(_attributes, _start_tag(p, "col").findall(self.head))
@@ -701,6 +822,7 @@ class _Sheet:
         ]
         self.formulas_removed = False
         self.shared_masters_removed: list[tuple[str, str]] = []  # (si, cell reference)
+        self._cell_starts: dict[int, tuple[str, str]] = {}  # see `_cell_start`
 
     @property
     def items(self) -> list[_Row | str]:
@@ -782,7 +904,7 @@ class _Sheet:
                 raise ValueError(f"{self.where}: row {row_no!r} is outside the sheet.")
             if not (type(column) is int and 1 <= column <= MAX_COLUMN):
                 raise ValueError(f"{self.where}: column {column!r} is outside the sheet.")
-            if type(value) not in _PLAIN_TYPES:
+            if type(value) not in _PLAIN_TYPES and not _plain_value(value):
                 _check_value(value, f"{self.where}, cell {_column_letters(column)}{row_no}")
             wanted.setdefault(row_no, {})[column] = value
         clear = edit.clear_below
@@ -794,11 +916,12 @@ class _Sheet:
         last = self._last_row_number()
         if last is not None and min(wanted, default=0) > last and (clear is None or clear > last):
             # rows appended below the last one: no need to take the sheet apart
-            new = [self._new_row(number, wanted[number]) for number in sorted(wanted)]
-            appended = "".join(_markup(new))
-            if not appended:
+            new = [made for number in sorted(wanted)
+                   if isinstance(made := self._new_row(number, wanted[number]), _Row)]
+            if not new:
                 return False
-            self.appended = appended
+            self.appended = "".join(made.markup for made in new)
+            self.appended_rows = new
             return True
         existing = {item.number for item in self.items if isinstance(item, _Row)}
         new_rows = sorted(n for n in wanted if n not in existing)
@@ -824,8 +947,10 @@ class _Sheet:
     ) -> _Row | None:
         """The row with `values` written and, from row `clear` on, its other cells removed."""
         p = self.p
-        cells, rest = self._cells(row)
         clearing = clear is not None and row.number >= clear
+        if clearing and (rewritten := self._rewritten(row, values)) is not None:
+            return rewritten if isinstance(rewritten, _Row) else None  # '': nothing left
+        cells, rest = self._cells(row)
         kept: list[_Cell] = []
         for cell in cells:
             if cell.column in values:
@@ -860,16 +985,79 @@ class _Sheet:
         body = "".join(c.markup for c in kept) + rest
         return _Row(row.number, f"{start}{body}</{p}row>", start)
 
+    def _rewritten(self, row: _Row, values: dict[int, CellValue]) -> _Row | str | None:
+        """`_edit_row` of a row being cleared, the quick way, for a row just as `_new_row`
+        writes it (a Standings row keizer_xl wrote before); None for any other row.
+
+        Such a row has no styles, formulas or other attributes to keep, and it holds each
+        value in the one way `_new_row` writes it, so a cell whose markup changes has a new
+        value: `_edit_row` would give exactly the new row, which `_new_row` writes far more
+        quickly. (Except whole numbers of 10^15 and more, which `_same_value` compares as
+        floats: `_edit_row` handles those.)"""
+        p = self.p
+        if row.start != f'<{p}row r="{row.number}">' or any(
+                type(v) is int and not -_BIG < v < _BIG for v in values.values()):
+            return None
+        inner = row.markup[len(row.start) : -len(f"</{p}row>")]
+        old: dict[int, CellValue] = {}
+        at = 0
+        for m in _plain_cell(p).finditer(inner):
+            if m.start() != at:
+                return None
+            letters, text, number = m.groups()
+            try:
+                old[_column_number(letters)] = (
+                    text if number is None
+                    else int(number) if number.isdigit() and len(number) < 16 else float(number))
+            except ValueError:
+                return None
+            at = m.end()
+        same = self._new_row(row.number, old) if at == len(inner) else None
+        if not (isinstance(same, _Row) and same.markup == row.markup):
+            return None
+        return self._new_row(row.number, values)
+
     def _new_row(self, number: int, values: dict[int, CellValue]) -> _Row | str:
-        body = "".join(
-            _render_cell(self.p, number, column, values[column], self._style(column))
-            for column in sorted(values)
-            if not _empty(values[column])
-        )
-        if not body:
+        """A row that was not there, its empty values left out ('' if all are).
+
+        A Standings sheet is tens of thousands of these cells, nearly all whole numbers or
+        plain text: those are written here directly (the same markup `_render_cell` makes,
+        see tests/test_package.py), with the column's reference and style prepared once."""
+        p, row = self.p, str(number)
+        starts = self._cell_starts
+        cells: list[str] = []
+        written: list[int] = []
+        for column in sorted(values):
+            value = values[column]
+            if type(value) is int:
+                ref, style = starts.get(column) or self._cell_start(column)
+                cells.append(f"{ref}{row}{style}><{p}v>{value}</{p}v></{p}c>")
+            elif type(value) is float:
+                ref, style = starts.get(column) or self._cell_start(column)
+                cells.append(f"{ref}{row}{style}><{p}v>{_number_text(value)}</{p}v></{p}c>")
+            elif type(value) is str and _plain_text(value):
+                ref, style = starts.get(column) or self._cell_start(column)
+                cells.append(f'{ref}{row}{style} t="inlineStr"><{p}is><{p}t>{value}</{p}t>'
+                             f"</{p}is></{p}c>")
+            elif not _empty(value):
+                cells.append(_render_cell(p, number, column, value, self._style(column)))
+            else:
+                continue
+            written.append(column)
+        if not cells:
             return ""
-        start = f'<{self.p}row r="{number}">'
-        return _Row(number, f"{start}{body}</{self.p}row>", start)
+        start = f'<{p}row r="{number}">'
+        return _Row(number, f"{start}{''.join(cells)}</{p}row>", start, (written[0], written[-1]))
+
+    def _cell_start(self, column: int) -> tuple[str, str]:
+        """A new cell's markup in this column around its row number: `<c r="AB`, `" s="3"`."""
+        found = self._cell_starts.get(column)
+        if found is None:
+            style = self._style(column)
+            s = f' s="{style}"' if style is not None and style.isdigit() else ""
+            found = self._cell_starts[column] = (
+                f'<{self.p}c r="{_column_letters(column)}', f'"{s}')
+        return found
 
     def _style(self, column: int) -> str | None:
         """The style of the `<col>` range covering `column`, if any."""
@@ -908,49 +1096,78 @@ class _Sheet:
                         f"{self.where}: cell {ref} holds a formula that other cells copy; "
                         "keizer_xl will not overwrite it. Move the formula elsewhere."
                     )
-        if body:
-            open_tag = self.sheet_data_tag
-            if open_tag.endswith("/>"):
-                open_tag = open_tag[:-2].rstrip() + ">"
-            sheet_data = f"{open_tag}{body}</{self.p}sheetData>"
-        else:
-            sheet_data = f"<{self.p}sheetData/>"
-        data = (self._with_dimension(body) + sheet_data + self.tail).encode("utf-8")
-        if not _well_formed(data):
+        head = self._with_dimension(*self._extent(self.items))
+        # rows made by `_new_row` are well-formed by construction (see `_appended_bytes`)
+        others = "".join(_markup([item for item in self.items
+                                  if not (isinstance(item, _Row) and item.made)]))
+        if not _well_formed((head + self._sheet_data(others) + self.tail).encode("utf-8")):
             raise NotAWorkbook(f"{self.where} has markup keizer_xl cannot edit safely.")
-        return data
+        return (head + self._sheet_data(body) + self.tail).encode("utf-8")
 
-    def _appended_bytes(self, appended: str) -> bytes:
-        """The part with new rows after the last: only they need checking and measuring."""
-        declare = f' xmlns:{self.p[:-1]}="urn:keizer-xl"' if self.p else ""
-        if not _well_formed(f"<check{declare}>{appended}</check>".encode()):
-            raise NotAWorkbook(f"{self.where} has markup keizer_xl cannot edit safely.")
+    def _sheet_data(self, body: str) -> str:
+        """The `<sheetData>` element holding these rows."""
+        if not body:
+            return f"<{self.p}sheetData/>"
         open_tag = self.sheet_data_tag
         if open_tag.endswith("/>"):
             open_tag = open_tag[:-2].rstrip() + ">"
-        sheet_data = f"{open_tag}{self.body}{appended}</{self.p}sheetData>"
-        head = self._with_dimension(appended, grow=True)
+        return f"{open_tag}{body}</{self.p}sheetData>"
+
+    def _extent(self, items: list[_Row | str]) -> tuple[set[int], set[int]]:
+        """The columns of the cells in `items`, and the rows of the first and last cell
+        (rows are in ascending order in sheetData, so those two give the rows)."""
+        columns: set[int] = set()
+        first = last = None
+        for item in items:
+            rows: tuple[int, ...]
+            if isinstance(item, _Row) and item.made:
+                columns.update(item.made)
+                rows = (item.number,)
+            else:
+                refs = _cell_refs(self.p).findall(item.markup if isinstance(item, _Row) else item)
+                columns.update(_column_number(letters) for letters in {c for c, _ in refs})
+                rows = tuple(int(number) for _, number in refs[:1] + refs[-1:])
+            if rows:
+                first = rows[0] if first is None else first
+                last = rows[-1]
+        return columns, set() if first is None or last is None else {first, last}
+
+    def _appended_bytes(self, appended: str) -> bytes:
+        """The part with new rows after the last; the old dimension covers the rows above.
+
+        The new rows need no well-formedness check: every bit of them was made by
+        `_new_row` from checked values (text escaped, styles digits only)."""
+        sheet_data = self._sheet_data(self.body + appended)
+        m = _start_tag(self.p, "dimension").search(self.head)
+        old = _CELL_REF.findall(_attr(m.group(0), "ref") or "") if m else []
+        new = self.appended_rows
+        columns = {column for row in new if row.made for column in row.made}
+        columns.update(_column_number(letters) for letters, _ in old)
+        head = self._with_dimension(columns, {new[0].number, new[-1].number,
+                                              *(int(n) for _, n in old)})
         return (head + sheet_data + self.tail).encode("utf-8")
 
-    def _with_dimension(self, body: str, grow: bool = False) -> str:
-        """The part before sheetData, with `<dimension ref>` covering the cells now present."""
+    def _with_dimension(self, columns: Collection[int], rows: Collection[int]) -> str:
+        """The part before sheetData, with `<dimension ref>` spanning these columns and rows
+        (A1 when there are none)."""
         m = _start_tag(self.p, "dimension").search(self.head)
         if m is None:
             return self.head
-        refs = _cell_refs(self.p).findall(body)
-        old = _CELL_REF.findall(_attr(m.group(0), "ref") or "") if grow else []
         ref = "A1"
-        if refs:
-            # rows are in ascending order in sheetData, so the first and last cell give them;
-            # when rows were only appended, the old dimension covers the rows above
-            columns = [_column_number(letters)
-                       for letters in {letters for letters, _ in [*refs, *old]}]
-            rows = (int(refs[0][1]), int(refs[-1][1]), *(int(n) for _, n in old))
+        if columns and rows:
             first = f"{_column_letters(min(columns))}{min(rows)}"
             last = f"{_column_letters(max(columns))}{max(rows)}"
             ref = first if first == last else f"{first}:{last}"
         tag = _set_attr(m.group(0), "ref", ref)
         return self.head[: m.start()] + tag + self.head[m.end() :]
+
+
+@functools.cache
+def _plain_cell(p: str) -> re.Pattern[str]:
+    """A cell without a style holding a number or inline text: (column, text, number)."""
+    e = re.escape(p)
+    return re.compile(rf'<{e}c r="([A-Z]{{1,3}})[0-9]{{1,7}}"(?: t="inlineStr"><{e}is><{e}t>'
+                      rf"([^<]*)</{e}t></{e}is>|><{e}v>([^<]*)</{e}v>)</{e}c>")
 
 
 @functools.cache
@@ -976,6 +1193,22 @@ def _plain_row(start: str) -> bool:
 
 
 _PLAIN_TYPES = frozenset({int, Fraction, type(None)})
+_BIG = 10**15  # whole numbers from here on are written in full, but compared as floats
+_TEXT_TO_ESCAPE = re.compile(r"[&<>]|_x|^ | $")
+
+
+def _plain_value(value: object) -> bool:
+    """Text or a number that `_check_value` would surely let through (the usual cells)."""
+    if type(value) is str:
+        return len(value) <= MAX_TEXT  # cleaning only makes text shorter
+    return type(value) is float and math.isfinite(value)
+
+
+def _plain_text(text: str) -> bool:
+    """Text that a cell holds as it is: printable ASCII, not blank, nothing to escape or to
+    mark as space-preserving (`_render_cell` would write it unchanged)."""
+    return (text.isascii() and text.isprintable() and text != ""
+            and _TEXT_TO_ESCAPE.search(text) is None)
 
 
 def _check_value(value: object, place: str) -> None:

@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from keizer_xl.colours import ColourHistory, allocate, name_finder
+from keizer_xl.colours import ColourHistory, allocate, name_finder, played_games
 from keizer_xl.model import Absence, Game, Rest, Season
 from keizer_xl.settings import Settings
 
@@ -127,14 +127,12 @@ def _last_meetings(season: Season, index: dict[str, int],
     """For each pair of present players who played each other before, the latest round."""
     met: dict[tuple[int, int], int] = {}
     find = name_finder(season)
-    for game in season.games():
-        if game.round >= round_no or game.result is None or not game.result.played:
-            continue
+    for game in played_games(season, round_no):
         a = index.get(find(game.white))
         b = index.get(find(game.black))
         if a is None or b is None or a == b:
             continue
-        key = (min(a, b), max(a, b))
+        key = (a, b) if a < b else (b, a)
         last = met.get(key)
         if last is None or last < game.round:
             met[key] = game.round

@@ -15,6 +15,7 @@ only when they are exactly equal. Fractions come back out at the end.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -393,29 +394,29 @@ class _Calculator:
         scale = self.vs * self.cs
         rows = []
         kinds = self.coef.kind
-        counted = (PLAYED_WIN, PLAYED_DRAW, PLAYED_LOSS, FREE, ABSENT)
+        # Python numbers, taken out of numpy once (not number by number)
+        scores, values, owns, worths = score.tolist(), value.tolist(), own.tolist(), terms.tolist()
         for place, i in enumerate(ranking.tolist(), start=1):
             p: Player = self.players[i]
-            stats = dict.fromkeys(counted, 0)
-            for kind in kinds[i]:
-                if kind in stats:
-                    stats[kind] += 1
+            stats = Counter(kinds[i])
             is_scored = i in scored
             worth: tuple[int | None, ...] = ()
             if is_scored:
-                worth = tuple(None if kind is None else t
-                              for t, kind in zip(terms[i].tolist(), kinds[i], strict=True))
+                worth = tuple(worths[i]) if None not in kinds[i] else tuple(
+                    None if kind is None else t
+                    for t, kind in zip(worths[i], kinds[i], strict=True))
             rows.append(Standing(
                 rank=place, name=p.name,
-                score=Fraction(int(score[i]), scale) if is_scored else None,
-                value=Fraction(int(value[i]), self.vs),
+                score=Fraction(int(scores[i]), scale) if is_scored else None,
+                value=Fraction(int(values[i]), self.vs),
                 played=stats[PLAYED_WIN] + stats[PLAYED_DRAW] + stats[PLAYED_LOSS],
                 won=stats[PLAYED_WIN], drawn=stats[PLAYED_DRAW], lost=stats[PLAYED_LOSS],
                 byes=stats[FREE], absent=stats[ABSENT] if is_scored else 0,
                 rating=self.ratings[i],
-                own=Fraction(int(own[i]), scale) if is_scored else None, terms=worth,
+                own=Fraction(int(owns[i]), scale) if is_scored else None, terms=worth,
                 scale=scale))
-        names = tuple(tuple(self.players[i].name for i in rk.tolist()) for rk in rankings)
+        everyone = [p.name for p in self.players]
+        names = tuple(tuple([everyone[i] for i in rk.tolist()]) for rk in rankings)
         top = None if self.s.values == "rating" else self.top_value(len(ranking))
         return Standings(self.rounds, tuple(rows), self.s, top, passes, note, names)
 

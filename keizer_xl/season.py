@@ -33,14 +33,31 @@ Row = tuple[Hashable, Mapping[str, Any]]  # (row label, {canonical column: cell 
 
 @dataclass(frozen=True)
 class Table:
-    """Rows of one input table with canonical column names; labels name rows in messages.
+    """One input table by columns: each canonical column's cells, one per row, and the
+    labels that name the rows in messages.
 
     Cells are already tidied: a blank cell is None (see `engine.table`), rows with nothing
-    in them are left out."""
+    in them are left out. Kept by columns because a season's Rounds table has tens of
+    thousands of rows: a record for each would cost more than checking them."""
 
     name: str
-    rows: Sequence[Row]
-    columns: frozenset[str]
+    labels: Sequence[Hashable]
+    cells: Mapping[str, Sequence[Any]]
+
+    @property
+    def columns(self) -> frozenset[str]:
+        return frozenset(self.cells)
+
+    def column(self, name: str) -> Sequence[Any]:
+        """A column's cells; all None when the table has no such column."""
+        found = self.cells.get(name)
+        return found if found is not None else [None] * len(self.labels)
+
+    @property
+    def rows(self) -> list[Row]:
+        """Row by row, for the short tables: (label, {column: cell})."""
+        return [(label, {col: cells[n] for col, cells in self.cells.items()})
+                for n, label in enumerate(self.labels)]
 
 
 def find_columns(headers: Iterable[object], wanted: Sequence[str]) -> dict[str, int]:
@@ -137,8 +154,7 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
     typed: dict[object, Player] = {}  # the same name typed the same way: looked up once
 
     def player(value: object, label: Hashable, col: str) -> Player | None:
-        if value in typed:
-            return typed[value]
+        """The player a cell names (not yet in `typed`); None, with a problem, if nobody."""
         name = " ".join(text(value).split())
         found = by_key.get(name.casefold())
         if found is not None:
@@ -161,29 +177,31 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
             problems.add(f"{p.name} {when}, so cannot be in round {round_no}",
                          table.name, label, col)
 
-    for label, row in table.rows:
+    columns = [table.column(col) for col in ROUND_COLUMNS]
+    for label, round_cell, board_cell, white_cell, black_cell, result_cell in zip(
+            table.labels, *columns, strict=True):
         try:
-            round_no = parse_whole(row.get("Round"), 1)
+            round_no = parse_whole(round_cell, 1)
         except WordError as exc:
-            problems.add(f"{exc}; a round number is 1, 2, 3, ..." if row.get("Round") is not None
+            problems.add(f"{exc}; a round number is 1, 2, 3, ..." if round_cell is not None
                          else "this row has no round number", table.name, label, "Round")
             continue
         board: int | None = None
-        if row.get("Board") is not None:
+        if board_cell is not None:
             try:
-                board = parse_whole(row.get("Board"), 1)
+                board = parse_whole(board_cell, 1)
             except WordError as exc:
                 problems.add(f"{exc} (board number)", table.name, label, "Board")
         try:
-            result = parse_result(row.get("Result"))
+            result = parse_result(result_cell)
         except WordError as exc:
             problems.add(str(exc), table.name, label, "Result")
             continue
-        if row.get("White") is None:
+        if white_cell is None:
             problems.add("this row has no player under 'White'", table.name, label, "White")
             continue
-        white = player(row.get("White"), label, "White")
-        if row.get("Black") is None:
+        white = typed.get(white_cell) or player(white_cell, label, "White")
+        if black_cell is None:
             if not isinstance(result, Absence):
                 what = "a game result needs a player under 'Black'" if result else \
                     "no opponent and no reason: write bye, excused, club or unexcused"
@@ -193,9 +211,9 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
                 once(round_no, white, label, "White")
                 entries.append(Rest(round_no, white.name, result, label))
             continue
-        black = player(row.get("Black"), label, "Black")
+        black = typed.get(black_cell) or player(black_cell, label, "Black")
         if isinstance(result, Absence):
-            problems.add(f"'{text(row.get('Result'))}' is for a row with one player; a game "
+            problems.add(f"'{text(result_cell)}' is for a row with one player; a game "
                          "needs 1-0, 0-1, ½-½, +-, -+, -- or blank", table.name, label, "Result")
             continue
         if white is None or black is None:

@@ -66,27 +66,24 @@ class Layout:
 
 
 def _frame(grid: Grid, wanted: Sequence[str], layout: Layout, table: str) -> pd.DataFrame:
-    """Rows 2.. of a sheet as a DataFrame indexed by sheet row number, headers as columns."""
+    """Rows 2.. of a sheet as a DataFrame indexed by sheet row number, headers as columns.
+
+    Built column by column, "" (calamine's empty cell) as None; blank rows are left in for
+    the engine to skip, which it does anyway (`engine.table`)."""
     header = list(grid[0]) if grid else []
     positions = find_columns(header, wanted)
     layout.columns[table] = {name: i + 1 for name, i in positions.items()}
-    used = 1 if grid else 0
-    records: list[list[object]] = []
-    index: list[int] = []
-    wanted_at = list(positions.values())
-    width = len(header)
-    for r, row in enumerate(grid[1:], start=2):
-        if all(c == "" or c is None for c in row):  # calamine's empty cell is ""
-            continue
-        used = r
-        if len(row) < width:
-            row = [*row, *[None] * (width - len(row))]
-        cells = [None if (c := row[i]) == "" else c for i in wanted_at]  # engine tidies more
-        if any(c is not None for c in cells):
-            records.append(cells)
-            index.append(r)
+    used = len(grid)
+    while used > 1 and all(c == "" or c is None for c in grid[used - 1]):
+        used -= 1
     layout.used_rows[table] = used
-    frame: pd.DataFrame = pd.DataFrame(records, index=pd.Index(index),
+    body = grid[1:used]
+    width = max(positions.values(), default=-1) + 1
+    if min(map(len, body), default=width) < width:
+        body = [[*row, *[None] * (width - len(row))] for row in body]
+    cells = {name: [None if (c := row[i]) == "" else c for row in body]
+             for name, i in positions.items()}
+    frame: pd.DataFrame = pd.DataFrame(cells, index=pd.RangeIndex(2, len(body) + 2),
                                        columns=pd.Index(list(positions)), dtype=object)
     return frame
 
@@ -155,12 +152,11 @@ def shown(x: Fraction | None) -> CellValue:
     return round(float(x), 2)
 
 
-def _shown_scaled(t: int | None, scale: int) -> CellValue:
-    """`shown(Fraction(t, scale))` without making the Fraction (a season has thousands)."""
-    if t is None:
-        return None
-    whole, rest = divmod(t, scale)
-    return whole if not rest else round(t / scale, 2)
+def _shown_scaled(terms: Sequence[int | None], scale: int) -> list[CellValue]:
+    """`shown(Fraction(t, scale))` of each term without making the Fractions (a season has
+    tens of thousands)."""
+    return [None if t is None else t // scale if not t % scale else round(t / scale, 2)
+            for t in terms]
 
 
 def standings_cells(standings: Standings) -> dict[Cell, CellValue]:
@@ -168,16 +164,16 @@ def standings_cells(standings: Standings) -> dict[Cell, CellValue]:
     headers = [*STANDINGS_COLUMNS, *(f"R{k + 1}" for k in range(standings.after_round))]
     cells: dict[Cell, CellValue] = {(1, c): h for c, h in enumerate(headers, start=1)}
     for r, row in enumerate(standings.rows, start=2):
-        values: list[CellValue] = [
-            row.rank, row.name, shown(row.score), shown(row.value), row.played, row.won,
-            row.drawn, row.lost, row.byes, row.absent, shown(row.rating), shown(row.own),
-            *(_shown_scaled(t, row.scale) for t in row.terms)]
+        values: list[CellValue]
         if row.score is None:  # a newcomer of the next round: place and value only
             values = [row.rank, row.name, None, shown(row.value), *[None] * 6,
                       shown(row.rating)]
-        for c, value in enumerate(values, start=1):
-            if value is not None:
-                cells[(r, c)] = value
+        else:
+            values = [row.rank, row.name, shown(row.score), shown(row.value), row.played,
+                      row.won, row.drawn, row.lost, row.byes, row.absent, shown(row.rating),
+                      shown(row.own), *_shown_scaled(row.terms, row.scale)]
+        cells.update({(r, c): value for c, value in enumerate(values, start=1)
+                      if value is not None})
     note_row = len(standings.rows) + 3
     cells[(note_row, 1)] = standings_note(standings)
     if standings.note:

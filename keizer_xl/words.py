@@ -138,6 +138,8 @@ def parse_number(value: object) -> Fraction:
         raise WordError(f"'{value}' is not a number")
     if isinstance(value, int):
         return Fraction(value)
+    if type(value) is float and value.is_integer() and abs(value) < 2**53:
+        return Fraction(int(value))  # the usual number cell, read quickly (exact below 2**53)
     pair = _date_pair(value)
     if pair is not None:  # "2/3" became 2 March or 3 February: either way two thirds
         lo, hi = sorted(pair)
@@ -180,6 +182,8 @@ def parse_whole(value: object, minimum: int = 0) -> int:
     """A whole number such as a round number (`3`, `3.0`, `"3"`)."""
     if type(value) is float and value.is_integer() and value >= minimum:
         return int(value)  # the usual case, a number cell: no need for fractions
+    if type(value) is int and value >= minimum:
+        return value
     try:
         number = parse_number(value)
     except WordError:

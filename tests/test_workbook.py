@@ -376,3 +376,15 @@ def test_demo_runs_keizers_example(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert standings_of(tmp_path / "keizer_demo.xlsx")[:3] == [
         ("Harrison", 141.0), ("Brown", 136.0), ("Johnson", 93.0)]
+
+
+def test_a_big_round_is_summed_up_not_listed(tmp_path: Path) -> None:
+    players = [{"Name": f"Player {i:03d}", "Rating": 2000 - i, "Present": "x" if i % 10 else ""}
+               for i in range(200)]
+    path = make_book(tmp_path / "club.xlsx", players)
+    result = run_cli("pair", path)
+    assert result.exit_code == 0, result.output
+    # 180 present -> 90 games; 20 absent with the default reason
+    assert "Round 1: 90 games (boards 1–90), 20 absent. The full list is in the Rounds sheet." \
+        in result.output
+    assert len(sheet(path, "Rounds")) == 1 + 90 + 20

@@ -1,0 +1,207 @@
+"""The quick ways through large seasons give exactly what the general ways give.
+
+Each shortcut is compared with the slower code it stands in for: the general cell renderer,
+row editor and zip writer of the package writer, rich's tables, and the reading of cells.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import zipfile
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import keizer_xl.package as package
+from keizer_xl import engine, sheets
+from keizer_xl.package import CellValue, SheetEdit, save_edits
+from keizer_xl.words import parse_number
+from tests.helpers_package import (
+    FIXTURES,
+    WORKBOOKS,
+    copy_fixture,
+    hand_made_workbook,
+    members,
+)
+
+TEXTS = ["Anna", "Player 0042", " padded", "trailing ", "a&b", "<x>", "_x0041_", "line\nbreak",
+         "tab\tin", "Ünïcødé", "", "   ", "½-½", "bell\x07", "9", ";:[]", "~", "M" * 40]
+NUMBERS: list[CellValue] = [0, 7, -3, 10**15, 10**16 + 1, 0.5, 2.0, -0.0, 1 / 3, 1e16, 1e-7,
+                            Fraction(2, 3), Fraction(4, 2), True, False]
+
+
+def random_value(rnd: random.Random) -> CellValue:
+    return rnd.choice([*TEXTS, *NUMBERS, None, rnd.randint(-99, 9999)])
+
+
+# -- writing cells ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("prefix", ["", "x:"])
+@pytest.mark.parametrize("styled", [False, True])
+def test_new_rows_are_written_as_render_cell_writes_them(prefix: str, styled: bool) -> None:
+    space = f' xmlns:{prefix[:-1]}="urn:x"' if prefix else ""
+    cols = f'<{prefix}cols><{prefix}col min="2" max="4" style="3"/></{prefix}cols>'
+    sheet = package._Sheet(f"<{prefix}worksheet{space}>{cols if styled else ''}"
+                           f"<{prefix}sheetData/></{prefix}worksheet>".encode(), "test")
+    assert bool(sheet.column_styles) == styled
+    rnd = random.Random(5)
+    for number in range(1, 300):
+        values = {c: random_value(rnd) for c in rnd.sample(range(1, 30), rnd.randint(1, 12))}
+        made = sheet._new_row(number, values)
+        general = "".join(
+            package._render_cell(prefix, number, c, values[c], sheet._style(c))
+            for c in sorted(values) if not package._empty(values[c]))
+        assert (made.markup if isinstance(made, package._Row) else made) == (
+            f'<{prefix}row r="{number}">{general}</{prefix}row>' if general else "")
+
+
+@pytest.mark.parametrize("name", WORKBOOKS)
+def test_rewriting_standings_quickly_gives_what_editing_each_cell_gives(
+        tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows keizer_xl wrote before are rewritten whole; the general editor must agree."""
+    rnd = random.Random(name)
+    weeks = []
+    for _ in range(4):
+        rows = rnd.randint(5, 40)
+        weeks.append({(r, c): random_value(rnd) if rnd.random() < 0.2 else rnd.randint(0, 99)
+                      for r in range(1, rows) for c in range(1, rnd.randint(3, 20))})
+    (tmp_path / "quick").mkdir()
+    (tmp_path / "slow").mkdir()
+    quick, slow = copy_fixture(name, tmp_path / "quick"), copy_fixture(name, tmp_path / "slow")
+    for cells in weeks:
+        save_edits(quick, [SheetEdit("Standings", cells, clear_below=1)], backup=False)
+    monkeypatch.setattr(package._Sheet, "_rewritten", lambda self, row, values: None)
+    for cells in weeks:
+        save_edits(slow, [SheetEdit("Standings", cells, clear_below=1)], backup=False)
+    assert members(quick) == members(slow)
+
+
+@pytest.mark.parametrize("rows", [
+    '<row r="1"><c r="A1"><v>1.50</v></c></row>',  # the same value written another way
+    '<row r="1"><c r="A1"><v>10000000000000000</v></c></row>',  # a float's value as int
+    '<row r="1"><c r="A1" s="0"><v>1</v></c><c r="B1" t="inlineStr"><is><t>a</t></is></c></row>',
+    '<row r="1" spans="1:2"><c r="A1"><v>1</v></c></row>',
+    '<row r="1"><c r="B1"><v>2</v></c><c r="A1"><v>1</v></c></row>',  # out of order
+    '<row r="1"><c r="A1"><v>1</v></c><c r="C1" t="inlineStr"><is><t>Anna</t></is></c></row>',
+])  # (the last is just like ours)
+def test_rows_not_quite_like_ours_are_edited_cell_by_cell(
+        tmp_path: Path, rows: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    edits = [SheetEdit("Standings", {(1, 1): 1.5, (1, 3): "Anna", (2, 1): 10**16}, clear_below=1),
+             SheetEdit("Standings", {(1, 1): 1e16, (1, 2): 2}, clear_below=1)]
+    for edit in edits:
+        quick = hand_made_workbook(tmp_path / "quick.xlsx", rows)
+        slow = hand_made_workbook(tmp_path / "slow.xlsx", rows)
+        save_edits(quick, [edit], backup=False)
+        with monkeypatch.context() as m:
+            m.setattr(package._Sheet, "_rewritten", lambda self, row, values: None)
+            save_edits(slow, [edit], backup=False)
+        assert members(quick) == members(slow)
+
+
+def test_forbidden_characters_are_the_ones_xml_forbids() -> None:
+    everything = "".join(map(chr, range(0x110000)))
+    allowed = re.compile("[^\t\n\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+    assert package._FORBIDDEN.findall(everything) == allowed.findall(everything)
+
+
+# -- the zip package ----------------------------------------------------------------------
+
+def zip_entries(path: Path) -> list[tuple[object, ...]]:
+    with zipfile.ZipFile(path) as z:
+        return [(i.filename, i.date_time, i.compress_type, i.comment, i.extra, i.create_system,
+                 i.create_version, i.extract_version, i.flag_bits, i.internal_attr,
+                 i.external_attr, i.CRC, i.file_size, z.read(i)) for i in z.infolist()]
+
+
+@pytest.mark.parametrize("name", WORKBOOKS)
+def test_copying_stored_parts_gives_the_package_zipfile_writes(
+        tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    big_rounds = {(r, c): f"Player {r * c}" for r in range(50, 9000) for c in (3, 4)}
+    edits = [SheetEdit("Standings", {(1, 1): "Rank", (2, 2): "Anna"}, clear_below=1),
+             SheetEdit("Rounds", big_rounds)]  # large enough to be packed early
+    (tmp_path / "copied").mkdir()
+    (tmp_path / "zipfile").mkdir()
+    copied = copy_fixture(name, tmp_path / "copied")
+    written = copy_fixture(name, tmp_path / "zipfile")
+    assert save_edits(copied, edits, backup=False)
+    monkeypatch.setattr(package, "_plain_zip", lambda members: False)
+    assert save_edits(written, edits, backup=False)
+    assert zip_entries(copied) == zip_entries(written)
+    with zipfile.ZipFile(copied) as z:
+        assert z.testzip() is None
+    styles = "xl/styles.xml"  # untouched: its compressed data is taken over byte for byte
+    assert stored(copied, styles) == stored(FIXTURES / name, styles)
+
+
+def stored(path: Path, name: str) -> bytes | None:
+    with zipfile.ZipFile(path) as z:
+        return package._stored_data(path.read_bytes(), z.getinfo(name))
+
+
+# -- reading cells ------------------------------------------------------------------------
+
+def test_whole_numbers_read_as_their_text_reads() -> None:
+    for x in [0.0, -0.0, 1.0, 1534.0, -12.0, 1e15, 2.0**53 - 1, 2.0**53, 1e16, 2.0**60, 1e22,
+              -(2.0**70), 123456789012.0]:
+        assert parse_number(x) == parse_number(repr(x))
+
+
+def test_cells_are_tidied_as_one_by_one() -> None:
+    values: list[object] = [None, "", "  ", " a ", "x", 0, 1.5, float("nan"), True, Fraction(1, 3),
+                            pd.NA, pd.NaT, 3, -0.0, "\t"]
+    assert engine._cells(values) == [engine._cell(v) for v in values]
+
+
+def old_frame(grid: sheets.Grid, wanted: tuple[str, ...], layout: sheets.Layout,
+              table: str) -> pd.DataFrame:
+    """`sheets._frame` as it was, row by row, with blank rows left out."""
+    header = list(grid[0]) if grid else []
+    positions = sheets.find_columns(header, wanted)
+    layout.columns[table] = {name: i + 1 for name, i in positions.items()}
+    used = 1 if grid else 0
+    records, index = [], []
+    for r, row in enumerate(grid[1:], start=2):
+        if all(c == "" or c is None for c in row):
+            continue
+        used = r
+        if len(row) < len(header):
+            row = [*row, *[None] * (len(header) - len(row))]
+        cells = [None if (c := row[i]) == "" else c for i in positions.values()]
+        if any(c is not None for c in cells):
+            records.append(cells)
+            index.append(r)
+    layout.used_rows[table] = used
+    return pd.DataFrame(records, index=pd.Index(index), columns=pd.Index(list(positions)),
+                        dtype=object)
+
+
+def test_sheets_read_by_columns_read_as_row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    rnd = random.Random(8)
+    names = [f"P{i}" for i in range(8)]
+    for _ in range(150):
+        players = [["Name", "Rating", "Present", "Notes"][: rnd.randint(1, 4)]]
+        for name in names:
+            players.append([rnd.choice([name, name, "", " ", None]), rnd.choice([1500.0, "", "x"]),
+                            rnd.choice(["x", "", "excused"]), rnd.choice(["", "n"])][
+                : rnd.randint(1, 4)])
+        rounds: list[list[object]] = [["Round", "Board", "White", "Black", "Result", "Notes"]]
+        for _ in range(rnd.randint(0, 12)):
+            rounds.append([rnd.choice([1.0, 1.0, 2.0, "", "x"]), rnd.choice([1.0, "", None]),
+                           rnd.choice([*names, "", "Nobody"]), rnd.choice([*names, ""]),
+                           rnd.choice(["1-0", "", "bye", "excused", "??"]),
+                           rnd.choice(["", "note"])][: rnd.randint(0, 6)])
+        rounds += [[""] * 6] * rnd.randint(0, 2)
+        grids = {"Players": players, "Rounds": rounds, "Standings": [],
+                 "Settings": [["Setting", "Value"], ["Bye", rnd.choice(["", "1/2", "zz"])]]}
+        outcomes = []
+        for frame in (old_frame, sheets._frame):
+            monkeypatch.setattr(sheets, "_frame", frame)
+            try:
+                competition, layout = sheets.read_book(grids)
+                outcomes.append((competition, layout))
+            except sheets.BookError as error:
+                outcomes.append((None, error.lines))
+        assert outcomes[0] == outcomes[1]
