@@ -89,6 +89,8 @@ def _lcm_of_denominators(numbers: Sequence[Fraction]) -> int:
     return out
 
 
+_ELO_POINTS = {PLAYED_WIN: 1.0, PLAYED_DRAW: 0.5, PLAYED_LOSS: 0.0}
+
 # How each side of a game row counts: (white's outcome, black's outcome).
 _SIDES: dict[Result, tuple[str, str]] = {
     Result.WHITE_WINS: ("win", "loss"),
@@ -236,11 +238,16 @@ class _Calculator:
             self.fixed_top = automatic_top_value(n)
         rating_scale = _lcm_of_denominators([p.rating for p in players])
         # Values `rating` (Geel): the value is the rating / divisor; with a K-factor the
-        # ratings move after each round in steps of 1/100 (see `_move_ratings`).
-        self.ratings = [p.rating for p in players]
+        # ratings move after each round in steps of 1/100 (see `_move_ratings`). Ratings are
+        # kept as whole numbers of 1/rs points; value × vs = rating × rs × q (divisor p/q).
+        self.rs = rating_scale * 100 // math.gcd(rating_scale, 100)
+        scaled = [int(p.rating * self.rs) for p in players]
+        safe = max(map(abs, scaled), default=0) * 2 < 2**53  # float Elo keeps them exact
+        self.moving = np.array(scaled, dtype=np.int64 if safe else object)
+        self.elo_games: list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+        self.k100 = float(s.rating_k) * 100
         if s.values == "rating":
-            self.vs = _lcm_of_denominators([p.rating / s.rating_divisor for p in players] +
-                                           [Fraction(1, 100) / s.rating_divisor])
+            self.vs = self.rs * s.rating_divisor.numerator
             biggest = max((abs(p.rating) + s.rating_k * rounds for p in players),
                           default=Fraction(0)) / s.rating_divisor
         else:
@@ -290,7 +297,7 @@ class _Calculator:
         s = self.s
         out: np.ndarray = np.zeros(self.n + 1, dtype=self.dtype)
         if s.values == "rating":
-            out[ranking] = [int(self.ratings[i] / s.rating_divisor * self.vs) for i in ranking]
+            out[ranking] = self.moving[ranking] * s.rating_divisor.denominator
             return out
         top = int(self.top_value(len(ranking)) * self.vs)
         step = int(s.step * self.vs)
@@ -307,17 +314,22 @@ class _Calculator:
         """Elo after round k+1's games: R' = R + K·(S − E), E = 1/(1 + 10^((R_opp − R)/400)).
 
         E is irrational, so each change is rounded to 1/100 of a rating point (halves to
-        even); ratings stay exact fractions from then on and the result is reproducible."""
-        n, kinds, opp = self.n, self.coef.kind, self.coef.opp
-        before = list(self.ratings)
-        for i in range(n):
-            j = int(opp[i, k])
-            points = {PLAYED_WIN: 1.0, PLAYED_DRAW: 0.5, PLAYED_LOSS: 0.0}.get(kinds[i][k] or "")
-            if j == n or points is None:
-                continue
-            expected = 1 / (1 + 10 ** (float(before[j] - before[i]) / 400))
-            change = float(self.s.rating_k) * (points - expected)
-            self.ratings[i] = before[i] + Fraction(round(change * 100), 100)
+        even); ratings stay exact from then on and the result is reproducible."""
+        if self.elo_games is None:  # who played whom with what points, per round, made once
+            get = _ELO_POINTS.get
+            points = np.array([[get(kind or "", np.nan) for kind in row]
+                               for row in self.coef.kind], dtype=float).reshape(self.n, -1)
+            played = ~np.isnan(points) & (self.opp < self.n)
+            self.elo_games = []
+            for j in range(self.rounds):
+                who = np.nonzero(played[:, j])[0]
+                self.elo_games.append((who, self.opp[who, j], points[who, j]))
+        who, opp, points = self.elo_games[k]
+        if not len(who):
+            return
+        gap = (self.moving[opp] - self.moving[who]).astype(float) / (self.rs * 400)
+        hundredths = np.rint(self.k100 * (points - 1 / (1 + 10 ** gap)))
+        self.moving[who] += hundredths.astype(self.moving.dtype) * (self.rs // 100)
 
     def top_value(self, ranked: int) -> Fraction:
         if self.s.top_value_auto:
@@ -412,7 +424,7 @@ class _Calculator:
                 played=stats[PLAYED_WIN] + stats[PLAYED_DRAW] + stats[PLAYED_LOSS],
                 won=stats[PLAYED_WIN], drawn=stats[PLAYED_DRAW], lost=stats[PLAYED_LOSS],
                 byes=stats[FREE], absent=stats[ABSENT] if is_scored else 0,
-                rating=self.ratings[i],
+                rating=Fraction(int(self.moving[i]), self.rs),
                 own=Fraction(int(owns[i]), scale) if is_scored else None, terms=worth,
                 scale=scale))
         everyone = [p.name for p in self.players]
