@@ -749,7 +749,8 @@ def _well_formed(data: bytes) -> bool:
 
 
 @functools.cache
-def _column_letters(column: int) -> str:
+def column_letters(column: int) -> str:
+    """1 -> A, 27 -> AA."""
     letters = ""
     while column:
         column, rest = divmod(column - 1, 26)
@@ -889,7 +890,7 @@ class _Sheet:
             column = _column_number(ref.group(1)) if ref else column + 1
             markup = inner[start:end]
             if not ref:
-                new_tag = _set_attr(tag, "r", f"{_column_letters(column)}{row.number}")
+                new_tag = _set_attr(tag, "r", f"{column_letters(column)}{row.number}")
                 markup, tag = new_tag + markup[len(tag) :], new_tag
             cells.append(_Cell(column, markup, tag))
             pos = end
@@ -905,7 +906,7 @@ class _Sheet:
             if not (type(column) is int and 1 <= column <= MAX_COLUMN):
                 raise ValueError(f"{self.where}: column {column!r} is outside the sheet.")
             if type(value) not in _PLAIN_TYPES and not _plain_value(value):
-                _check_value(value, f"{self.where}, cell {_column_letters(column)}{row_no}")
+                _check_value(value, f"{self.where}, cell {column_letters(column)}{row_no}")
             wanted.setdefault(row_no, {})[column] = value
         clear = edit.clear_below
         if clear is not None and (
@@ -1056,7 +1057,7 @@ class _Sheet:
             style = self._style(column)
             s = f' s="{style}"' if style is not None and style.isdigit() else ""
             found = self._cell_starts[column] = (
-                f'<{self.p}c r="{_column_letters(column)}', f'"{s}')
+                f'<{self.p}c r="{column_letters(column)}', f'"{s}')
         return found
 
     def _style(self, column: int) -> str | None:
@@ -1155,8 +1156,8 @@ class _Sheet:
             return self.head
         ref = "A1"
         if columns and rows:
-            first = f"{_column_letters(min(columns))}{min(rows)}"
-            last = f"{_column_letters(max(columns))}{max(rows)}"
+            first = f"{column_letters(min(columns))}{min(rows)}"
+            last = f"{column_letters(max(columns))}{max(rows)}"
             ref = first if first == last else f"{first}:{last}"
         tag = _set_attr(m.group(0), "ref", ref)
         return self.head[: m.start()] + tag + self.head[m.end() :]
@@ -1240,7 +1241,7 @@ def _escape_text(text: str) -> str:
 
 def _render_cell(p: str, row: int, column: int, value: CellValue, style: str | None) -> str:
     """The markup of a written cell ('' for an empty cell without a style)."""
-    ref = f"{_column_letters(column)}{row}"
+    ref = f"{column_letters(column)}{row}"
     if style is not None and not style.isdigit():
         style = None  # a style is an index; anything else cannot be written back safely
     s = "" if style is None else f' s="{style}"'

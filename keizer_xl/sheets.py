@@ -17,6 +17,7 @@ import pandas as pd
 
 from keizer_xl.engine import Competition, NextRound
 from keizer_xl.model import Game, KeizerError, Problem
+from keizer_xl.package import column_letters as column_letter
 from keizer_xl.scoring import Standings
 from keizer_xl.season import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
 from keizer_xl.words import is_blank
@@ -29,15 +30,6 @@ STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn",
 Grid = Sequence[Sequence[object]]
 Cell = tuple[int, int]  # (row, column), both 1-based as on the sheet
 CellValue = str | int | float | None
-
-
-def column_letter(col: int) -> str:
-    """1 -> A, 27 -> AA."""
-    letters = ""
-    while col:
-        col, rest = divmod(col - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
 
 
 @dataclass
