@@ -141,6 +141,10 @@ class Competition:
                        else f"left after round {p.left}")
                 problems.add(f"{p.name} is marked present but {why}; round {round_no} is next",
                              "Players", p.source, "Present")
+        if len(present) < 2 and not problems:  # forgot to tick who came: do not pair nobody
+            problems.add(f"{'only one player is' if present else 'nobody is'} marked present "
+                         f"for round {round_no}; put x in the Present column for each player "
+                         "who is here", "Players", None, "Present")
         problems.raise_if_any()
         here = set(present)
         ranking = [name for name in standings.ranking if name in here]

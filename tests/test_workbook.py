@@ -252,6 +252,9 @@ BAD: dict[str, tuple[Case, str, list[str]]] = {
                              ["Rounds!C2: Anna joins in round 2, so cannot be in round 1"]),
     "present after leaving": (lambda t: _set(_base(t), "Players", {(2, 4): 1}), "pair",
                               ["Players!E2: Anna is marked present but left after round 1"]),
+    "nobody present": (lambda t: _set(_base(t), "Players", {(r, 5): None for r in range(2, 8)}),
+                       "pair", ["Players!E1: nobody is marked present for round 2; put x in "
+                                "the Present column"]),
     "rating but no name": (lambda t: _set(_base(t), "Players", {(9, 2): 1700}), "recalc",
                            ["Players!A9: this row has no name"]),
 }
