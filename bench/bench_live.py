@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/seasons.py
+
 PLAYERS = 60
 ROUNDS = 37
 ABSENT_PER_ROUND = 5
@@ -48,47 +50,20 @@ print(ready)
 
 
 def season_grids(rounds: int, seed: int = 1) -> dict[str, list[list[Any]]]:
-    """The club workbook after `rounds` complete rounds: the template's sheets with 60
-    players, a Rounds sheet of games (top-down by a running score, no rematch within three
-    rounds), a bye when needed and excused rows for the players away that round, and the
-    Present column set for the next round."""
+    """The club workbook after `rounds` complete rounds (the season generator the other
+    benches use, paired by the engine itself), read back as grids, with the Present column
+    set for the next round."""
     from python_calamine import CalamineWorkbook
-
-    from keizer_xl.template import build_template
+    from seasons import club_season, write_workbook
 
     rng = random.Random(seed)
-    names = [f"Player {i:02d}" for i in range(1, PLAYERS + 1)]
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "club.xlsx"
-        build_template(path, players=[{"Name": n, "Rating": 2400 - 13 * i}
-                                      for i, n in enumerate(names)])
+        path = write_workbook(club_season(PLAYERS, rounds, seed), Path(folder) / "club.xlsx",
+                              {"Top value": round(1.5 * (PLAYERS - 1))})
         book = CalamineWorkbook.from_path(str(path))
         grids = {name: book.get_sheet_by_name(name).to_python(skip_empty_area=False)
                  for name in book.sheet_names}
-
-    score = {n: 0.0 for n in names}
-    last_met: dict[frozenset[str], int] = {}
-    played = grids["Rounds"]
-    for rnd in range(1, rounds + 1):
-        away = set(rng.sample(names, ABSENT_PER_ROUND))
-        waiting = [n for n in sorted(names, key=lambda n: -score[n]) if n not in away]
-        rests = [(n, "excused") for n in names if n in away]
-        if len(waiting) % 2:
-            rests.insert(0, (waiting.pop(), "bye"))
-        board = 0
-        while waiting:
-            top = waiting.pop(0)
-            pick = next((i for i, other in enumerate(waiting)
-                         if rnd - last_met.get(frozenset((top, other)), -99) > 3), 0)
-            other = waiting.pop(pick)
-            board += 1
-            result = rng.choice(("1-0", "0-1", "½-½"))
-            played.append([rnd, board, top, other, result])
-            last_met[frozenset((top, other))] = rnd
-            score[top] += {"1-0": 1.0, "½-½": 0.5}.get(result, 0.0)
-            score[other] += {"0-1": 1.0, "½-½": 0.5}.get(result, 0.0)
-        played.extend([rnd, "", name, "", why] for name, why in rests)
-
+    names = [row[0] for row in grids["Players"][1:] if row and row[0]]
     away = set(rng.sample(names, ABSENT_PER_ROUND))
     for row in grids["Players"][1:]:
         if row and row[0]:
