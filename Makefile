@@ -27,7 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 template: $(STAMP)
-	$(BIN)/python -m keizer_xl.template templates/keizer_xl.xlsx
+	$(BIN)/python -m keizer_xl.workbook.template templates/keizer_xl.xlsx
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

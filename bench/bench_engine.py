@@ -10,9 +10,9 @@ import random
 import time
 from fractions import Fraction
 
-from keizer_xl.model import Absence, Entry, Game, Player, Rest, Result, Season
-from keizer_xl.scoring import compute_standings
-from keizer_xl.settings import Settings, parse_settings
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.scoring import compute_standings
+from keizer_xl.core.settings import Settings, parse_settings
 
 RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
 REASONS = (Absence.EXCUSED, Absence.CLUB, Absence.UNEXCUSED)

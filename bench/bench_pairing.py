@@ -11,9 +11,9 @@ import time
 from collections.abc import Callable
 from fractions import Fraction
 
-from keizer_xl.model import Absence, Entry, Game, Player, Rest, Result, Season
-from keizer_xl.pairing import pair_round
-from keizer_xl.settings import Settings
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.pairing import pair_round
+from keizer_xl.core.settings import Settings
 
 PLAYED = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
 

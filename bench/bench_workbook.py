@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from seasons import club_season, write_workbook
 
-CLI = [sys.executable, "-m", "keizer_xl.cli"]
+CLI = [sys.executable, "-m", "keizer_xl.cli.main"]
 FLOOR = ("import sys, pandas; from python_calamine import CalamineWorkbook; "
          "wb = CalamineWorkbook.from_path(sys.argv[1]); "
          "[wb.get_sheet_by_name(n).to_python() for n in wb.sheet_names]")

@@ -10,10 +10,10 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
-from keizer_xl.model import Absence, Entry, Game, Player, Rest, Result, Season
-from keizer_xl.pairing import pair_round
-from keizer_xl.scoring import compute_standings
-from keizer_xl.settings import Settings
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.pairing import pair_round
+from keizer_xl.core.scoring import compute_standings
+from keizer_xl.core.settings import Settings
 
 RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
 REASONS = (Absence.EXCUSED, Absence.EXCUSED, Absence.CLUB, Absence.UNEXCUSED)
@@ -46,8 +46,8 @@ def club_season(players: int, rounds: int, seed: int = 1, attendance: float = 0.
 def write_workbook(season: Season, path: Path, settings: dict[str, object] | None = None,
                    present: float = 0.8, seed: int = 2) -> Path:
     """The season as a club workbook made from the template, as the secretary has it."""
-    from keizer_xl.package import SheetEdit, save_edits
-    from keizer_xl.template import build_template
+    from keizer_xl.workbook.template import build_template
+    from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 
     rnd = random.Random(seed)
     build_template(path, [{"Name": p.name, "Rating": int(p.rating),
@@ -64,7 +64,7 @@ def write_workbook(season: Season, path: Path, settings: dict[str, object] | Non
                 cells[(row, col)] = value
     edits = [SheetEdit("Rounds", cells)]  # type: ignore[arg-type]
     if settings:
-        from keizer_xl.settings import SETTINGS
+        from keizer_xl.core.settings import SETTINGS
 
         names = list(SETTINGS)
         edits.append(SheetEdit("Settings", {(names.index(k) + 2, 2): v  # type: ignore[misc]

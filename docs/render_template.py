@@ -117,7 +117,7 @@ def sample_workbook(path: Path) -> None:
         sys.path.insert(0, str(ROOT))
     import openpyxl
 
-    from keizer_xl.template import build_template
+    from keizer_xl.workbook.template import build_template
 
     build_template(path, players=SAMPLE_PLAYERS)
     book = openpyxl.load_workbook(path)

@@ -15,13 +15,13 @@ __all__ = ["__version__", "pair_next_round", "recalculate"]
 
 def pair_next_round(book: Any = None) -> None:
     """The "Pair next round" button: check, compute standings, pair, write back."""
-    from keizer_xl.live import pair_next_round as run
+    from keizer_xl.live.buttons import pair_next_round as run
 
     run(book)
 
 
 def recalculate(book: Any = None) -> None:
     """The "Recalculate" button: check and rewrite the Standings sheet."""
-    from keizer_xl.live import recalculate as run
+    from keizer_xl.live.buttons import recalculate as run
 
     run(book)

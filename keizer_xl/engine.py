@@ -14,10 +14,10 @@ from typing import Any
 
 import pandas as pd
 
-from keizer_xl.model import Absence, Entry, Game, Problems, Rest, Season
-from keizer_xl.scoring import Standings, automatic_top_value, compute_standings
-from keizer_xl.season import PLAYER_COLUMNS, ROUND_COLUMNS, Table, build_season, find_columns
-from keizer_xl.settings import Settings, parse_settings
+from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, build_season, find_columns
+from keizer_xl.core.model import Absence, Entry, Game, Problems, Rest, Season
+from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
+from keizer_xl.core.settings import Settings, parse_settings
 
 SettingsLike = Settings | Mapping[str, object] | pd.DataFrame | None
 
@@ -116,7 +116,7 @@ class Competition:
 
     def next_round(self) -> NextRound:
         """Pair the present players for the round after the last one (which must be done)."""
-        from keizer_xl.pairing import pair_round
+        from keizer_xl.core.pairing import pair_round
 
         season, s = self.season, self.settings
         unfinished = [e for e in season.entries if isinstance(e, Game) and e.result is None]

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from keizer_xl.cli import main
-from keizer_xl.package import CellValue, SheetEdit, save_edits
-from keizer_xl.settings import SETTINGS
-from keizer_xl.template import build_template
+from keizer_xl.cli.main import main
+from keizer_xl.core.settings import SETTINGS
+from keizer_xl.workbook.template import build_template
+from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
 
 GOLDEN = Path(__file__).parent / "golden"
 ROUND_HEADERS = ("Round", "Board", "White", "Black", "Result")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from defusedxml.ElementTree import fromstring
 
-from keizer_xl.package import CellValue, SheetEdit, save_edits
+from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).parent.parent

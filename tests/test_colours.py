@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from keizer_xl.colours import ColourHistory, allocate
-from keizer_xl.model import Absence, Game, Player, Rest, Result, Season
-from keizer_xl.settings import Settings
+from keizer_xl.core.colours import ColourHistory, allocate
+from keizer_xl.core.model import Absence, Game, Player, Rest, Result, Season
+from keizer_xl.core.settings import Settings
 
 RULES = ("keizer", "count", "percentage", "geel")
 

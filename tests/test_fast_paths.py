@@ -15,10 +15,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import keizer_xl.package as package
-from keizer_xl import engine, sheets
-from keizer_xl.package import CellValue, SheetEdit, save_edits
-from keizer_xl.words import parse_number
+import keizer_xl.workbook.xlsx.package as package
+from keizer_xl import engine
+from keizer_xl.core.words import parse_number
+from keizer_xl.workbook import contract as sheets
+from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
 from tests.helpers_package import (
     FIXTURES,
     WORKBOOKS,

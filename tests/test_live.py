@@ -25,8 +25,9 @@ from typing import Any
 import pytest
 
 import keizer_xl
-from keizer_xl import live, workbook
-from keizer_xl.sheets import column_letter
+from keizer_xl.live import buttons as live
+from keizer_xl.workbook import files as workbook
+from keizer_xl.workbook.contract import column_letter
 
 GOLDEN_A = Path(__file__).parent / "golden" / "A"
 NO_EXCEL = "needs Microsoft Excel (Windows/macOS); not available on Linux"
@@ -188,7 +189,7 @@ def written(actions: list[dict[str, Any]], excel: Excel) -> dict[str, list[dict[
 
 def new_book(tmp_path: Path, players: list[dict[str, object]], name: str = "club.xlsx"
              ) -> Path:
-    from keizer_xl.template import build_template
+    from keizer_xl.workbook.template import build_template
 
     path = tmp_path / name
     build_template(path, players=players)
@@ -380,7 +381,7 @@ def test_live_and_file_paths_write_the_same(xw: Any, tmp_path: Path) -> None:
 
 
 def _type_in_file(path: Path, sheet: str, row: int, col: int, value: str) -> None:
-    from keizer_xl.package import SheetEdit, save_edits
+    from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 
     save_edits(path, [SheetEdit(sheet, {(row, col): value})], backup=False)
 
@@ -457,7 +458,7 @@ def test_many_problems_are_cut_short(xw: Any, tmp_path: Path) -> None:
 
 def test_a_bug_gives_a_plain_message_not_a_traceback(
         xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from keizer_xl import sheets
+    from keizer_xl.workbook import contract as sheets
 
     def broken(grids: object) -> None:
         raise ZeroDivisionError("division by zero")

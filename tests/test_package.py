@@ -17,7 +17,7 @@ import pytest
 from openpyxl import load_workbook
 from python_calamine import CalamineWorkbook
 
-from keizer_xl.package import (
+from keizer_xl.workbook.xlsx import (
     MissingSheet,
     NotAWorkbook,
     SheetEdit,
@@ -652,7 +652,7 @@ def test_saving_a_season_is_quick(tmp_path: Path) -> None:
 def test_appending_rows_quickly_gives_the_same_package_as_taking_the_sheet_apart(
         tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows added below the last one skip splitting the sheet; the result must not differ."""
-    import keizer_xl.package as package
+    import keizer_xl.workbook.xlsx.package as package
 
     (tmp_path / "quick").mkdir()
     (tmp_path / "slow").mkdir()

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from keizer_xl.colours import ColourHistory, allocate
-from keizer_xl.model import Absence, Entry, Game, Player, Rest, Result, Season
-from keizer_xl.pairing import Pairing, _Table, pair_round, spread_divisor, uses_spread
-from keizer_xl.settings import Settings
+from keizer_xl.core.colours import ColourHistory, allocate
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.pairing import Pairing, _Table, pair_round, spread_divisor, uses_spread
+from keizer_xl.core.settings import Settings
 
 Pairs = list[tuple[str, str]]
 

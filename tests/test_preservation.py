@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from keizer_xl.package import SheetEdit, save_edits
+from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 from tests.conftest import run_cli
 from tests.helpers_package import (
     WORKBOOKS,

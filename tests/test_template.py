@@ -18,8 +18,9 @@ import openpyxl
 import pytest
 from python_calamine import CalamineWorkbook
 
-from keizer_xl.settings import MEANINGS, SETTINGS
-from keizer_xl.template import (
+from keizer_xl.core.settings import MEANINGS, SETTINGS
+from keizer_xl.core.words import WordError
+from keizer_xl.workbook.template import (
     BUTTONS,
     CHOICES,
     CODE_NAMES,
@@ -32,7 +33,6 @@ from keizer_xl.template import (
     build_template,
     main,
 )
-from keizer_xl.words import WordError
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "templates" / "keizer_xl.xlsx"
@@ -166,7 +166,7 @@ def test_other_helpful_validations(book: Path) -> None:
 
 
 def test_accepted_words_parse(book: Path) -> None:
-    from keizer_xl.words import parse_presence, parse_result
+    from keizer_xl.core.words import parse_presence, parse_result
 
     for word in PRESENT_WORDS:
         parse_presence(word)
@@ -344,11 +344,11 @@ def test_xlsm_has_project_code_names_and_buttons(tmp_path: Path, any_vba_project
 
 
 def test_xlsm_with_the_project_builder(tmp_path: Path) -> None:
-    """When keizer_xl.vba is there, its project carries a document module per code name."""
-    vba = pytest.importorskip("keizer_xl.vba")
+    """When keizer_xl.workbook.vba is there, its project carries a document module per code name."""
+    vba = pytest.importorskip("keizer_xl.workbook.vba")
     olevba = pytest.importorskip("oletools.olevba")
     if not hasattr(vba, "vba_project"):
-        pytest.skip("keizer_xl.vba has no vba_project()")
+        pytest.skip("keizer_xl.workbook.vba has no vba_project()")
     path = tmp_path / "club.xlsm"
     build_template(path, vba_project=vba.vba_project(sheets=CODE_NAMES))
     parser = olevba.VBA_Parser(str(path))

@@ -2,7 +2,7 @@
 
 Excel is the only program that really runs the macros; the `excel` test does that where
 Excel exists. Everything else checks the file against MS-OVBA/MS-CFB with readers that share
-no code with keizer_xl.vba.
+no code with keizer_xl.workbook.vba.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from oletools.olevba import VBA_Parser, decompress_stream
 
 import keizer_xl
-from keizer_xl import vba
+from keizer_xl.workbook import vba
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE_DIR = ROOT / "templates" / "vba"
@@ -293,7 +293,7 @@ def test_sibling_trees_are_red_black_trees(project: bytes) -> None:
 def test_reproducible_across_processes(project: bytes) -> None:
     assert vba.vba_project(sheets=SHEETS) == project
     script = (
-        "import sys; from keizer_xl import vba; "
+        "import sys; from keizer_xl.workbook import vba; "
         f"sys.stdout.buffer.write(vba.vba_project(sheets={list(SHEETS)!r}))"
     )
     other = subprocess.run(

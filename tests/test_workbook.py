@@ -12,8 +12,8 @@ import pytest
 import xlsxwriter
 from python_calamine import CalamineWorkbook
 
-from keizer_xl.package import SheetEdit, save_edits
-from keizer_xl.settings import SETTINGS
+from keizer_xl.core.settings import SETTINGS
+from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 from tests.conftest import golden_book, golden_rows, make_book, run_cli
 
 PLAYERS = [{"Name": n, "Rating": r, "Present": "x"} for n, r in
@@ -307,7 +307,7 @@ def test_excel_dates_in_results_and_settings_are_recovered(tmp_path: Path) -> No
     workbook_date = dt.datetime(2026, 2, 1)
     save_edits(path, [SheetEdit("Settings", {(SETTING_ROW["Bye"], 2): 0.5})])
     assert run_cli("recalc", path).exit_code == 0
-    from keizer_xl.words import parse_number, parse_result
+    from keizer_xl.core.words import parse_number, parse_result
 
     assert parse_result(workbook_date).value == "½-½"  # type: ignore[union-attr]
     assert parse_number(dt.datetime(2026, 3, 2)) == Fraction(2, 3)

@@ -1,11 +1,11 @@
 """The empty club workbook, built from code so every release ships the same, checked file.
 
 The sheet names, headers and words come from the workbook contract; the Settings rows and
-their explanations come from `keizer_xl.settings`, so the template cannot drift from what the
+their explanations come from `keizer_xl.core.settings`, so the template cannot drift from what the
 reader accepts. Whole-column styles and validations are written as column properties, so
 rows the secretary (or keizer_xl) adds later look and behave like the first ones.
 
-`python -m keizer_xl.template OUT [--vba vbaProject.bin]` writes it (`make template`).
+`python -m keizer_xl.workbook.template OUT [--vba vbaProject.bin]` writes it (`make template`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name
 
-from keizer_xl.settings import CHOICES, MEANINGS, SETTINGS
+from keizer_xl.core.settings import CHOICES, MEANINGS, SETTINGS
 
 PLAYERS_HEADERS = ("Name", "Rating", "Joined", "Left", "Present")
 ROUNDS_HEADERS = ("Round", "Board", "White", "Black", "Result")
@@ -43,7 +43,7 @@ HEADERS: dict[str, tuple[str, ...]] = {
 PAIRINGS = "Pairings"
 SHEETS = (*HEADERS, PAIRINGS)
 # VBA code names of the sheets in an .xlsm; the VBA project needs one document module each
-# (keizer_xl.vba.vba_project(sheets=CODE_NAMES)).
+# (keizer_xl.workbook.vba.vba_project(sheets=CODE_NAMES)).
 CODE_NAMES = tuple(f"Sheet{number}" for number in range(1, len(SHEETS) + 1))
 
 # The words offered in the dropdowns. Typing another accepted spelling stays possible.
@@ -367,7 +367,7 @@ def build_template(
 def main(argv: list[str] | None = None) -> int:
     """Command line: write the template to OUT (with --vba, an .xlsm with the buttons)."""
     parser = argparse.ArgumentParser(
-        prog="python -m keizer_xl.template", description="Write the empty club workbook."
+        prog="python -m keizer_xl.workbook.template", description="Write the empty club workbook."
     )
     parser.add_argument("out", type=Path, help="the .xlsx (or .xlsm with --vba) to write")
     parser.add_argument("--vba", type=Path, help="a vbaProject.bin to embed, with buttons")
@@ -377,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         build_template(args.out, vba_project=vba)
     except (OSError, ValueError) as exc:
-        print(f"keizer_xl.template: {exc}", file=sys.stderr)
+        print(f"keizer_xl.workbook.template: {exc}", file=sys.stderr)
         return 1
     print(f"wrote {args.out}")
     return 0

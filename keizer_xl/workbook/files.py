@@ -2,7 +2,7 @@
 
 The file-level shell around the engine, used by the command line. Reading goes through
 python-calamine (several times faster than openpyxl); writing goes through
-`keizer_xl.package`, which edits only the sheet parts that change and leaves every other
+`keizer_xl.workbook.xlsx`, which edits only the sheet parts that change and leaves every other
 byte of the file as it was.
 """
 
@@ -12,11 +12,11 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from keizer_xl.core.model import Problem
+from keizer_xl.core.scoring import Standings
 from keizer_xl.engine import Competition, NextRound
-from keizer_xl.model import Problem
-from keizer_xl.package import NotAWorkbook, SheetEdit, check_not_open, save_edits
-from keizer_xl.scoring import Standings
-from keizer_xl.sheets import Grid, Layout, SheetCells, plan_pair, plan_recalc, read_book
+from keizer_xl.workbook.contract import Grid, Layout, SheetCells, plan_pair, plan_recalc, read_book
+from keizer_xl.workbook.xlsx import NotAWorkbook, SheetEdit, check_not_open, save_edits
 
 SUFFIXES = (".xlsx", ".xlsm")
 READ = {"players", "rounds", "settings"}
@@ -108,7 +108,7 @@ def _notes(standings: Standings) -> list[str]:
 
 
 def _refuse_if_open(path: Path) -> None:
-    from keizer_xl.package import WorkbookLocked
+    from keizer_xl.workbook.xlsx import WorkbookLocked
 
     try:
         check_not_open(path)

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from keizer_xl.model import Absence, Problems
-from keizer_xl.words import (
+from keizer_xl.core.model import Absence, Problems
+from keizer_xl.core.words import (
     WordError,
     is_blank,
     parse_choice,

@@ -15,12 +15,12 @@ from typing import NoReturn
 
 import pandas as pd
 
+from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
+from keizer_xl.core.model import Game, KeizerError, Problem
+from keizer_xl.core.scoring import Standings
+from keizer_xl.core.words import is_blank
 from keizer_xl.engine import Competition, NextRound
-from keizer_xl.model import Game, KeizerError, Problem
-from keizer_xl.package import column_letters as column_letter
-from keizer_xl.scoring import Standings
-from keizer_xl.season import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
-from keizer_xl.words import is_blank
+from keizer_xl.workbook.xlsx import column_letters as column_letter
 
 SHEETS = ("Players", "Rounds", "Standings", "Settings")
 SETTINGS_COLUMNS = ("Setting", "Value")
@@ -99,7 +99,7 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
     settings = _frame(grids[layout.sheet["Settings"]], SETTINGS_COLUMNS, layout, "Settings")
     for row, name in zip(settings.index, settings.get("Setting", []), strict=False):
         if not is_blank(name):
-            from keizer_xl.settings import setting_name
+            from keizer_xl.core.settings import setting_name
 
             canonical = setting_name(name)
             if canonical:

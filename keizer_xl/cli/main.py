@@ -32,9 +32,9 @@ def _console(stderr: bool = False) -> Any:
 
 def _attempt(action: Callable[[], T]) -> tuple[T | None, list[str]]:
     """Run one file's work; return its result or the lines that explain what was wrong."""
-    from keizer_xl.model import KeizerError
-    from keizer_xl.sheets import BookError
-    from keizer_xl.workbook import FileProblem
+    from keizer_xl.core.model import KeizerError
+    from keizer_xl.workbook.contract import BookError
+    from keizer_xl.workbook.files import FileProblem
 
     try:
         return action(), []
@@ -106,7 +106,7 @@ def new(file: Path, players_csv: Path | None, force: bool) -> None:
         players, problems = _read_players_csv(players_csv)
         if problems:
             sys.exit(_fail(problems))
-    from keizer_xl.newbook import create
+    from keizer_xl.workbook.newbook import create
 
     _, lines = _attempt(lambda: create(file, players))
     if lines:
@@ -154,7 +154,7 @@ def pair(file: Path) -> None:
     be in), pairs the players marked present, appends the round to the Rounds sheet with
     the bye and absence rows, and rewrites the Standings sheet.
     """
-    from keizer_xl import workbook
+    from keizer_xl.workbook import files as workbook
 
     _tune_gc()
 
@@ -185,7 +185,7 @@ def _print_round(next_round: Any) -> None:
 
 
 def _print_standings(standings: Any, title: str) -> None:
-    from keizer_xl.sheets import shown
+    from keizer_xl.workbook.contract import shown
 
     headers = ("#", "Name", "Score", "Value", "Pl", "W", "D", "L", "Bye", "Abs")
     rows = [(str(row.rank), row.name, "" if row.score is None else f"{shown(row.score)}",
@@ -234,7 +234,7 @@ def recalc(files: Sequence[Path], jobs: int | None) -> None:
 
 
 def _recalc_one(path: Path) -> tuple[str, list[str]]:
-    from keizer_xl import workbook
+    from keizer_xl.workbook import files as workbook
 
     _tune_gc()
 
@@ -277,7 +277,7 @@ def _run_batch(files: list[Path], jobs: int | None) -> list[tuple[str, list[str]
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def check(file: Path) -> None:
     """Report the problems in FILE (with their cells); change nothing."""
-    from keizer_xl import workbook
+    from keizer_xl.workbook import files as workbook
 
     _tune_gc()
 
@@ -295,7 +295,7 @@ def check(file: Path) -> None:
               help="Standings after this round (default: the last completed round).")
 def standings(file: Path, after: int | None) -> None:
     """Print the standings of FILE in the terminal (the file is not changed)."""
-    from keizer_xl import workbook
+    from keizer_xl.workbook import files as workbook
 
     _tune_gc()
 
@@ -316,7 +316,7 @@ def standings(file: Path, after: int | None) -> None:
               help="Where to write the demo workbook (default: here).")
 def demo(folder: Path) -> None:
     """Play Keizer's own published example in a new workbook and print the standings."""
-    from keizer_xl.demo import run_demo
+    from keizer_xl.cli.demo import run_demo
 
     _, lines = _attempt(lambda: run_demo(folder, _say, _print_round, _print_standings))
     if lines:

@@ -22,8 +22,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from keizer_xl.model import Absence, Game, Player, Rest, Result, Season
-from keizer_xl.settings import Settings
+from keizer_xl.core.model import Absence, Game, Player, Rest, Result, Season
+from keizer_xl.core.settings import Settings
 
 # What a round meant for a player, for the statistics columns.
 PLAYED_WIN, PLAYED_DRAW, PLAYED_LOSS, FREE, ABSENT, NOT_YET = "W", "D", "L", "B", "A", "J"

@@ -13,11 +13,11 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = ()) -> None:
 
     Built beside the target and moved into place, so a failure leaves nothing half-made.
     """
-    from keizer_xl.template import CODE_NAMES, build_template
+    from keizer_xl.workbook.template import CODE_NAMES, build_template
 
     vba = None
     if path.suffix.lower() == ".xlsm":
-        from keizer_xl.vba import vba_project
+        from keizer_xl.workbook.vba import vba_project
 
         vba = vba_project(sheets=CODE_NAMES)  # one document module per sheet, as Excel keeps
     folder = path.resolve().parent

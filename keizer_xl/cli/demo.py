@@ -27,8 +27,8 @@ FILE_NAME = "keizer_demo.xlsx"
 
 def enter_results(path: Path, results: dict[tuple[str, str], str]) -> None:
     """Type results into the Result cells of the open games, as the secretary would."""
-    from keizer_xl.package import SheetEdit, save_edits
-    from keizer_xl.workbook import load
+    from keizer_xl.workbook.files import load
+    from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 
     competition, layout = load(path)
     col = layout.columns["Rounds"]["Result"]
@@ -46,10 +46,10 @@ def enter_results(path: Path, results: dict[tuple[str, str], str]) -> None:
 
 def run_demo(folder: Path, say: Callable[[str], None], print_round: Callable[[Any], None],
              print_standings: Callable[[Any, str], None]) -> Path:
-    from keizer_xl import workbook
-    from keizer_xl.newbook import create
-    from keizer_xl.package import SheetEdit, save_edits
-    from keizer_xl.sheets import top_value_cells
+    from keizer_xl.workbook import files as workbook
+    from keizer_xl.workbook.contract import top_value_cells
+    from keizer_xl.workbook.newbook import create
+    from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / FILE_NAME

@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from keizer_xl.model import Game, Result, Season
-from keizer_xl.settings import Settings
+from keizer_xl.core.model import Game, Result, Season
+from keizer_xl.core.settings import Settings
 
 WHITE = "W"
 BLACK = "B"

@@ -11,7 +11,7 @@ import math
 import re
 from fractions import Fraction
 
-from keizer_xl.model import Absence, Result
+from keizer_xl.core.model import Absence, Result
 
 
 class WordError(ValueError):

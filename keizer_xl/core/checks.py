@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from keizer_xl.model import Absence, Entry, Game, Player, Problems, Rest, Result, Season
-from keizer_xl.settings import Settings
-from keizer_xl.words import (
+from keizer_xl.core.model import Absence, Entry, Game, Player, Problems, Rest, Result, Season
+from keizer_xl.core.settings import Settings
+from keizer_xl.core.words import (
     DEFAULT_ABSENCE,
     PRESENT,
     WordError,

@@ -21,9 +21,9 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from keizer_xl.colours import ColourHistory, allocate, name_finder, played_games
-from keizer_xl.model import Absence, Game, Rest, Season
-from keizer_xl.settings import Settings
+from keizer_xl.core.colours import ColourHistory, allocate, name_finder, played_games
+from keizer_xl.core.model import Absence, Game, Rest, Season
+from keizer_xl.core.settings import Settings
 
 UNMATCHED = -1
 

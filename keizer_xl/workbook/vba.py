@@ -83,7 +83,7 @@ def _templates_root() -> Path:
             return Path(str(packaged))
     except (ModuleNotFoundError, NotADirectoryError):  # pragma: no cover - odd installs
         pass
-    return Path(__file__).resolve().parents[1] / "templates"
+    return Path(__file__).resolve().parents[2] / "templates"
 
 
 def _read_modules(files: Iterable[Path]) -> dict[str, str]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from keizer_xl.sheets import Cell, CellValue, Grid, SheetCells
+    from keizer_xl.workbook.contract import Cell, CellValue, Grid, SheetCells
 
 TITLE = "Keizer competition"
 MAX_LINES = 20  # problems listed in one message box; a taller box runs off the screen
@@ -57,7 +57,7 @@ def _run(book: Any, work: Callable[[Any], None], button: str) -> None:
 
 
 def _pair(book: Any) -> None:
-    from keizer_xl.sheets import plan_pair
+    from keizer_xl.workbook.contract import plan_pair
 
     next_round, edits = plan_pair(read_grids(book))
     write(book, edits)
@@ -70,7 +70,7 @@ def _pair(book: Any) -> None:
 
 
 def _recalc(book: Any) -> None:
-    from keizer_xl.sheets import plan_recalc
+    from keizer_xl.workbook.contract import plan_recalc
 
     standings, edits = plan_recalc(read_grids(book))
     write(book, edits)
@@ -86,7 +86,7 @@ def read_grids(book: Any) -> dict[str, Grid]:
 
     Other sheets are listed by name only (the reader's messages name them) and not read.
     """
-    from keizer_xl.sheets import SHEETS
+    from keizer_xl.workbook.contract import SHEETS
 
     wanted = {name.casefold() for name in SHEETS}
     grids: dict[str, Grid] = {}
@@ -196,8 +196,8 @@ def _show(book: Any, edit: SheetCells) -> None:
 
 def failure_message(exc: BaseException, button: str) -> str:
     """What went wrong, in the secretary's words, with each problem's cell."""
-    from keizer_xl.model import KeizerError
-    from keizer_xl.sheets import BookError
+    from keizer_xl.core.model import KeizerError
+    from keizer_xl.workbook.contract import BookError
 
     if isinstance(exc, BookError):
         return _problems(exc.lines, button)

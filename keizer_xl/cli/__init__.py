@@ -1,0 +1,1 @@
+"""The `keizer-xl` command line (`main`) and its built-in example (`demo`)."""

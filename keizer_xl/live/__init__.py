@@ -1,0 +1,1 @@
+"""The workbook's buttons in a running Excel, through xlwings (`buttons`)."""
