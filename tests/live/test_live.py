@@ -29,7 +29,7 @@ from keizer_xl.live import buttons as live
 from keizer_xl.workbook import files as workbook
 from keizer_xl.workbook.contract import column_letter
 
-GOLDEN_A = Path(__file__).parent / "golden" / "A"
+GOLDEN_A = Path(__file__).parents[1] / "golden" / "A"
 NO_EXCEL = "needs Microsoft Excel (Windows/macOS); not available on Linux"
 WRITES = {"setValues", "sheetClearContents", "rangeClearContents"}
 

@@ -11,7 +11,7 @@ import pytest
 
 from keizer_xl.engine import Competition, standings_frame
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 CASES = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())
 
 

@@ -27,7 +27,7 @@ from oletools.olevba import VBA_Parser, decompress_stream
 import keizer_xl
 from keizer_xl.workbook import vba
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE_DIR = ROOT / "templates" / "vba"
 SHEETS = ("Sheet1", "Sheet2", "Sheet3")
 # The Python that has LibreOffice's uno module (Debian's python3-uno).

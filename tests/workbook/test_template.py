@@ -34,7 +34,7 @@ from keizer_xl.workbook.template import (
     main,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "templates" / "keizer_xl.xlsx"
 NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
 SOFFICE = shutil.which("soffice")
