@@ -15,7 +15,8 @@ from typing import Any
 import pandas as pd
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, build_season, find_columns
-from keizer_xl.core.model import Absence, Entry, Game, Problems, Rest, Season
+from keizer_xl.core.errors import Problems
+from keizer_xl.core.model import Absence, Entry, Game, Rest, Season
 from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
 from keizer_xl.core.settings import Settings, parse_settings
 

@@ -32,17 +32,11 @@ def _console(stderr: bool = False) -> Any:
 
 def _attempt(action: Callable[[], T]) -> tuple[T | None, list[str]]:
     """Run one file's work; return its result or the lines that explain what was wrong."""
-    from keizer_xl.core.model import KeizerError
-    from keizer_xl.workbook.contract import BookError
-    from keizer_xl.workbook.files import FileProblem
+    from keizer_xl.core.errors import KeizerXLError
 
     try:
         return action(), []
-    except BookError as exc:
-        return None, [str(exc)]
-    except KeizerError as exc:
-        return None, [str(exc)]
-    except FileProblem as exc:
+    except KeizerXLError as exc:
         return None, [str(exc)]
     except OSError as exc:
         return None, [f"{exc.filename or ''}: {exc.strerror or exc}"]

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from keizer_xl.core.model import Absence, Entry, Game, Player, Problems, Rest, Result, Season
+from keizer_xl.core.errors import Problems
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
 from keizer_xl.core.settings import Settings
 from keizer_xl.core.words import (
     DEFAULT_ABSENCE,

@@ -8,7 +8,7 @@ comes out.
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -126,61 +126,3 @@ class Season:
         while r > 0 and not self.is_complete(r):
             r -= 1
         return r
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong in the input, with where it is.
-
-    `table` is "Players", "Rounds" or "Settings"; `row` is the row label of the input table
-    (the workbook layer uses the sheet's row number); `column` the header of the column.
-    Row and column are None when the problem is about the whole table or file.
-    """
-
-    message: str
-    table: str | None = None
-    row: Hashable = None
-    column: str | None = None
-
-    def __str__(self) -> str:
-        place = self.table or ""
-        if self.row is not None or self.column is not None:
-            bits = [str(b) for b in (self.column, self.row) if b is not None]
-            place += "[" + ", ".join(bits) + "]"
-        return f"{place}: {self.message}" if place else self.message
-
-
-@dataclass
-class KeizerError(Exception):
-    """Raised with *every* problem found, so that the secretary can fix them all at once."""
-
-    problems: list[Problem] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        super().__init__(self.__str__())
-
-    def __str__(self) -> str:
-        n = len(self.problems)
-        head = f"{n} problem{'s' if n != 1 else ''} found:"
-        return "\n".join([head, *(f"- {p}" for p in self.problems)])
-
-
-class Problems:
-    """Collects problems while checking, then raises them all together."""
-
-    def __init__(self) -> None:
-        self.items: list[Problem] = []
-
-    def add(self, message: str, table: str | None = None, row: Hashable = None,
-            column: str | None = None) -> None:
-        self.items.append(Problem(message, table, row, column))
-
-    def extend(self, problems: Iterable[Problem]) -> None:
-        self.items.extend(problems)
-
-    def __bool__(self) -> bool:
-        return bool(self.items)
-
-    def raise_if_any(self) -> None:
-        if self.items:
-            raise KeizerError(list(self.items))

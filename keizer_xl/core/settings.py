@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from keizer_xl.core.model import Absence, Problems
+from keizer_xl.core.errors import Problems
+from keizer_xl.core.model import Absence
 from keizer_xl.core.words import (
     WordError,
     is_blank,

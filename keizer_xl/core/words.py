@@ -11,10 +11,11 @@ import math
 import re
 from fractions import Fraction
 
+from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.model import Absence, Result
 
 
-class WordError(ValueError):
+class WordError(KeizerXLError, ValueError):
     """A typed value that does not fit; the message quotes it and names what would."""
 
 

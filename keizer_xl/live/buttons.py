@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from keizer_xl.core.errors import KeizerXLError
+
 if TYPE_CHECKING:
     from keizer_xl.workbook.contract import Cell, CellValue, Grid, SheetCells
 
@@ -35,7 +37,7 @@ def recalculate(book: Any = None) -> None:
     _run(book, _recalc, "Recalculate")
 
 
-class _WriteFailed(Exception):
+class _WriteFailed(KeizerXLError):
     """Excel refused a write; the secretary must know whether earlier ones went through."""
 
 
@@ -196,13 +198,6 @@ def _show(book: Any, edit: SheetCells) -> None:
 
 def failure_message(exc: BaseException, button: str) -> str:
     """What went wrong, in the secretary's words, with each problem's cell."""
-    from keizer_xl.core.model import KeizerError
-    from keizer_xl.workbook.contract import BookError
-
-    if isinstance(exc, BookError):
-        return _problems(exc.lines, button)
-    if isinstance(exc, KeizerError):
-        return _problems([str(p) for p in exc.problems], button)
     if isinstance(exc, _WriteFailed):
         sheet, changed, cause = exc.args
         partly = ("Some cells were already written: check the Rounds and Standings sheets, "
@@ -211,6 +206,8 @@ def failure_message(exc: BaseException, button: str) -> str:
         return (f"Excel did not accept the new values for the sheet '{sheet}' "
                 f"({_plain(cause)}). Is the sheet protected, or a cell being edited?\n\n"
                 f"{partly}")
+    if isinstance(exc, KeizerXLError):
+        return _problems(exc.lines(), button)
     return (f"Something went wrong inside keizer_xl ({_plain(exc)}). Nothing was changed.\n\n"
             "Please report this, with a copy of the workbook, to whoever looks after "
             "keizer_xl at your club.")

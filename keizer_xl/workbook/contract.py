@@ -16,7 +16,8 @@ from typing import NoReturn
 import pandas as pd
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
-from keizer_xl.core.model import Game, KeizerError, Problem
+from keizer_xl.core.errors import KeizerError, Problem
+from keizer_xl.core.model import Game
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.words import is_blank
 from keizer_xl.engine import Competition, NextRound
@@ -119,13 +120,16 @@ class BookError(KeizerError):
     """A KeizerError whose lines already name their cells."""
 
     def __init__(self, problems: list[Problem], lines: list[str]) -> None:
-        self.lines = lines
+        self.placed = lines
         super().__init__(problems)
 
+    def lines(self) -> list[str]:
+        return list(self.placed)
+
     def __str__(self) -> str:
-        n = len(self.lines)
+        n = len(self.placed)
         return "\n".join([f"{n} problem{'s' if n != 1 else ''} in the workbook:",
-                          *(f"  {line}" for line in self.lines)])
+                          *(f"  {line}" for line in self.placed)])
 
 
 def raise_with(problems: list[Problem], layout: Layout) -> NoReturn:

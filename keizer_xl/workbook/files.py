@@ -12,7 +12,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from keizer_xl.core.model import Problem
+from keizer_xl.core.errors import KeizerXLError, Problem
 from keizer_xl.core.scoring import Standings
 from keizer_xl.engine import Competition, NextRound
 from keizer_xl.workbook.contract import Grid, Layout, SheetCells, plan_pair, plan_recalc, read_book
@@ -22,7 +22,7 @@ SUFFIXES = (".xlsx", ".xlsm")
 READ = {"players", "rounds", "settings"}
 
 
-class FileProblem(Exception):
+class FileProblem(KeizerXLError):
     """The file itself cannot be used (missing, not a workbook, open in Excel)."""
 
 

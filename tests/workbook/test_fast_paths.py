@@ -204,5 +204,5 @@ def test_sheets_read_by_columns_read_as_row_by_row(monkeypatch: pytest.MonkeyPat
                 competition, layout = sheets.read_book(grids)
                 outcomes.append((competition, layout))
             except sheets.BookError as error:
-                outcomes.append((None, error.lines))
+                outcomes.append((None, error.lines()))
         assert outcomes[0] == outcomes[1]

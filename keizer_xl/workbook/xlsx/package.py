@@ -81,11 +81,15 @@ class SheetEdit:
     clear_below: int | None = None
 
 
-class WorkbookLocked(Exception):
+class XlsxError(Exception):
+    """The root of this package's errors; the workbook layer turns them into keizer_xl's."""
+
+
+class WorkbookLocked(XlsxError):
     """The workbook is open in Excel or LibreOffice, which would overwrite or refuse our save."""
 
 
-class NotAWorkbook(Exception):
+class NotAWorkbook(XlsxError):
     """The file is not an .xlsx/.xlsm workbook keizer_xl can edit."""
 
 
