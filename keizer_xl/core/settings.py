@@ -7,7 +7,7 @@ Unknown names are an error, because a typo must never fall back to a default sil
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -72,24 +72,6 @@ class Settings:
         return line
 
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "keizer": {},
-    "kfc": {
-        "top_value_auto": True,
-        "ratio": F(3),
-        "bye": F(1, 2),
-        "excused": (F(35, 100),),
-        "club": (F(70, 100),),
-        "unexcused": F(35, 100),
-        "loss": F(0),
-        "forfeit_win_opponent": True,
-        "withdrawn": "drop",
-        "withdrawn_opponent": F(3, 4),
-        "ties": "rating",
-    },
-}
-
-
 def _fractions(value: object) -> tuple[Fraction, ...]:
     if not isinstance(value, str):
         return (parse_fraction(value),)
@@ -132,100 +114,131 @@ def _forfeit(value: object) -> tuple[str, Any]:
     return ("forfeit_win", parse_fraction(value))
 
 
-# Settings whose value is one of a fixed list of words (also the template's dropdowns).
-CHOICES: dict[str, tuple[str, ...]] = {
-    "Initial order": ("rating", "as listed"),
-    "Default absence": ("excused", "club", "unexcused"),
-    "Late entry": ("bottom", "rating"),
-    "Late entry rounds": ("excused", "nothing"),
-    "Ties": ("rating", "shared"),
-    "Iterate": ("none", "final", "converge"),
-    "Colours": ("keizer", "count", "percentage", "geel"),
-    "Preset": ("keizer", "kfc"),
-    "Withdrawn": ("stay", "drop"),
-    "Own value": ("current", "initial", "none"),
-    "Values": ("rank", "rating"),
-    "Pairing": ("top-down", "spread"),
-    "First round white": ("higher", "lower"),
-}
+def _whole_from(low: int) -> Callable[[object], int]:
+    return lambda value: parse_whole(value, low)
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """Everything about one setting, in one place: its name on the sheet, the Settings field
+    it fills, how the typed words are read, what blank means, the words a dropdown offers,
+    what each preset puts there (as the words a secretary would type) and what it does.
+
+    A parser may return (field, value) to fill another field than `field` (`auto`,
+    `opponent`)."""
+
+    name: str
+    field: str
+    parse: Callable[[object], Any]
+    default: str  # what a blank cell means, in the secretary's words
+    meaning: str
+    choices: tuple[str, ...] | None = None
+    presets: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def read(self, value: object) -> tuple[str, Any]:
+        """(field, value) for what was typed; WordError says what is allowed."""
+        parsed = self.parse(value)
+        if isinstance(parsed, tuple) and len(parsed) == 2 and isinstance(parsed[0], str):
+            return parsed[0], parsed[1]
+        return self.field, parsed
+
+
+def _choice(name: str, field_name: str, choices: tuple[str, ...], default: str, meaning: str,
+            presets: Mapping[str, str] | None = None) -> SettingSpec:
+    """A setting whose value is one of a fixed list of words (the template's dropdowns)."""
+    return SettingSpec(name, field_name, lambda value: parse_choice(value, choices), default,
+                       meaning, choices, presets or {})
 
 
 def _absence(value: object) -> Absence:
-    return Absence(parse_choice(value, CHOICES["Default absence"]))
+    return Absence(parse_choice(value, ("excused", "club", "unexcused")))
 
 
-def _choice(name: str) -> Any:
-    return lambda value: parse_choice(value, CHOICES[name])
+# Every setting, in the order of the template's Settings sheet. Presets other than `keizer`
+# (the rule book) are written as the words a secretary would type, so they are read by the
+# same parsers: `kfc` is KeizerForClubs' defaults.
+SPECS: tuple[SettingSpec, ...] = (
+    SettingSpec("Top value", "top_value", _top_value, "blank",
+                "Value of the number 1. Blank: 1.5 × (players − 1), fixed when round 1 is "
+                "paired; auto: recomputed every time from 'Ratio first to last'.",
+                presets={"kfc": "auto"}),
+    SettingSpec("Step", "step", _positive, "1", "How much less each next place is worth."),
+    _choice("Initial order", "initial_order", ("rating", "as listed"), "rating",
+            "Ranking before round 1: rating (highest first) or as listed."),
+    SettingSpec("Bye", "bye", parse_fraction, "2/3",
+                "Share of own value for the odd player out.", presets={"kfc": "1/2"}),
+    SettingSpec("Excused absence", "excused", _fractions, "1/3",
+                "Share of own value for an excused absence; a list (1/3, 1/4) gives the n-th "
+                "absence the n-th share.", presets={"kfc": "35%"}),
+    SettingSpec("Club duty", "club", _fractions, "2/3",
+                "Share of own value when playing a team match for the club (list allowed).",
+                presets={"kfc": "70%"}),
+    SettingSpec("Unexcused absence", "unexcused", parse_fraction, "0",
+                "Share of own value for an unexcused absence.", presets={"kfc": "35%"}),
+    SettingSpec("Default absence", "default_absence", _absence, "excused",
+                "Reason used when the Present cell is blank: excused, club or unexcused.",
+                ("excused", "club", "unexcused")),
+    SettingSpec("Forfeit win", "forfeit_win", _forfeit, "2/3",
+                "Share of own value when the opponent did not turn up; 'opponent' counts it "
+                "as a win over the board.", presets={"kfc": "opponent"}),
+    _choice("Late entry", "late_entry", ("bottom", "rating"), "bottom",
+            "Where a late entrant starts: bottom of the ranking, or by rating."),
+    _choice("Late entry rounds", "late_entry_rounds", ("excused", "nothing"), "excused",
+            "Rounds before a late entrant joined: excused or nothing."),
+    SettingSpec("Max rewarded absences", "max_rewarded_absences", _whole_from(0), "blank",
+                "Only this many excused/club absences score (blank: no limit)."),
+    _choice("Ties", "ties", ("rating", "shared"), "rating",
+            "Equal scores: rating (each place its own value) or shared (same value).",
+            {"kfc": "rating"}),
+    _choice("Iterate", "iterate", ("none", "final", "converge"), "none",
+            "none (Keizer's original), final (re-price once more), converge (until stable)."),
+    SettingSpec("Rematch window", "rematch_window", _whole_from(0), "3",
+                "Players who met in the last this-many rounds are not paired again."),
+    _choice("Colours", "colours", ("keizer", "count", "percentage", "geel"), "keizer",
+            "Colour rule: keizer, count, percentage or geel."),
+    _choice("Preset", "preset", ("keizer", "kfc"), "keizer",
+            "keizer (this rule book) or kfc (KeizerForClubs' defaults)."),
+    SettingSpec("Ratio first to last", "ratio", _above_one, "3",
+                "With Top value auto: the first is worth this many times the last.",
+                presets={"kfc": "3"}),
+    SettingSpec("Loss", "loss", parse_fraction, "0",
+                "Share of the opponent's value earned by a loss.", presets={"kfc": "0"}),
+    _choice("Withdrawn", "withdrawn", ("stay", "drop"), "stay",
+            "stay (ranked, not paired) or drop (taken out of the ranking).", {"kfc": "drop"}),
+    SettingSpec("Withdrawn opponent", "withdrawn_opponent", parse_fraction, "3/4",
+                "With drop: share of own value for a game against a dropped player.",
+                presets={"kfc": "3/4"}),
+    _choice("Own value", "own_value", ("current", "initial", "none"), "current",
+            "Own value added to the score: current, initial or none."),
+    _choice("Values", "values", ("rank", "rating"), "rank",
+            "rank (Keizer values) or rating (rating ÷ divisor, the Geel system)."),
+    SettingSpec("Rating divisor", "rating_divisor", _positive, "100",
+                "With Values rating: value = rating ÷ this."),
+    SettingSpec("Rating K-factor", "rating_k", parse_fraction, "0",
+                "With Values rating: Elo K-factor moving ratings each round (0: fixed)."),
+    _choice("Pairing", "pairing", ("top-down", "spread"), "top-down",
+            "top-down (1–2, 3–4, …) or spread (the Geel alternative)."),
+    SettingSpec("Top-down from round", "top_down_from", _whole_from(1), "blank",
+                "With spread: pair top-down from this round on."),
+    _choice("First round white", "first_round_white", ("higher", "lower"), "higher",
+            "Who gets white when neither has played: higher or lower ranked."),
+    SettingSpec("Max same colour", "max_same_colour", _whole_from(1), "blank",
+                "Never this many times more the same colour in a row (blank: no limit)."),
+)
+
+SETTINGS: dict[str, SettingSpec] = {spec.name: spec for spec in SPECS}
+PRESET_NAMES: tuple[str, ...] = SETTINGS["Preset"].choices or ()
 
 
-# Setting name on the sheet -> (field, parser). A parser returning (field, value) sets that field.
-SETTINGS: dict[str, tuple[str, Any]] = {
-    "Top value": ("top_value", _top_value),
-    "Step": ("step", _positive),
-    "Initial order": ("initial_order", _choice("Initial order")),
-    "Bye": ("bye", parse_fraction),
-    "Excused absence": ("excused", _fractions),
-    "Club duty": ("club", _fractions),
-    "Unexcused absence": ("unexcused", parse_fraction),
-    "Default absence": ("default_absence", _absence),
-    "Forfeit win": ("forfeit_win", _forfeit),
-    "Late entry": ("late_entry", _choice("Late entry")),
-    "Late entry rounds": ("late_entry_rounds", _choice("Late entry rounds")),
-    "Max rewarded absences": ("max_rewarded_absences", lambda v: parse_whole(v, 0)),
-    "Ties": ("ties", _choice("Ties")),
-    "Iterate": ("iterate", _choice("Iterate")),
-    "Rematch window": ("rematch_window", lambda v: parse_whole(v, 0)),
-    "Colours": ("colours", _choice("Colours")),
-    "Preset": ("preset", _choice("Preset")),
-    "Ratio first to last": ("ratio", _above_one),
-    "Loss": ("loss", parse_fraction),
-    "Withdrawn": ("withdrawn", _choice("Withdrawn")),
-    "Withdrawn opponent": ("withdrawn_opponent", parse_fraction),
-    "Own value": ("own_value", _choice("Own value")),
-    "Values": ("values", _choice("Values")),
-    "Rating divisor": ("rating_divisor", _positive),
-    "Rating K-factor": ("rating_k", lambda v: parse_fraction(v)),
-    "Pairing": ("pairing", _choice("Pairing")),
-    "Top-down from round": ("top_down_from", lambda v: parse_whole(v, 1)),
-    "First round white": ("first_round_white", _choice("First round white")),
-    "Max same colour": ("max_same_colour", lambda v: parse_whole(v, 1)),
-}
+def preset_values(preset: str) -> dict[str, Any]:
+    """The Settings fields a preset fills, read from its words by the settings' own parsers."""
+    values: dict[str, Any] = {}
+    for spec in SPECS:
+        if preset in spec.presets:
+            field_name, value = spec.read(spec.presets[preset])
+            values[field_name] = value
+    return values
 
-# What each setting does, for the template's Settings sheet and `--help`.
-MEANINGS: dict[str, str] = {
-    "Top value": "Value of the number 1. Blank: 1.5 × (players − 1), fixed when round 1 is "
-    "paired; auto: recomputed every time from 'Ratio first to last'.",
-    "Step": "How much less each next place is worth.",
-    "Initial order": "Ranking before round 1: rating (highest first) or as listed.",
-    "Bye": "Share of own value for the odd player out.",
-    "Excused absence": "Share of own value for an excused absence; a list (1/3, 1/4) gives "
-    "the n-th absence the n-th share.",
-    "Club duty": "Share of own value when playing a team match for the club (list allowed).",
-    "Unexcused absence": "Share of own value for an unexcused absence.",
-    "Default absence": "Reason used when the Present cell is blank: excused, club or unexcused.",
-    "Forfeit win": "Share of own value when the opponent did not turn up; 'opponent' counts "
-    "it as a win over the board.",
-    "Late entry": "Where a late entrant starts: bottom of the ranking, or by rating.",
-    "Late entry rounds": "Rounds before a late entrant joined: excused or nothing.",
-    "Max rewarded absences": "Only this many excused/club absences score (blank: no limit).",
-    "Ties": "Equal scores: rating (each place its own value) or shared (same value).",
-    "Iterate": "none (Keizer's original), final (re-price once more), converge (until stable).",
-    "Rematch window": "Players who met in the last this-many rounds are not paired again.",
-    "Colours": "Colour rule: keizer, count, percentage or geel.",
-    "Preset": "keizer (this rule book) or kfc (KeizerForClubs' defaults).",
-    "Ratio first to last": "With Top value auto: the first is worth this many times the last.",
-    "Loss": "Share of the opponent's value earned by a loss.",
-    "Withdrawn": "stay (ranked, not paired) or drop (taken out of the ranking).",
-    "Withdrawn opponent": "With drop: share of own value for a game against a dropped player.",
-    "Own value": "Own value added to the score: current, initial or none.",
-    "Values": "rank (Keizer values) or rating (rating ÷ divisor, the Geel system).",
-    "Rating divisor": "With Values rating: value = rating ÷ this.",
-    "Rating K-factor": "With Values rating: Elo K-factor moving ratings each round (0: fixed).",
-    "Pairing": "top-down (1–2, 3–4, …) or spread (the Geel alternative).",
-    "Top-down from round": "With spread: pair top-down from this round on.",
-    "First round white": "Who gets white when neither has played: higher or lower ranked.",
-    "Max same colour": "Never this many times more the same colour in a row (blank: no limit).",
-}
 
 _KEYS = {name.casefold(): name for name in SETTINGS}
 
@@ -278,14 +291,11 @@ def parse_settings(
     for name, (row, value) in chosen.items():
         if is_blank(value):
             continue
-        field_name, parser = SETTINGS[name]
         try:
-            parsed = parser(value)
+            field_name, parsed = SETTINGS[name].read(value)
         except WordError as exc:
             found.add(f"{name}: {exc}", table, row, "Value")
             continue
-        if isinstance(parsed, tuple) and len(parsed) == 2 and isinstance(parsed[0], str):
-            field_name, parsed = parsed
         if name == "Preset":
             preset = parsed
             continue
@@ -293,7 +303,7 @@ def parse_settings(
         overrides.append(f"{name} {text(value)}")
     if own:
         found.raise_if_any()
-    base = dict(PRESETS.get(preset, {}))
+    base = preset_values(preset)
     if "top_value" in values:
         base.pop("top_value_auto", None)
     if "forfeit_win" in values:

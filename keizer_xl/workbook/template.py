@@ -22,7 +22,7 @@ from typing import Any
 import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name
 
-from keizer_xl.core.settings import CHOICES, MEANINGS, SETTINGS
+from keizer_xl.core.settings import SPECS
 
 PLAYERS_HEADERS = ("Name", "Rating", "Joined", "Left", "Present")
 ROUNDS_HEADERS = ("Round", "Board", "White", "Black", "Result")
@@ -245,14 +245,14 @@ def _settings_sheet(book: Any, fmt: _Formats) -> Any:
     _header_row(sheet, SETTINGS_HEADERS, fmt)
     sheet.freeze_panes(1, 0)
     sheet.ignore_errors({"number_stored_as_text": f"B2:B{_LAST_ROW + 1}"})  # `3`, `0.5`
-    for row, name in enumerate(SETTINGS, start=1):
+    for row, spec in enumerate(SPECS, start=1):
+        name, meaning = spec.name, spec.meaning
         sheet.write_string(row, 0, name, fmt.top)
-        meaning = MEANINGS.get(name, "")
         lines = -(-len(meaning) // meaning_width) or 1  # apps do not grow wrapped rows
         if lines > 1:
             sheet.set_row(row, _LINE_HEIGHT * lines)
         sheet.write_string(row, 2, meaning, fmt.wrap)
-        choices = CHOICES.get(name)
+        choices = spec.choices
         if choices:
             sheet.data_validation(row, 1, row, 1, {
                 "validate": "list", "source": list(choices), "error_type": "warning",

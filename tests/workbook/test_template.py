@@ -18,11 +18,10 @@ import openpyxl
 import pytest
 from python_calamine import CalamineWorkbook
 
-from keizer_xl.core.settings import MEANINGS, SETTINGS
+from keizer_xl.core.settings import SETTINGS, SPECS
 from keizer_xl.core.words import WordError
 from keizer_xl.workbook.template import (
     BUTTONS,
-    CHOICES,
     CODE_NAMES,
     HEADERS,
     PAIRINGS,
@@ -181,20 +180,20 @@ def test_settings_rows_match_settings(book: Path) -> None:
     body = rows(book, "Settings")[1:]
     assert [row[0] for row in body] == list(SETTINGS)
     assert all(row[1] == "" for row in body)  # blank = default
-    assert [row[2] for row in body] == [MEANINGS[name] for name in SETTINGS]
+    assert [row[2] for row in body] == [spec.meaning for spec in SPECS]
 
 
 def test_settings_choice_dropdowns(book: Path) -> None:
     found = validations(book, "Settings")
-    expected = {f"B{list(SETTINGS).index(name) + 2}": choices for name, choices in
-                CHOICES.items()}
+    expected = {f"B{row}": spec.choices for row, spec in enumerate(SPECS, start=2)
+                if spec.choices}
     assert {ref: tuple(list_items(v)) for ref, v in found.items()} == expected
 
 
 def _parser_choices(name: str) -> tuple[str, ...] | None:
     """The word list a settings parser accepts, read from its own error message."""
     try:
-        SETTINGS[name][1]("no such word at all")
+        SETTINGS[name].parse("no such word at all")
     except WordError as exc:
         match = re.search(r"is not allowed; use (.+)$", str(exc))
         return tuple(match.group(1).split(", ")) if match else None
@@ -203,9 +202,10 @@ def _parser_choices(name: str) -> tuple[str, ...] | None:
 
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_choices_agree_with_settings_parsers(name: str) -> None:
-    assert CHOICES.get(name) == _parser_choices(name)
-    for word in CHOICES.get(name, ()):
-        SETTINGS[name][1](word)
+    choices = SETTINGS[name].choices
+    assert choices == _parser_choices(name)
+    for word in choices or ():
+        SETTINGS[name].parse(word)
 
 
 # --- players ---------------------------------------------------------------------------------
