@@ -1,0 +1,110 @@
+"""Checking the secretary's tables (core/checks.py): every problem at once, each with its
+row and column, and nothing accepted that the rule book does not allow."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from keizer_xl.core.checks import Table, build_season
+from keizer_xl.core.errors import KeizerError, Problem
+from keizer_xl.core.model import Absence, Game, Rest, Result
+from keizer_xl.core.settings import Settings
+
+PLAYERS = ["Anna", "Bram", "Cor", "Dirk"]
+
+
+def table(name: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> Table:
+    """A table as the sheet would hold it: labels are the sheet's row numbers from 2."""
+    columns = {h: [row[i] if i < len(row) else None for row in rows]
+               for i, h in enumerate(header)}
+    return Table(name, list(range(2, len(rows) + 2)), columns)
+
+
+def players(rows: Sequence[Sequence[Any]] | None = None) -> Table:
+    body = rows if rows is not None else [[n, 2000 - 100 * i, None, None, "x"]
+                                         for i, n in enumerate(PLAYERS)]
+    return table("Players", ("Name", "Rating", "Joined", "Left", "Present"), body)
+
+
+def rounds(rows: Sequence[Sequence[Any]]) -> Table:
+    return table("Rounds", ("Round", "Board", "White", "Black", "Result"), rows)
+
+
+def problems(p: Table, r: Table) -> list[Problem]:
+    with pytest.raises(KeizerError) as info:
+        build_season(p, r, Settings())
+    return info.value.problems
+
+
+def places(found: list[Problem]) -> list[tuple[str | None, object, str | None]]:
+    return [(f.table, f.row, f.column) for f in found]
+
+
+def test_a_clean_season_becomes_games_and_rests() -> None:
+    season = build_season(players(), rounds([[1, 1, "Anna", "Bram", "1-0"],
+                                             [1, 2, "Cor", "Dirk", "½-½"],
+                                             [2, None, "Anna", None, "excused"]]), Settings())
+    assert [p.name for p in season.players] == PLAYERS
+    assert season.entries[0] == Game(1, 1, "Anna", "Bram", Result.WHITE_WINS, 2)
+    assert season.entries[2] == Rest(2, "Anna", Absence.EXCUSED, 4)
+
+
+def test_every_problem_is_reported_at_once_with_its_place() -> None:
+    found = problems(players(), rounds([[1, 1, "Anna", "Brma", "1-0"],
+                                        [1, 2, "Cor", "Cor", "1-0"],
+                                        [1, 3, "Dirk", "Anna", "l-0"],
+                                        ["one", None, "Anna", None, "bye"]]))
+    assert places(found) == [("Rounds", 2, "Black"), ("Rounds", 3, "Black"),
+                             ("Rounds", 4, "Result"), ("Rounds", 5, "Round")]
+    assert "did you mean 'Bram'" in found[0].message
+    assert "cannot play himself" in found[1].message
+    assert "'l-0'" in found[2].message
+
+
+def test_a_player_twice_in_one_round() -> None:
+    found = problems(players(), rounds([[1, 1, "Anna", "Bram", "1-0"],
+                                        [1, 2, "Anna", "Cor", "0-1"]]))
+    assert places(found) == [("Rounds", 3, "White")]
+    assert "twice (also row 2)" in found[0].message
+
+
+def test_names_match_whatever_case_and_spaces() -> None:
+    season = build_season(players(), rounds([[1, 1, "  anna ", "BRAM", "1-0"]]), Settings())
+    assert season.entries[0] == Game(1, 1, "Anna", "Bram", Result.WHITE_WINS, 2)
+
+
+def test_duplicate_and_blank_names_in_players() -> None:
+    found = problems(players([["Anna", 1800], ["anna", 1700], [None, 1600]]), rounds([]))
+    assert places(found) == [("Players", 3, "Name"), ("Players", 4, "Name")]
+
+
+def test_round_numbers_have_no_gap() -> None:
+    found = problems(players(), rounds([[1, 1, "Anna", "Bram", "1-0"],
+                                        [3, 1, "Anna", "Cor", "1-0"]]))
+    assert places(found) == [("Rounds", 3, "Round")]
+    assert "round 2 has no rows" in found[0].message
+
+
+def test_joined_and_left_rounds_are_respected() -> None:
+    body = [["Anna", 1800, None, 1], ["Bram", 1700, 2], ["Cor", 1600], ["Dirk", 1500]]
+    found = problems(players(body), rounds([[1, 1, "Bram", "Cor", "1-0"],
+                                            [2, 1, "Anna", "Dirk", "1-0"]]))
+    assert places(found) == [("Rounds", 2, "White"), ("Rounds", 3, "White")]
+    assert "joins in round 2" in found[0].message
+    assert "left after round 1" in found[1].message
+
+
+def test_a_missing_column_is_named() -> None:
+    no_result = table("Rounds", ("Round", "White", "Black"), [[1, "Anna", "Bram"]])
+    found = problems(players(), no_result)
+    assert places(found) == [("Rounds", None, None)]
+    assert "'Result'" in found[0].message
+
+
+def test_an_earlier_round_without_result_is_a_problem() -> None:
+    found = problems(players(), rounds([[1, 1, "Anna", "Bram", None],
+                                        [2, 1, "Anna", "Cor", "1-0"]]))
+    assert places(found) == [("Rounds", 2, "Result")]
