@@ -127,6 +127,7 @@ class _Coefficients:
         rewarded_codes = {Absence.EXCUSED: [code(x) for x in s.excused],
                           Absence.CLUB: [code(x) for x in s.club]}
         forfeit, one = code(s.forfeit_win), code(Fraction(1))
+        no_show = None if s.forfeit_loss is None else code(s.forfeit_loss)
         points = {"win": (one, PLAYED_WIN), "draw": (code(Fraction(1, 2)), PLAYED_DRAW),
                   "loss": (code(s.loss), PLAYED_LOSS)}
         vs_dropped = {outcome: code(s.withdrawn_opponent * self.shares[c])
@@ -181,6 +182,8 @@ class _Coefficients:
                             opp[me][k], opp_share[me][k] = them, share
                     elif outcome == "no show":
                         absence(me, k, Absence.UNEXCUSED)
+                        if no_show is not None:
+                            own[me][k] = no_show
                     else:
                         kind[me][k] = FREE
                         if not s.forfeit_win_opponent:

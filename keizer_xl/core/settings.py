@@ -42,6 +42,7 @@ class Settings:
     default_absence: Absence = Absence.EXCUSED
     forfeit_win: Fraction = F(2, 3)
     forfeit_win_opponent: bool = False  # `opponent`: the opponent's value, as a won game
+    forfeit_loss: Fraction | None = None  # the no-show's share of own value; None: unexcused
     late_entry: str = "bottom"  # bottom | rating
     late_entry_rounds: str = "excused"  # excused | nothing
     max_rewarded_absences: int | None = None
@@ -114,6 +115,13 @@ def _forfeit(value: object) -> tuple[str, Any]:
     return ("forfeit_win", parse_fraction(value))
 
 
+def _forfeit_loss(value: object) -> Fraction | None:
+    """`unexcused` (None: the Unexcused absence fraction) or a fraction of own value."""
+    if text(value).lower() == "unexcused":
+        return None
+    return parse_fraction(value)
+
+
 def _whole_from(low: int) -> Callable[[object], int]:
     return lambda value: parse_whole(value, low)
 
@@ -181,6 +189,10 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("Forfeit win", "forfeit_win", _forfeit, "2/3",
                 "Share of own value when the opponent did not turn up; 'opponent' counts it "
                 "as a win over the board.", presets={"kfc": "opponent"}),
+    SettingSpec("Forfeit loss", "forfeit_loss", _forfeit_loss, "unexcused",
+                "What the player who did not turn up earns: unexcused (the Unexcused absence "
+                "share of own value) or a share of own value; -- gives both this.",
+                presets={"kfc": "0"}),
     _choice("Late entry", "late_entry", ("bottom", "rating"), "bottom",
             "Where a late entrant starts: bottom of the ranking, or by rating."),
     _choice("Late entry rounds", "late_entry_rounds", ("excused", "nothing"), "excused",

@@ -55,6 +55,8 @@ def random_settings(rnd: random.Random) -> Settings:
         "Max rewarded absences": rnd.choice(["", "1", "2"]),
         "Excused absence": rnd.choice(["", "1/3, 1/4, 1/5"]),
         "Forfeit win": rnd.choice(["", "opponent", "1/2"]),
+        "Forfeit loss": rnd.choice(["", "unexcused", "0", "1/2"]),
+        "Unexcused absence": rnd.choice(["", "1/5"]),
         "Default absence": rnd.choice(["excused", "club", "unexcused"]),
     }
     return parse_settings(words)
@@ -121,6 +123,8 @@ def reference(season: Season, s: Settings, upto: int) -> list[tuple[str, F | Non
                     total += (pts if pts else s.loss) * v[opp]
                 elif g.result is (Result.WHITE_FORFEIT_WIN if white else Result.BLACK_FORFEIT_WIN):
                     total += v[opp] if s.forfeit_win_opponent else s.forfeit_win * v[p.name]
+                elif s.forfeit_loss is not None:
+                    total += s.forfeit_loss * v[p.name]
                 else:
                     reason = Absence.UNEXCUSED
             if reason is Absence.BYE:

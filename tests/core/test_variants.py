@@ -95,6 +95,30 @@ def test_forfeit_win() -> None:
     assert (got["B"], got["C"], got["D"]) == (9 + F(9, 2), 12, 7 + F(7, 2))
 
 
+def test_forfeit_loss() -> None:
+    # A wins by forfeit against B (B did not turn up); C and D both stayed away (--).
+    # Values A 10, B 9, C 8, D 7; Unexcused absence 1/3 so that "as unexcused" shows.
+    entries: list[Entry] = [Game(1, 1, "A", "B", Result.WHITE_FORFEIT_WIN),
+                            Game(1, 2, "C", "D", Result.DOUBLE_FORFEIT)]
+    unexcused = {"Unexcused absence": "1/3"}
+    got = scores(entries, unexcused)  # default: as an unexcused absence, 1/3 of own value
+    assert (got["B"], got["C"], got["D"]) == (12, 8 + F(8, 3), 7 + F(7, 3))
+    assert scores(entries, {**unexcused, "Forfeit loss": "unexcused"}) == got
+    got = scores(entries, {**unexcused, "Forfeit loss": "0"})  # nothing for a no-show
+    assert (got["B"], got["C"], got["D"]) == (9, 8, 7)
+    got = scores(entries, {**unexcused, "Forfeit loss": "1/2"})  # `--`: both get it
+    assert (got["B"], got["C"], got["D"]) == (9 + F(9, 2), 12, 7 + F(7, 2))
+    # the winner is untouched by the setting; a real unexcused absence keeps its fraction
+    assert got["A"] == 10 + F(20, 3)
+    away = scores([Game(1, 1, "A", "B", W), Rest(1, "C", Absence.UNEXCUSED),
+                   Rest(1, "D", Absence.BYE)], {**unexcused, "Forfeit loss": "0"})
+    assert away["C"] == 8 + F(8, 3)
+    # Preset kfc: forfeit loss 0 although its unexcused absence is 35 %
+    kfc = parse_settings({"Preset": "kfc"})
+    assert kfc.forfeit_loss == 0 and kfc.unexcused == F(35, 100)
+    assert parse_settings({"Preset": "kfc", "Forfeit loss": "unexcused"}).forfeit_loss is None
+
+
 def test_late_entry_bottom_or_by_rating() -> None:
     late = players(Player("E", F(2500), joined=2, order=4))
     # bottom: E is not ranked before round 2 and then stands last
@@ -202,11 +226,13 @@ KFC_ROUNDS: list[list[object]] = [
 # automatic top value is round(3 × 3/2) = round(4.5) = 4: values 4, 3, 2, 1.
 # Round 1 (values A 4, C 3, D 2, E 1):
 #   A 4 + 3/4 × 4 (win over dropped B) = 7; C 3 + D's value 2 (forfeit as a win) = 5;
-#   D 2 + 35% × 2 (did not turn up) = 2.7; E 1 + 50% × 1 (bye) = 1.5.  Order A C D E.
-# Round 2 (same values): A 7 + 3/2 = 8.5; C 5 + 4/2 = 7; D 2.7 + 70% × 2 (club) = 4.1;
+#   D 2 + 0 (did not turn up: Forfeit loss 0, not the 35 % of an unexcused absence) = 2;
+#   E 1 + 50% × 1 (bye) = 1.5.  Order A C D E.
+# Round 2 (same values): A 7 + 3/2 = 8.5; C 5 + 4/2 = 7; D 2 + 70% × 2 (club) = 3.4;
 #   E 1.5 + 3/4 × 1 (win over dropped B) = 2.25.  Order A C D E, values unchanged.
-# Round 3 (same values): A 8.5 + 1 (E) = 9.5; D 4.1 + 3 (C) = 7.1; C 7 + 0 = 7; E 2.25.
-KFC_EXPECTED = [("A", F(19, 2)), ("D", F(71, 10)), ("C", F(7)), ("E", F(9, 4))]
+# Round 3 (same values): A 8.5 + 1 (E) = 9.5; C 7 + 0 = 7; D 3.4 + 3 (C) = 6.4; E 2.25.
+# (Were the forfeit loss the unexcused 35 %, D would have 7.1 and stand above C.)
+KFC_EXPECTED = [("A", F(19, 2)), ("C", F(7)), ("D", F(32, 5)), ("E", F(9, 4))]
 
 
 def test_keizerforclubs_style_season_by_hand(tmp_path: Path) -> None:
