@@ -87,14 +87,21 @@ def main() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--players", "players_csv", type=click.Path(exists=True, dir_okay=False,
               path_type=Path), help="CSV with a Name column (and Rating, Joined, Left).")
+@click.option("--from", "source", type=click.Path(dir_okay=False, path_type=Path),
+              help="Start from a TRF file (.trf) of a season played elsewhere.")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
-def new(file: Path, players_csv: Path | None, force: bool) -> None:
+def new(file: Path, players_csv: Path | None, source: Path | None, force: bool) -> None:
     """Make a fresh competition workbook FILE (.xlsx, or .xlsm with the two buttons)."""
     suffix = file.suffix.lower()
     if suffix not in (".xlsx", ".xlsm"):
         raise click.UsageError(f"{file}: the name must end in .xlsx or .xlsm")
     if file.exists() and not force:
         sys.exit(_fail([f"{file} already exists; choose another name or add --force"]))
+    if source is not None:
+        if players_csv is not None:
+            raise click.UsageError("use --players or --from, not both")
+        _new_from(file, source)
+        return
     players: list[dict[str, object]] = []
     if players_csv is not None:
         players, problems = _read_players_csv(players_csv)
@@ -107,6 +114,23 @@ def new(file: Path, players_csv: Path | None, force: bool) -> None:
         sys.exit(_fail(lines))
     _say(f"Made {file} with {len(players)} players. Fill in the Players sheet, "
                      f"tick who is present, then: keizer-xl pair {file}")
+
+
+def _new_from(file: Path, source: Path) -> None:
+    """`new FILE --from SEASON.trf`: the season's players, rounds and standings."""
+    if source.suffix.lower() not in (".trf", ".txt"):
+        raise click.UsageError(f"{source}: --from takes a TRF file (.trf)")
+    from keizer_xl.exchange.trffiles import new_from_trf
+
+    _tune_gc()
+    made, lines = _attempt(lambda: new_from_trf(source, file))
+    if made is None:
+        sys.exit(_fail(lines))
+    outcome, _ = made
+    for note in outcome.notes:
+        _say(f"Note: {note}")
+    _say(f"Made {file} from {source}: {outcome.players} players, {outcome.rounds} rounds, "
+         f"standings written. Next: keizer-xl pair {file}")
 
 
 def _read_players_csv(path: Path) -> tuple[list[dict[str, object]], list[str]]:
@@ -303,6 +327,30 @@ def standings(file: Path, after: int | None) -> None:
     title = (f"Standings after round {table.after_round}" if table.after_round
              else "Initial ranking")
     _print_standings(table, title)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--trf", "trf", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Write a FIDE TRF-16 report of the season to this file.")
+@click.option("--name", default=None,
+              help="The competition's name in the report (default: the file's name).")
+def export(file: Path, trf: Path, name: str | None) -> None:
+    """Write the season of FILE for other programs (the file is not changed).
+
+    The TRF report holds every completed round: each player's starting number (place on
+    the Players sheet), rating, FIDE id where known, game points and Keizer rank, and per
+    round the opponent, colour and result; byes as U, absences as Z.
+    """
+    from keizer_xl.exchange.trffiles import export_trf
+
+    _tune_gc()
+    outcome, lines = _attempt(lambda: export_trf(file, trf, name))
+    if outcome is None:
+        sys.exit(_fail(lines))
+    for note in outcome.notes:
+        _say(f"Note: {note}")
+    _say(f"Wrote {trf}: {outcome.players} players, {outcome.rounds} rounds (TRF-16).")
 
 
 @main.command()

@@ -17,9 +17,9 @@ import pandas as pd
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
 from keizer_xl.core.errors import KeizerError, Problem
-from keizer_xl.core.model import Game
+from keizer_xl.core.model import Entry, Game
 from keizer_xl.core.scoring import Standings
-from keizer_xl.core.words import is_blank
+from keizer_xl.core.words import is_blank, text
 from keizer_xl.engine import Competition, NextRound
 from keizer_xl.workbook.xlsx import column_letters as column_letter
 
@@ -27,6 +27,20 @@ SHEETS = ("Players", "Rounds", "Standings", "Settings")
 SETTINGS_COLUMNS = ("Setting", "Value")
 STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
                      "Byes", "Absent", "Rating", "Own")
+
+# Optional Players columns that the files of the chess world read and fill (TRF, rating
+# lists): each one's header as keizer_xl writes it, then the other spellings it accepts.
+# Matched ignoring case, spaces, dashes, dots and underscores.
+IDENTITY_COLUMNS: dict[str, tuple[str, ...]] = {
+    "FIDE id": ("FIDE id", "FIDE nr", "FIDE number", "FIDE nummer", "ID FIDE"),
+    "KNSB id": ("KNSB id", "Relatienummer", "KNSB nr", "KNSB number", "KNSB nummer",
+                "Bondsnummer"),
+    "Title": ("Title", "Titel"),
+    "Federation": ("Federation", "Fed", "Federatie"),
+    "Sex": ("Sex", "Gender", "Geslacht"),
+    "Born": ("Born", "Birth date", "Date of birth", "Birth year", "Geboren",
+             "Geboortedatum", "Geboortejaar"),
+}
 
 Grid = Sequence[Sequence[object]]
 Cell = tuple[int, int]  # (row, column), both 1-based as on the sheet
@@ -79,6 +93,22 @@ def _frame(grid: Grid, wanted: Sequence[str], layout: Layout, table: str) -> pd.
     frame: pd.DataFrame = pd.DataFrame(cells, index=pd.RangeIndex(2, len(body) + 2),
                                        columns=pd.Index(list(positions)), dtype=object)
     return frame
+
+
+def _header_key(header: object) -> str:
+    return "".join(ch for ch in text(header).casefold() if ch.isalnum())
+
+
+def identity_columns(header: Sequence[object]) -> dict[str, int]:
+    """Where the optional identity columns are in a Players header row (0-based)."""
+    wanted = {_header_key(alias): name for name, aliases in IDENTITY_COLUMNS.items()
+              for alias in aliases}
+    found: dict[str, int] = {}
+    for i, cell in enumerate(header):
+        name = wanted.get(_header_key(cell))
+        if name is not None and name not in found:
+            found[name] = i
+    return found
 
 
 def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
@@ -186,13 +216,20 @@ def standings_note(standings: Standings) -> str:
 
 def round_cells(next_round: NextRound, layout: Layout) -> dict[Cell, CellValue]:
     """The new round's rows, appended below the last used row of the Rounds sheet."""
+    return entry_cells(next_round.entries, layout)
+
+
+def entry_cells(entries: Sequence[Entry], layout: Layout) -> dict[Cell, CellValue]:
+    """Rounds rows (with their results, if any) below the last used row of the sheet."""
     cols = layout.columns["Rounds"]
     cells: dict[Cell, CellValue] = {}
     row = layout.used_rows.get("Rounds", 1) + 1
-    for e in next_round.entries:
+    for e in entries:
         values: dict[str, CellValue]
         if isinstance(e, Game):
             values = {"Round": e.round, "Board": e.board, "White": e.white, "Black": e.black}
+            if e.result is not None:
+                values["Result"] = e.result.value
         else:
             values = {"Round": e.round, "White": e.player, "Result": e.reason.value}
         for name, value in values.items():

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 
-def create(path: Path, players: Sequence[Mapping[str, object]] = ()) -> None:
+def create(path: Path, players: Sequence[Mapping[str, object]] = (),
+           fill: Callable[[Path], None] | None = None) -> None:
     """Write a new workbook: .xlsx plain, .xlsm with the VBA module and the two buttons.
 
     Built beside the target and moved into place, so a failure leaves nothing half-made.
+    `fill`, if given, writes more into the new workbook (rounds, own columns, standings)
+    before it is moved into place.
     """
     from keizer_xl.workbook.template import CODE_NAMES, build_template
 
@@ -25,6 +28,8 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = ()) -> None:
     os.close(fd)
     try:
         build_template(Path(tmp), players, vba_project=vba)
+        if fill is not None:
+            fill(Path(tmp))
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(tmp, 0o666 & ~mask)  # an ordinary file, not mkstemp's private one

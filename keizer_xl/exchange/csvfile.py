@@ -1,0 +1,75 @@
+"""Reading and writing the text files other programs make: their encodings, their CSV
+dialects, and an atomic write.
+
+Clubs' files come from Windows programs and Excel as often as from anywhere else: UTF-8
+with or without a byte-order mark, or Windows-1252 (the KNSB rating list is Latin-1).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from pathlib import Path
+
+from keizer_xl.core.errors import KeizerXLError
+
+
+class TextFileProblem(KeizerXLError):
+    """An input file that cannot be read at all (missing, a folder, not text)."""
+
+
+def decode(data: bytes) -> str:
+    """The text of a file: UTF-8 (a byte-order mark dropped) when it is valid UTF-8, else
+    Windows-1252, the Latin-1 of Windows (every byte means something there)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def read_text(path: Path) -> str:
+    """A text file's contents, decoded as `decode` does; TextFileProblem if unreadable."""
+    if path.is_dir():
+        raise TextFileProblem(f"{path}: this is a folder, not a file")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise TextFileProblem(f"{path}: there is no such file") from None
+    except OSError as exc:
+        raise TextFileProblem(f"{path}: could not be read ({exc.strerror or exc})") from None
+    if b"\0" in data[:4096]:
+        raise TextFileProblem(f"{path}: not a text file")
+    return decode(data)
+
+
+def sniff_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
+    """The separator of a CSV text: comma, semicolon or tab, told by its first lines."""
+    sample = "\n".join(text.splitlines()[:20])
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        return csv.excel
+
+
+def read_rows(text: str) -> list[list[str]]:
+    """A CSV text as rows of cells, separator sniffed."""
+    return list(csv.reader(text.splitlines(), dialect=sniff_dialect(text)))
+
+
+def write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
+    """Write a text file atomically: a temporary file beside it, flushed, then renamed."""
+    folder = path.resolve().parent
+    fd, tmp = tempfile.mkstemp(prefix=f".~{path.stem}.", suffix=path.suffix, dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -1,0 +1,507 @@
+"""The FIDE Tournament Report File (TRF-16): a Keizer season out to other programs and in.
+
+TRF is fixed-width text (FIDE handbook C.04 Annex 2): header lines, then one `001` line
+per player with a ten-column block per round (opponent, colour, result). Pairing programs
+and rating offices read and write it, so a club can hand its season over or bring one in
+mid-season. These functions are pure: text and the core's domain objects in and out; the
+files are read and written in `trffiles`.
+
+Keizer in TRF terms: the starting rank is the player's place on the Players sheet, the
+points are game points (1 for a win or a forfeit win, ½ for a draw, nothing for a bye or an
+absence, which earn a share of one's own value instead), the rank is the Keizer rank. The
+bye is `U`; an absence, and a round before a player joined or after he left, is `Z`. The
+settings the club changed travel in extension records `KZS Name = value`, and what TRF
+cannot tell apart (a late entrant's rounds, a player who left, club duty and unexcused
+absences, all `Z`) in `KZP start joined 3 left 12 club 4 7 unexcused 9`. Other programs
+pass over records they do not know, as they do with their own `XX?` extensions; keizer_xl
+reads them back, so a season exported and imported again ranks the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from keizer_xl.core.errors import KeizerError, KeizerXLError
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.scoring import Standings
+from keizer_xl.exchange.problems import LineProblems
+
+TOURNAMENT_TYPE = "Keizer (internal competition)"
+NAME_WIDTH = 33
+SETTING_RECORD = "KZS"
+PLAYER_RECORD = "KZP"
+REASON_WORDS = {"club": Absence.CLUB, "unexcused": Absence.UNEXCUSED}
+FIRST_BLOCK = 91  # 0-based column of round 1's block (column 92 on paper)
+BLOCK_WIDTH = 10
+MAX_NUMBER = 9999  # starting ranks, ratings and ranks have four columns
+MAX_POINTS = Fraction(199, 2)  # points have four columns: 99.5
+
+# Result codes: over the board, forfeits, and rounds without an opponent.
+PLAYED = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0)}
+UNRATED = {"W": "1", "D": "=", "L": "0"}  # unrated games, read as the results they are
+NO_OPPONENT = {"U": Absence.BYE, "+": Absence.BYE, "Z": Absence.EXCUSED,
+               "H": Absence.EXCUSED, "F": Absence.EXCUSED, "-": Absence.UNEXCUSED}
+CODES = frozenset("10=+-UZHFWDL ")
+
+# (white's code, black's code) of each game result, and back.
+GAME_CODES: dict[Result, tuple[str, str]] = {
+    Result.WHITE_WINS: ("1", "0"),
+    Result.BLACK_WINS: ("0", "1"),
+    Result.DRAW: ("=", "="),
+    Result.WHITE_FORFEIT_WIN: ("+", "-"),
+    Result.BLACK_FORFEIT_WIN: ("-", "+"),
+    Result.DOUBLE_FORFEIT: ("-", "-"),
+}
+GAME_RESULTS: dict[tuple[str, str], Result | None] = {
+    **{codes: result for result, codes in GAME_CODES.items()}, (" ", " "): None}
+
+
+class TrfLimit(KeizerXLError):
+    """The season does not fit the format's fixed columns."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What the chess world knows of a player beyond the Keizer columns (Players' own
+    columns Sex, Title, Federation, FIDE id, Born); blank when unknown."""
+
+    sex: str = ""
+    title: str = ""
+    federation: str = ""
+    fide_id: str = ""
+    born: str = ""
+
+
+@dataclass(frozen=True)
+class TrfRound:
+    """One round's block of a player line. `opponent` 0: no opponent; `colour` w, b or -;
+    `result` one of `CODES` (a blank block: no information at all)."""
+
+    opponent: int
+    colour: str
+    result: str
+
+    @property
+    def blank(self) -> bool:
+        return self.opponent == 0 and self.colour in "- " and self.result == " "
+
+
+ABSENT = TrfRound(0, "-", "Z")
+BLANK = TrfRound(0, " ", " ")
+
+
+@dataclass(frozen=True)
+class TrfPlayer:
+    """A `001` line."""
+
+    start: int
+    name: str
+    rating: int  # 0: none
+    identity: Identity
+    points: Fraction
+    rank: int | None
+    rounds: tuple[TrfRound, ...]
+    line: int = field(default=0, compare=False)  # where it was read, for messages
+    joined: int = 1  # from the KZP record: rounds outside joined..left are no absences
+    left: int | None = None
+    reasons: tuple[tuple[int, Absence], ...] = ()  # rounds of Z that were club or unexcused
+
+    @property
+    def keizer_record(self) -> str:
+        """The KZP record, or "" when the 001 line says it all."""
+        words = [f"joined {self.joined}"] if self.joined > 1 else []
+        words += [f"left {self.left}"] if self.left is not None else []
+        for word, reason in REASON_WORDS.items():
+            rounds = [str(k) for k, r in self.reasons if r is reason]
+            words += [word, *rounds] if rounds else []
+        return f"{PLAYER_RECORD} {self.start:>4} {' '.join(words)}" if words else ""
+
+
+@dataclass(frozen=True)
+class TrfReport:
+    """A whole file: the header lines (code, text) in file order and the players."""
+
+    header: tuple[tuple[str, str], ...]
+    players: tuple[TrfPlayer, ...]
+    settings: tuple[tuple[str, str], ...] = ()  # (setting name, value as typed)
+
+    @property
+    def rounds(self) -> int:
+        return max((len(p.rounds) for p in self.players), default=0)
+
+    def header_text(self, code: str) -> str:
+        return next((text for c, text in self.header if c == code), "")
+
+
+def game_points(rounds: Iterable[TrfRound]) -> Fraction:
+    """Game points as this module writes them: wins and forfeit wins 1, draws ½."""
+    total = Fraction(0)
+    for r in rounds:
+        code = UNRATED.get(r.result, r.result)
+        total += PLAYED.get(code, Fraction(1) if code == "+" and r.opponent else Fraction(0))
+    return total
+
+
+# -- out ----------------------------------------------------------------------------------
+
+def report_from_season(season: Season, standings: Standings, name: str,
+                       identities: Mapping[str, Identity] | None = None,
+                       settings: Sequence[tuple[str, str]] = ()) -> TrfReport:
+    """The season up to the round of `standings` (its completed rounds) as a TRF report;
+    `settings` are the (name, value) pairs the club filled in."""
+    rounds = standings.after_round
+    start = {p.name: n for n, p in enumerate(season.players, start=1)}
+    if len(start) > MAX_NUMBER:
+        raise TrfLimit(f"a TRF file holds at most {MAX_NUMBER} players, not {len(start)}")
+    blocks: dict[tuple[int, str], TrfRound] = {}
+    for e in season.entries:
+        if e.round > rounds:
+            continue
+        if isinstance(e, Game):
+            assert e.result is not None, "completed rounds have every result"
+            white, black = GAME_CODES[e.result]
+            blocks[(e.round, e.white)] = TrfRound(start[e.black], "w", white)
+            blocks[(e.round, e.black)] = TrfRound(start[e.white], "b", black)
+        else:
+            blocks[(e.round, e.player)] = TrfRound(
+                0, "-", "U" if e.reason is Absence.BYE else "Z")
+    ranks = {row.name: row.rank for row in standings.rows}
+    ids = identities or {}
+    players = []
+    for p in season.players:
+        played = tuple(blocks.get((r, p.name), ABSENT) for r in range(1, rounds + 1))
+        points = game_points(played)
+        if points > MAX_POINTS:
+            raise TrfLimit(f"{p.name} has {float(points)} game points; a TRF file holds at "
+                           f"most {float(MAX_POINTS)}")
+        reasons = tuple(sorted((e.round, e.reason) for e in season.entries
+                               if isinstance(e, Rest) and e.player == p.name
+                               and e.round <= rounds and e.reason in REASON_WORDS.values()))
+        players.append(TrfPlayer(start[p.name], p.name, _rating(p.rating),
+                                 ids.get(p.name, Identity()), points, ranks.get(p.name),
+                                 played, 0, p.joined, p.left, reasons))
+    rated = sum(1 for p in players if p.rating)
+    header = (("012", _one_line(name)), ("062", str(len(players))), ("072", str(rated)),
+              ("092", TOURNAMENT_TYPE))
+    return TrfReport(header, tuple(players), tuple(settings))
+
+
+def _rating(rating: Fraction) -> int:
+    whole = round(rating)
+    return whole if 0 < whole <= MAX_NUMBER else 0
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def write_trf(report: TrfReport) -> str:
+    """The report as TRF-16 text, lines ending in a newline, no trailing spaces."""
+    lines = [f"{code} {text}".rstrip() for code, text in report.header]
+    lines += [f"{SETTING_RECORD} {name} = {_one_line(value)}" for name, value in report.settings]
+    for p in sorted(report.players, key=lambda p: p.start):
+        ident = p.identity
+        rank = "" if p.rank is None else str(p.rank)
+        head = (f"001 {p.start:>4} {_cut(ident.sex, 1):1}{_cut(ident.title, 3):<3} "
+                f"{_cut(p.name, NAME_WIDTH):<{NAME_WIDTH}} {p.rating or '':>4} "
+                f"{_cut(ident.federation, 3):<3} {_cut(ident.fide_id, 11):>11} "
+                f"{_cut(ident.born, 10):<10} {float(p.points):>4.1f} {rank:>4}  ")
+        lines.append((head + "".join(_block(r) for r in p.rounds)).rstrip())
+    lines += [p.keizer_record for p in sorted(report.players, key=lambda p: p.start)
+              if p.keizer_record]
+    return "\n".join(lines) + "\n"
+
+
+def _cut(text: str, width: int) -> str:
+    return _one_line(text)[:width]
+
+
+def _block(r: TrfRound) -> str:
+    opponent = f"{r.opponent:>4}" if r.opponent else ("0000" if not r.blank else "    ")
+    return f"{opponent} {r.colour} {r.result}  "
+
+
+# -- in -----------------------------------------------------------------------------------
+
+def parse_trf(text: str, source: str = "the TRF file") -> TrfReport:
+    """Read TRF-16 text; FileProblems lists every problem with its line.
+
+    Header lines (`012` … `132`) are kept as they are; other records (teams, program
+    extensions such as `XXR`) are passed over. Each pairing must be written the same way in
+    both players' lines."""
+    problems = LineProblems(source)
+    header: list[tuple[str, str]] = []
+    players: list[TrfPlayer] = []
+    settings: list[tuple[str, str]] = []
+    records: list[tuple[int, str]] = []
+    for n, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        code = line[:3]
+        if code == PLAYER_RECORD:
+            records.append((n, line))
+        elif code == SETTING_RECORD:
+            setting = _setting_line(line, n, problems)
+            if setting is not None:
+                settings.append(setting)
+        elif code == "001":
+            player = _player_line(line, n, problems)
+            if player is not None:
+                players.append(player)
+        elif len(code) == 3 and code.isdigit() and code.endswith("2"):
+            header.append((code, line[4:].rstrip()))
+    if not players and not problems:
+        problems.add("no player lines (starting with 001): is this a TRF file?")
+    players = _with_records(players, records, problems)
+    _check_pairings(players, problems)
+    problems.raise_if_any()
+    return TrfReport(tuple(header), tuple(players), tuple(settings))
+
+
+def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
+                  problems: LineProblems) -> list[TrfPlayer]:
+    """The players with what their KZP records say (joined, left, absence reasons)."""
+    import dataclasses
+
+    by_start = {p.start: i for i, p in enumerate(players)}
+    for n, line in records:
+        words = line[3:].split()
+        if not words or not words[0].isdigit() or int(words[0]) not in by_start:
+            problems.add(f"'{words[0] if words else ''}' is not the starting rank of a player "
+                         "line", n)
+            continue
+        i = by_start[int(words[0])]
+        changes: dict[str, object] = {}
+        reasons: list[tuple[int, Absence]] = []
+        key = ""
+        for word in words[1:]:
+            if word in ("joined", "left", *REASON_WORDS):
+                key = word
+            elif not word.isdigit() or not key or int(word) < 1:
+                problems.add(f"'{word}' is not understood here; write e.g. joined 3 left 12 "
+                             "club 4 7 unexcused 9", n)
+                break
+            elif key in REASON_WORDS:
+                reasons.append((int(word), REASON_WORDS[key]))
+            else:
+                changes[key] = int(word)
+        players[i] = dataclasses.replace(players[i], reasons=tuple(sorted(reasons)),
+                                         **changes)  # type: ignore[arg-type]
+        for k, _ in reasons:
+            block = players[i].rounds[k - 1] if k <= len(players[i].rounds) else BLANK
+            if block.result not in "Z ":
+                problems.add(f"round {k} is listed as an absence, but the player line has "
+                             f"'{block.result}' in it", n)
+    return players
+
+
+def _setting_line(line: str, n: int, problems: LineProblems) -> tuple[str, str] | None:
+    """A `KZS Name = value` record, checked as the Settings sheet would check it."""
+    from keizer_xl.core.settings import parse_settings, setting_name
+
+    raw_name, _, value = line[4:].partition("=")
+    name = setting_name(raw_name)
+    if name is None:
+        problems.add(f"'{raw_name.strip()}' is not a setting", n)
+        return None
+    try:
+        parse_settings({name: value.strip()})
+    except KeizerError as exc:
+        for p in exc.problems:
+            problems.add(p.message, n)
+        return None
+    return (name, value.strip())
+
+
+def _number(text: str, what: str, columns: str, line: int, problems: LineProblems,
+            blank: int | None = None) -> int | None:
+    word = text.strip()
+    if not word:
+        if blank is None:
+            problems.add(f"no {what} (columns {columns})", line)
+        return blank
+    if not word.isdigit():
+        problems.add(f"'{word}' is not a {what} (columns {columns})", line)
+        return None
+    return int(word)
+
+
+def _player_line(line: str, n: int, problems: LineProblems) -> TrfPlayer | None:
+    padded = line.ljust(FIRST_BLOCK)
+    start = _number(padded[4:8], "starting rank", "5–8", n, problems)
+    name = _one_line(padded[14:47])
+    if not name:
+        problems.add("no name (columns 15–47)", n)
+    rating = _number(padded[48:52], "rating", "49–52", n, problems, blank=0)
+    rank = _number(padded[85:89], "rank", "86–89", n, problems, blank=0)
+    points_text = padded[80:84].strip().replace(",", ".")
+    try:
+        points = Fraction(points_text) if points_text else Fraction(0)
+    except ValueError:
+        problems.add(f"'{points_text}' is not a number of points (columns 81–84)", n)
+        points = Fraction(0)
+    rounds: list[TrfRound] = []
+    rest = line[FIRST_BLOCK:]
+    for k in range(0, len(rest), BLOCK_WIDTH):
+        rounds.append(_round_block(rest[k:k + BLOCK_WIDTH], k // BLOCK_WIDTH + 1, n, problems))
+    while rounds and rounds[-1].blank:
+        rounds.pop()
+    if start is None:
+        return None  # a line without its number cannot be checked against the others
+    identity = Identity(padded[9].strip(), padded[10:13].strip(), padded[53:56].strip(),
+                        padded[57:68].strip(), padded[69:79].strip())
+    return TrfPlayer(start, name, rating or 0, identity, points, rank or None,
+                     tuple(rounds), n)
+
+
+def _round_block(block: str, round_no: int, n: int, problems: LineProblems) -> TrfRound:
+    block = block.ljust(BLOCK_WIDTH)
+    first = FIRST_BLOCK + 1 + (round_no - 1) * BLOCK_WIDTH
+    where = f"round {round_no} (columns {first}–{first + BLOCK_WIDTH - 1})"
+    if not block.strip():
+        return BLANK
+    opponent_text, colour, result = block[0:4].strip(), block[5].lower(), block[7].upper()
+    opponent = 0
+    if opponent_text:
+        if not opponent_text.isdigit():
+            problems.add(f"{where}: '{opponent_text}' is not a starting rank", n)
+        else:
+            opponent = int(opponent_text)
+    if colour not in "wb- ":
+        problems.add(f"{where}: '{colour}' is not a colour; use w, b or -", n)
+    if result not in CODES:
+        problems.add(f"{where}: '{block[7]}' is not a result; use 1, 0, =, +, -, U, Z, H or F",
+                     n)
+    if not opponent and result in "10=WDL":
+        problems.add(f"{where}: a game result '{result}' without an opponent", n)
+    if opponent and result in "UZHF":
+        problems.add(f"{where}: '{result}' is for a round without an opponent, but "
+                     f"opponent {opponent} is given", n)
+    return TrfRound(opponent, "-" if colour == " " else colour, result)
+
+
+_OPPOSITE = {"w": "b", "b": "w", "-": "-"}
+
+
+def _check_pairings(players: Sequence[TrfPlayer], problems: LineProblems) -> None:
+    """Starting ranks unique; every opponent exists and has the same game in his line."""
+    by_start: dict[int, TrfPlayer] = {}
+    for p in players:
+        if p.start in by_start:
+            problems.add(f"starting rank {p.start} is used twice (also line "
+                         f"{by_start[p.start].line})", p.line)
+        else:
+            by_start[p.start] = p
+    for p in players:
+        for k, r in enumerate(p.rounds, start=1):
+            if not r.opponent:
+                continue
+            q = by_start.get(r.opponent)
+            if q is None or q is p:
+                problems.add(f"round {k}: opponent {r.opponent} has no player line"
+                             if q is None else f"round {k}: {p.name} cannot play himself",
+                             p.line)
+                continue
+            back = q.rounds[k - 1] if k <= len(q.rounds) else BLANK
+            if back.opponent != p.start:
+                problems.add(f"round {k}: {p.name} plays {q.name} (number {q.start}), but "
+                             f"line {q.line} does not have that game", p.line)
+            elif p.start < q.start and (back.colour != _OPPOSITE[r.colour]
+                                        or _codes(r, back) not in GAME_RESULTS):
+                problems.add(f"round {k}: {p.name} ({r.colour} {r.result}) and {q.name} "
+                             f"({back.colour} {back.result}, line {q.line}) do not agree",
+                             p.line)
+
+
+def _codes(a: TrfRound, b: TrfRound) -> tuple[str, str]:
+    """The result codes of a game, `a`'s first, unrated games read as the results they are."""
+    return (UNRATED.get(a.result, a.result), UNRATED.get(b.result, b.result))
+
+
+@dataclass(frozen=True)
+class ImportedSeason:
+    """A season read from a TRF file, ready to become a workbook."""
+
+    name: str  # the tournament's name (line 012)
+    season: Season
+    identities: dict[str, Identity]
+    notes: tuple[str, ...]
+    settings: tuple[tuple[str, str], ...] = ()
+
+
+def season_from_report(report: TrfReport, source: str = "the TRF file") -> ImportedSeason:
+    """Players in starting-rank order, every round's games, byes and absences.
+
+    Blank blocks before a player's first round and after his last are rounds he took no
+    part in (Joined, Left). A bye without an opponent (`U`, or `+`) is the pairing's bye;
+    the absences (`Z`, `H`, `F`, a blank block in between) become excused, `-` unexcused.
+    """
+    problems = LineProblems(source)
+    players = sorted(report.players, key=lambda p: p.start)
+    seen: dict[str, TrfPlayer] = {}
+    for p in players:
+        key = p.name.casefold()
+        if key in seen:
+            problems.add(f"'{p.name}' is on line {seen[key].line} too; each player needs a "
+                         "name of their own", p.line)
+        seen.setdefault(key, p)
+    problems.raise_if_any()
+    rounds = report.rounds
+    name_of = {p.start: p.name for p in players}
+    people: list[Player] = []
+    entries: list[Entry] = []
+    for order, p in enumerate(players):
+        taken = [k for k, r in enumerate(p.rounds, start=1) if not r.blank]
+        joined = p.joined if p.joined > 1 else taken[0] if taken else rounds + 1
+        left = p.left if p.left is not None else (
+            taken[-1] if taken and taken[-1] < rounds else None)
+        for k, r in enumerate(p.rounds, start=1):
+            if (k < joined or (left is not None and k > left)) and r.result not in "Z ":
+                problems.add(f"round {k} has a game or a bye, but the player joined in round "
+                             f"{joined}" + (f" and left after round {left}" if left else ""),
+                             p.line)
+        people.append(Player(p.name, Fraction(p.rating), joined, left, None, order))
+    problems.raise_if_any()
+    ours = report.header_text("092") == TOURNAMENT_TYPE  # Z is excused, KZP says the rest
+    guessed = 0
+    unplayed = 0
+    for k in range(1, rounds + 1):
+        games: list[Game] = []
+        rests: list[Rest] = []
+        for person, p in zip(people, players, strict=True):
+            if not person.takes_part_in(k):
+                continue
+            r = p.rounds[k - 1] if k <= len(p.rounds) else BLANK
+            if r.opponent:
+                if r.opponent < p.start:
+                    continue  # the game was made from the other player's line
+                q = seen[name_of[r.opponent].casefold()]
+                back = q.rounds[k - 1]
+                if r.colour == "b":
+                    white, black, w, b = q, p, back, r
+                else:
+                    white, black, w, b = p, q, r, back
+                result = GAME_RESULTS[_codes(w, b)]  # the codes agree: checked by parse_trf
+                if result is None and k < rounds:
+                    problems.add(f"round {k}: the game {white.name}–{black.name} has no "
+                                 f"result, but round {rounds} follows", p.line)
+                unplayed += result is None
+                games.append(Game(k, len(games) + 1, white.name, black.name, result))
+            else:
+                reason = dict(p.reasons).get(k) or NO_OPPONENT.get(r.result, Absence.EXCUSED)
+                guessed += r.result in "HF" or (reason is Absence.EXCUSED and not ours)
+                rests.append(Rest(k, p.name, reason))
+        rests.sort(key=lambda rest: rest.reason is not Absence.BYE)
+        entries.extend([*games, *rests])
+    problems.raise_if_any()
+    notes = []
+    if guessed:
+        notes.append(f"{guessed} absence{'s' if guessed != 1 else ''} (Z, H or F in the "
+                     "TRF file) entered as excused; change them to club or unexcused in the "
+                     "Rounds sheet where that is what they were")
+    if unplayed:
+        notes.append(f"{unplayed} game{'s' if unplayed != 1 else ''} of round {rounds} "
+                     "without a result: type them in the Rounds sheet")
+    identities = {p.name: p.identity for p in players if p.identity != Identity()}
+    return ImportedSeason(report.header_text("012"), Season(tuple(people), tuple(entries)),
+                          identities, tuple(notes), report.settings)

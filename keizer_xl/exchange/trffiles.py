@@ -1,0 +1,159 @@
+"""TRF files at the edge: `keizer-xl export --trf` and `keizer-xl new --from SEASON.trf`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from keizer_xl.core.model import Season
+from keizer_xl.exchange.csvfile import read_text, write_text
+from keizer_xl.exchange.trf import (
+    NAME_WIDTH,
+    Identity,
+    ImportedSeason,
+    parse_trf,
+    report_from_season,
+    season_from_report,
+    write_trf,
+)
+
+# Identity fields and the Players columns (workbook.contract.IDENTITY_COLUMNS) they live in.
+FIELDS = {"sex": "Sex", "title": "Title", "federation": "Federation", "fide_id": "FIDE id",
+          "born": "Born"}
+
+
+@dataclass
+class TrfOutcome:
+    """What was written, for the command line to say."""
+
+    path: Path
+    players: int
+    rounds: int
+    notes: list[str] = field(default_factory=list)
+
+
+def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
+    """Write the season's completed rounds to `out` as a TRF-16 report; the workbook is
+    only read."""
+    from keizer_xl.workbook.contract import read_book
+    from keizer_xl.workbook.files import read_grids
+
+    grids = read_grids(book)
+    competition, layout = read_book(grids)
+    season = competition.season
+    identities = read_identities(season, grids[layout.sheet["Players"]])
+    standings = competition.standings()
+    settings = filled_settings(grids[layout.sheet["Settings"]], layout.setting_rows,
+                               layout.columns["Settings"]["Value"])
+    report = report_from_season(season, standings, name or book.stem, identities, settings)
+    write_text(out, write_trf(report))
+    notes = []
+    if season.last_round > standings.after_round:
+        notes.append(f"round {season.last_round} is not complete yet, so the file ends with "
+                     f"round {standings.after_round}")
+    long = [p.name for p in season.players if len(p.name) > NAME_WIDTH]
+    if long:
+        notes.append(f"names longer than {NAME_WIDTH} characters were cut short in the file: "
+                     + ", ".join(long))
+    return TrfOutcome(out, len(season.players), standings.after_round, notes)
+
+
+def filled_settings(grid: Sequence[Sequence[object]], rows: Mapping[str, int],
+                    value_column: int) -> list[tuple[str, str]]:
+    """The settings the club filled in, as (name, value as typed), in sheet order."""
+    out = []
+    for name, row in sorted(rows.items(), key=lambda item: item[1]):
+        cells = grid[row - 1] if row <= len(grid) else ()
+        value = cells[value_column - 1] if value_column <= len(cells) else None
+        if isinstance(value, dt.datetime | dt.date):  # Excel made 2/3 a date: the fraction
+            low, high = sorted((value.day, value.month))
+            value = f"{low}/{high}"
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if value is not None and str(value).strip():
+            out.append((name, " ".join(str(value).split())))
+    return out
+
+
+def _identity_text(value: object) -> str:
+    if isinstance(value, dt.datetime | dt.date):
+        return f"{value:%Y/%m/%d}"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else " ".join(str(value).split())
+
+
+def _sex(word: str) -> str:
+    """TRF writes m or w; a club may have typed M, F, V (vrouw), man, female, …"""
+    first = word[:1].lower()
+    return "m" if first == "m" else "w" if first in ("w", "f", "v") else ""
+
+
+def read_identities(season: Season, grid: Sequence[Sequence[object]]) -> dict[str, Identity]:
+    """Each player's Sex, Title, Federation, FIDE id and Born from the Players sheet's own
+    columns (as far as it has them)."""
+    from keizer_xl.workbook.contract import identity_columns
+
+    columns = identity_columns(grid[0]) if grid else {}
+    wanted = {attr: columns[header] for attr, header in FIELDS.items() if header in columns}
+    if not wanted:
+        return {}
+    out: dict[str, Identity] = {}
+    for p in season.players:
+        row = grid[int(p.source) - 1] if isinstance(p.source, int) else ()
+        values = {attr: _identity_text(row[col]) if col < len(row) else ""
+                  for attr, col in wanted.items()}
+        values["sex"] = _sex(values.get("sex", ""))
+        out[p.name] = Identity(**values)
+    return out
+
+
+def new_from_trf(source: Path, book: Path) -> tuple[TrfOutcome, ImportedSeason]:
+    """Make the workbook `book` holding the TRF file's players and rounds, with its
+    standings; nothing is written unless all of it can be."""
+    from keizer_xl.workbook.newbook import create
+
+    text = read_text(source)
+    imported = season_from_report(parse_trf(text, source.name), source.name)
+    season = imported.season
+    players = [{"Name": p.name, "Rating": int(p.rating) if p.rating else None,
+                "Joined": p.joined if p.joined > 1 else None, "Left": p.left}
+               for p in season.players]
+    create(book, players, fill=lambda tmp: _fill(tmp, imported))
+    return TrfOutcome(book, len(season.players), season.last_round,
+                      list(imported.notes)), imported
+
+
+def _fill(path: Path, imported: ImportedSeason) -> None:
+    """Rounds, own columns and settings into a fresh workbook, then its standings."""
+    from keizer_xl.workbook.contract import entry_cells, plan_recalc, read_book
+    from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
+
+    season, identities = imported.season, imported.identities
+    grids = read_grids(path)
+    _, layout = read_book(grids)
+    edits = [SheetEdit(layout.sheet["Rounds"], dict(entry_cells(season.entries, layout)))]
+    if imported.settings:
+        value = layout.columns["Settings"]["Value"]
+        edits.append(SheetEdit(layout.sheet["Settings"], {
+            (layout.setting_rows[name], value): text for name, text in imported.settings}))
+    used = [attr for attr in FIELDS if any(getattr(i, attr) for i in identities.values())]
+    if used:
+        first = len(grids[layout.sheet["Players"]][0]) + 1
+        cells: dict[tuple[int, int], CellValue] = {}
+        for offset, attr in enumerate(used):
+            col = first + offset
+            cells[(1, col)] = FIELDS[attr]
+            for row, p in enumerate(season.players, start=2):
+                value = getattr(identities.get(p.name, Identity()), attr)
+                if value:
+                    cells[(row, col)] = int(value) if attr == "fide_id" and value.isdigit() \
+                        else value
+        edits.append(SheetEdit(layout.sheet["Players"], cells))
+    save_edits(path, edits, backup=False)
+    _, standings = plan_recalc(read_grids(path))
+    save_edits(path, [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None)
+                      for e in standings], backup=False)
