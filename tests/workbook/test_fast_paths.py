@@ -15,11 +15,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import keizer_xl.workbook.xlsx.package as package
 from keizer_xl import engine
 from keizer_xl.core.words import parse_number
 from keizer_xl.workbook import contract as sheets
-from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
+from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits, xmltext, zipcopy
+from keizer_xl.workbook.xlsx import cells as xlsx_cells
+from keizer_xl.workbook.xlsx.sheet import _Sheet
 from tests.helpers_package import (
     FIXTURES,
     WORKBOOKS,
@@ -45,17 +46,17 @@ def random_value(rnd: random.Random) -> CellValue:
 def test_new_rows_are_written_as_render_cell_writes_them(prefix: str, styled: bool) -> None:
     space = f' xmlns:{prefix[:-1]}="urn:x"' if prefix else ""
     cols = f'<{prefix}cols><{prefix}col min="2" max="4" style="3"/></{prefix}cols>'
-    sheet = package._Sheet(f"<{prefix}worksheet{space}>{cols if styled else ''}"
-                           f"<{prefix}sheetData/></{prefix}worksheet>".encode(), "test")
+    sheet = _Sheet(f"<{prefix}worksheet{space}>{cols if styled else ''}"
+                   f"<{prefix}sheetData/></{prefix}worksheet>".encode(), "test")
     assert bool(sheet.column_styles) == styled
     rnd = random.Random(5)
     for number in range(1, 300):
         values = {c: random_value(rnd) for c in rnd.sample(range(1, 30), rnd.randint(1, 12))}
         made = sheet._new_row(number, values)
         general = "".join(
-            package._render_cell(prefix, number, c, values[c], sheet._style(c))
-            for c in sorted(values) if not package._empty(values[c]))
-        assert (made.markup if isinstance(made, package._Row) else made) == (
+            xlsx_cells._render_cell(prefix, number, c, values[c], sheet._style(c))
+            for c in sorted(values) if not xlsx_cells._empty(values[c]))
+        assert (made.markup if isinstance(made, xlsx_cells._Row) else made) == (
             f'<{prefix}row r="{number}">{general}</{prefix}row>' if general else "")
 
 
@@ -74,7 +75,7 @@ def test_rewriting_standings_quickly_gives_what_editing_each_cell_gives(
     quick, slow = copy_fixture(name, tmp_path / "quick"), copy_fixture(name, tmp_path / "slow")
     for cells in weeks:
         save_edits(quick, [SheetEdit("Standings", cells, clear_below=1)], backup=False)
-    monkeypatch.setattr(package._Sheet, "_rewritten", lambda self, row, values: None)
+    monkeypatch.setattr(_Sheet, "_rewritten", lambda self, row, values: None)
     for cells in weeks:
         save_edits(slow, [SheetEdit("Standings", cells, clear_below=1)], backup=False)
     assert members(quick) == members(slow)
@@ -97,7 +98,7 @@ def test_rows_not_quite_like_ours_are_edited_cell_by_cell(
         slow = hand_made_workbook(tmp_path / "slow.xlsx", rows)
         save_edits(quick, [edit], backup=False)
         with monkeypatch.context() as m:
-            m.setattr(package._Sheet, "_rewritten", lambda self, row, values: None)
+            m.setattr(_Sheet, "_rewritten", lambda self, row, values: None)
             save_edits(slow, [edit], backup=False)
         assert members(quick) == members(slow)
 
@@ -105,7 +106,7 @@ def test_rows_not_quite_like_ours_are_edited_cell_by_cell(
 def test_forbidden_characters_are_the_ones_xml_forbids() -> None:
     everything = "".join(map(chr, range(0x110000)))
     allowed = re.compile("[^\t\n\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-    assert package._FORBIDDEN.findall(everything) == allowed.findall(everything)
+    assert xmltext._FORBIDDEN.findall(everything) == allowed.findall(everything)
 
 
 # -- the zip package ----------------------------------------------------------------------
@@ -128,7 +129,7 @@ def test_copying_stored_parts_gives_the_package_zipfile_writes(
     copied = copy_fixture(name, tmp_path / "copied")
     written = copy_fixture(name, tmp_path / "zipfile")
     assert save_edits(copied, edits, backup=False)
-    monkeypatch.setattr(package, "_plain_zip", lambda members: False)
+    monkeypatch.setattr(zipcopy, "_plain_zip", lambda members: False)
     assert save_edits(written, edits, backup=False)
     assert zip_entries(copied) == zip_entries(written)
     with zipfile.ZipFile(copied) as z:
@@ -139,7 +140,7 @@ def test_copying_stored_parts_gives_the_package_zipfile_writes(
 
 def stored(path: Path, name: str) -> bytes | None:
     with zipfile.ZipFile(path) as z:
-        return package._stored_data(path.read_bytes(), z.getinfo(name))
+        return zipcopy._stored_data(path.read_bytes(), z.getinfo(name))
 
 
 # -- reading cells ------------------------------------------------------------------------

@@ -1,0 +1,193 @@
+"""Cell values: what a cell may hold, how it is written, and whether it already holds it.
+
+A value keizer_xl writes (text, a whole number, a float, a Fraction, or None for empty)
+is checked against what Excel can store, rendered as a `<c>` element, and compared with
+the cell's current markup (including text in the shared-string table) so that a cell
+already holding the value is left byte for byte as it was. `_Cell` and `_Row` are the
+pieces of sheet text the sheet editor moves around.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from defusedxml.ElementTree import fromstring as parse_xml
+
+from keizer_xl.workbook.xlsx.xmltext import (
+    _attr,
+    _clean_text,
+    _decode_escapes,
+    _escape_text,
+    _local,
+    _start_tag,
+    column_letters,
+)
+
+CellValue = str | int | float | Fraction | None
+
+MAX_TEXT = 32_767  # Excel's limit for the text of one cell
+
+
+@dataclass
+class _Cell:
+    column: int
+    markup: str  # the whole `<c>` element
+    start: str  # its start tag
+
+
+@dataclass
+class _Row:
+    number: int
+    markup: str  # the whole `<row>` element
+    start: str  # its start tag
+    made: tuple[int, int] | None = None  # made by `_new_row`: its first and last column
+
+
+class _SharedStrings:
+    """The shared-string table, read only when a comparison needs it.
+
+    `load` gives the table's bytes (None when the workbook has none); it is called at most
+    once, and only when a cell stored as shared text is compared."""
+
+    def __init__(self, load: Callable[[], bytes | None]):
+        self.load = load
+        self._items: list[str] | None = None
+
+    def __getitem__(self, index: int) -> str | None:
+        if self._items is None:
+            self._items = self._load()
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def _load(self) -> list[str]:
+        data = self.load()
+        if not data:
+            return []
+        try:
+            root = parse_xml(data)
+        except Exception:
+            return []
+        items = []
+        for si in root:
+            texts = []
+            for child in si:
+                if _local(child.tag) == "t":
+                    texts.append(child.text or "")
+                elif _local(child.tag) == "r":
+                    texts += [t.text or "" for t in child if _local(t.tag) == "t"]
+            items.append(_decode_escapes("".join(texts)))
+        return items
+
+
+def _empty(value: CellValue) -> bool:
+    return value is None or (isinstance(value, str) and not _clean_text(value))
+
+
+_PLAIN_TYPES = frozenset({int, Fraction, type(None)})
+_BIG = 10**15  # whole numbers from here on are written in full, but compared as floats
+_TEXT_TO_ESCAPE = re.compile(r"[&<>]|_x|^ | $")
+
+
+def _plain_value(value: object) -> bool:
+    """Text or a number that `_check_value` would surely let through (the usual cells)."""
+    if type(value) is str:
+        return len(value) <= MAX_TEXT  # cleaning only makes text shorter
+    return type(value) is float and math.isfinite(value)
+
+
+def _plain_text(text: str) -> bool:
+    """Text that a cell holds as it is: printable ASCII, not blank, nothing to escape or to
+    mark as space-preserving (`_render_cell` would write it unchanged)."""
+    return (text.isascii() and text.isprintable() and text != ""
+            and _TEXT_TO_ESCAPE.search(text) is None)
+
+
+def _check_value(value: object, place: str) -> None:
+    """Refuse a value Excel cannot hold, before anything is written."""
+    if isinstance(value, str):
+        if len(_clean_text(value)) > MAX_TEXT:
+            raise ValueError(f"{place}: text longer than Excel allows ({MAX_TEXT} characters).")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{place}: {value!r} is not a number Excel can store.")
+    elif not isinstance(value, (int, Fraction)):
+        raise TypeError(f"{place}: cannot write a {type(value).__name__} into a cell.")
+
+
+def _number_text(value: int | float | Fraction) -> str:
+    if isinstance(value, int):
+        return str(int(value))  # also turns a bool into 1/0
+    number = float(value)
+    if number.is_integer() and abs(number) < 1e15:
+        return str(int(number))
+    return repr(number)
+
+
+def _render_cell(p: str, row: int, column: int, value: CellValue, style: str | None) -> str:
+    """The markup of a written cell ('' for an empty cell without a style)."""
+    ref = f"{column_letters(column)}{row}"
+    if style is not None and not style.isdigit():
+        style = None  # a style is an index; anything else cannot be written back safely
+    s = "" if style is None else f' s="{style}"'
+    if isinstance(value, str):
+        value = _clean_text(value)
+        if not value:
+            value = None
+    if value is None:
+        return "" if style is None else f'<{p}c r="{ref}"{s}/>'
+    if isinstance(value, str):
+        space = ' xml:space="preserve"' if value != value.strip() or "\n" in value else ""
+        body = f"<{p}is><{p}t{space}>{_escape_text(value)}</{p}t></{p}is>"
+        return f'<{p}c r="{ref}"{s} t="inlineStr">{body}</{p}c>'
+    kind = ' t="b"' if isinstance(value, bool) else ""
+    return f'<{p}c r="{ref}"{s}{kind}><{p}v>{_number_text(value)}</{p}v></{p}c>'
+
+
+def _same_value(cell: _Cell, value: CellValue, strings: _SharedStrings, p: str) -> bool:
+    """Does the cell already hold `value` as a constant (so it can stay as it is)?
+
+    Excel stores text in its shared-string table when it saves, so a value keizer_xl wrote
+    earlier looks different after the secretary saved in Excel; it is still the same value.
+    """
+    markup = cell.markup
+    if f"<{p}f" in markup and _start_tag(p, "f").search(markup):
+        return False
+    kind = _attr(cell.start, "t") or "n"
+    v = _value_pattern(p).search(markup)
+    if isinstance(value, str):
+        value = _clean_text(value) or None
+    if value is None:
+        return v is None and f"<{p}is" not in markup
+    if isinstance(value, str):
+        if kind == "inlineStr":
+            texts = _text_pattern(p).findall(_phonetic_pattern(p).sub("", markup))
+            return _decode_escapes(html.unescape("".join(texts))) == value
+        if kind == "s" and v is not None and v.group(1).strip().isdigit():
+            return strings[int(v.group(1))] == value
+        return False
+    if v is None or kind != ("b" if isinstance(value, bool) else "n"):
+        return False
+    try:
+        return float(v.group(1)) == float(value)
+    except ValueError:
+        return False
+
+
+@functools.cache
+def _value_pattern(p: str) -> re.Pattern[str]:
+    return re.compile(rf"<{re.escape(p)}v>([^<]*)</{re.escape(p)}v>")
+
+
+@functools.cache
+def _text_pattern(p: str) -> re.Pattern[str]:
+    return re.compile(rf"<{re.escape(p)}t(?=[\s>])[^>]*>([^<]*)</{re.escape(p)}t>")
+
+
+@functools.cache
+def _phonetic_pattern(p: str) -> re.Pattern[str]:
+    return re.compile(rf"<{re.escape(p)}rPh(?=[\s>]).*?</{re.escape(p)}rPh>", re.S)

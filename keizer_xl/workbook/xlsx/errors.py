@@ -1,0 +1,24 @@
+"""The errors of the xlsx package, one root for all of them.
+
+`XlsxError` and its kinds tell why a workbook cannot be saved (open elsewhere, not a
+workbook, no such sheet); the workbook layer above turns them into keizer_xl's own errors,
+so nothing here needs to know about those.
+"""
+
+from __future__ import annotations
+
+
+class XlsxError(Exception):
+    """The root of this package's errors; the workbook layer turns them into keizer_xl's."""
+
+
+class WorkbookLocked(XlsxError):
+    """The workbook is open in Excel or LibreOffice, which would overwrite or refuse our save."""
+
+
+class NotAWorkbook(XlsxError):
+    """The file is not an .xlsx/.xlsm workbook keizer_xl can edit."""
+
+
+class MissingSheet(NotAWorkbook):
+    """The workbook has no worksheet of the name an edit asks for."""

@@ -1,0 +1,134 @@
+"""Safety around a save: lock files, the backup, and the atomic replace.
+
+A workbook open in Excel or LibreOffice is refused (the program would overwrite the save
+later), recognised by the lock files those programs keep beside it. A save writes a
+hidden temporary file beside the workbook, flushes it to disk, keeps the previous version
+as `<name>.backup<ext>` and renames the new file over the old one, so a crash leaves the
+old or the new file, never a mix; the folder is flushed too, so the rename itself lasts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+from collections.abc import Callable
+from pathlib import Path
+
+from keizer_xl.workbook.xlsx.errors import WorkbookLocked
+
+TEMP_SUFFIX = ".keizer-xl.tmp"
+
+
+def lock_files(path: Path) -> list[Path]:
+    """The lock files Excel (`~$name`) and LibreOffice (`.~lock.name#`) keep beside an open file."""
+    return [path.with_name("~$" + path.name), path.with_name(f".~lock.{path.name}#")]
+
+
+def check_not_open(path: Path) -> None:
+    """Refuse to touch a workbook that is open: the program would overwrite our save later."""
+    path = Path(path)
+    for lock in lock_files(path):
+        if lock.exists():
+            program = "Excel" if lock.name.startswith("~$") else "LibreOffice"
+            who = _lock_owner(lock)
+            by = f" by {who}" if who else ""
+            raise WorkbookLocked(
+                f"{path.name} is open in {program}{by} (lock file {lock.name} is present). "
+                f"Close it there and try again. If it is not open anywhere, "
+                f"delete the leftover lock file {lock}."
+            )
+
+
+def _lock_owner(lock: Path) -> str:
+    """Who has the file open, from LibreOffice's lock file (name, user, ...); '' if unknown."""
+    if not lock.name.startswith(".~lock."):
+        return ""
+    try:
+        fields = lock.read_text(encoding="utf-8", errors="replace").split(",")
+    except OSError:
+        return ""
+    return next((f.strip() for f in fields[:2] if f.strip()), "")
+
+
+def backup_path(path: Path) -> Path:
+    """Where the previous version is kept: `club.xlsx` -> `club.backup.xlsx` (still opens)."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}.backup{path.suffix}")
+
+
+def _temp_name(target: Path) -> Path:
+    """A hidden name beside `target` for a file being written (cleaned by the next save)."""
+    return target.with_name(f".{target.name}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
+
+
+def _remove_stale_temps(target: Path) -> None:
+    """Delete temporary files a killed earlier save may have left beside the workbook."""
+    prefix = f".{target.name}."
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(target.parent):
+            if entry.name.startswith(prefix) and entry.name.endswith(TEMP_SUFFIX):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _replace_atomically(target: Path, write: Callable[[int], None], backup: bool) -> None:
+    """Write a temp file beside `target`, keep the old version as backup, rename it into place."""
+    temp = _temp_name(target)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    try:
+        write(fd)  # closes fd after fsync
+        os.chmod(temp, stat.S_IMODE(os.stat(target).st_mode))
+        if backup:
+            _keep_backup(target)
+        try:
+            os.replace(temp, target)
+        except PermissionError as exc:  # Windows: another program holds the file open
+            raise PermissionError(
+                exc.errno, "The workbook is in use by another program; close it", str(target)
+            ) from exc
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    _sync_folder(target.parent)
+
+
+def _keep_backup(target: Path) -> None:
+    """Make `backup_path(target)` the current (old) version, atomically.
+
+    A hard link costs no copying and keeps the old file's dates; where links are not
+    supported (FAT-formatted sticks, some network drives) the file is copied instead.
+    """
+    temp = _temp_name(target)
+    try:
+        try:
+            os.link(target, temp)
+        except OSError:
+            shutil.copyfile(target, temp)
+            shutil.copystat(target, temp)
+            with open(temp, "rb+") as copy:
+                os.fsync(copy.fileno())
+        try:
+            os.replace(temp, backup_path(target))
+        except PermissionError as exc:  # Windows: the backup is open in Excel
+            raise PermissionError(
+                exc.errno, "Cannot replace the backup; is it open?", str(backup_path(target))
+            ) from exc
+    finally:
+        # rename() does nothing when both names are links to the same file already
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX); Windows has no directory handles for this."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

@@ -1,0 +1,458 @@
+"""The sheet editor: one worksheet part, edited as text, row by row.
+
+`_Sheet` takes a worksheet's XML and a `SheetEdit`, and changes only the `<sheetData>`
+rows the edit touches and the `<dimension>`: new rows are written directly, existing rows
+are edited cell by cell (keeping styles and anything else it does not write), rows below
+`clear_below` are emptied. New rows below the last one (a new round) are appended without
+taking the sheet apart. The result is checked to be well-formed before it is given back.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+from keizer_xl.workbook.xlsx.cells import (
+    _BIG,
+    _PLAIN_TYPES,
+    CellValue,
+    _Cell,
+    _check_value,
+    _empty,
+    _number_text,
+    _plain_text,
+    _plain_value,
+    _render_cell,
+    _Row,
+    _same_value,
+    _SharedStrings,
+)
+from keizer_xl.workbook.xlsx.errors import NotAWorkbook
+from keizer_xl.workbook.xlsx.xmltext import (
+    _CELL_REF,
+    _attr,
+    _attributes,
+    _column_number,
+    _root_prefix,
+    _set_attr,
+    _start_tag,
+    _well_formed,
+    column_letters,
+)
+
+MAX_ROW = 1_048_576
+MAX_COLUMN = 16_384
+
+
+@dataclass
+class SheetEdit:
+    """The cells keizer_xl writes into one sheet.
+
+    `cells` maps (row, column), both 1-based, to the new value; None empties the cell.
+    `clear_below` removes every cell in rows at or below it that `cells` does not write
+    (used to rewrite a whole sheet such as Standings); a written cell keeps its formatting.
+    """
+
+    sheet: str
+    cells: dict[tuple[int, int], CellValue]
+    clear_below: int | None = None
+
+
+class _Sheet:
+    """A worksheet part edited as text: only `<sheetData>` rows and `<dimension>` change."""
+
+    def __init__(self, data: bytes, where: str):
+        self.where = where
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise NotAWorkbook(f"{where} is not stored as UTF-8 and cannot be edited.") from None
+        p = self.p = _root_prefix(text, "worksheet")
+        m = _start_tag(p, "sheetData").search(text)
+        if m is None:
+            raise NotAWorkbook(f"{where} is damaged (it has no cell data).")
+        self.head, self.sheet_data_tag = text[: m.start()], m.group(0)
+        if self.sheet_data_tag.endswith("/>"):
+            body, self.tail = "", text[m.end() :]
+        else:
+            close = text.find(f"</{p}sheetData>", m.end())
+            if close < 0:
+                raise NotAWorkbook(f"{where} is damaged (its cell data is not closed).")
+            body, self.tail = text[m.end() : close], text[close + len(f"</{p}sheetData>") :]
+        self.body = body
+        self._items: list[_Row | str] | None = None  # split into rows only when needed
+        self.appended: str | None = None  # new rows after the last one (the common case)
+        self.appended_rows: list[_Row] = []  # ... and those rows
+        self.column_styles = [
+            (int(a["min"]), int(a["max"]), a["style"])
+            for a in map(_attributes, _start_tag(p, "col").findall(self.head))
+            if a.get("style") and a.get("min", "").isdigit() and a.get("max", "").isdigit()
+        ]
+        self.formulas_removed = False
+        self.shared_masters_removed: list[tuple[str, str]] = []  # (si, cell reference)
+        self._cell_starts: dict[int, tuple[str, str]] = {}  # see `_cell_start`
+
+    @property
+    def items(self) -> list[_Row | str]:
+        if self._items is None:
+            self._items = self._split_rows(self.body)
+        return self._items
+
+    @items.setter
+    def items(self, value: list[_Row | str]) -> None:
+        self._items = value
+
+    def _last_row_number(self) -> int | None:
+        """The number of the last `<row>` (0 when there is none); None if it has no `r`."""
+        at = self.body.rfind(f"<{self.p}row")
+        while at >= 0 and self.body[at + len(self.p) + 4: at + len(self.p) + 5] not in " \t\r\n/>":
+            at = self.body.rfind(f"<{self.p}row", 0, at)
+        if at < 0:
+            return 0 if not self.body.strip() else None
+        m = _start_tag(self.p, "row").match(self.body, at)
+        r = _attr(m.group(0), "r") if m else None
+        return int(r) if r and r.isdigit() else None
+
+    def _elements(self, text: str, name: str) -> Iterator[tuple[int, int, str]]:
+        """(start, end, start tag) of each `<name>` element in text (they do not nest)."""
+        close_tag = f"</{self.p}{name}>"
+        pos = 0
+        for m in _start_tag(self.p, name).finditer(text):
+            if m.start() < pos:
+                continue
+            tag = m.group(0)
+            if tag.endswith("/>"):
+                pos = m.end()
+            else:
+                close = text.find(close_tag, m.end())
+                if close < 0:
+                    raise NotAWorkbook(f"{self.where} is damaged (a <{name}> is not closed).")
+                pos = close + len(close_tag)
+            yield m.start(), pos, tag
+
+    def _split_rows(self, body: str) -> list[_Row | str]:
+        """The rows in order; anything between them is kept as plain text."""
+        items: list[_Row | str] = []
+        pos = number = 0
+        for start, end, tag in self._elements(body, "row"):
+            if start > pos:
+                items.append(body[pos:start])
+            r = _attr(tag, "r")
+            number = int(r) if r and r.isdigit() else number + 1
+            items.append(_Row(number, body[start:end], tag))
+            pos = end
+        if pos < len(body):
+            items.append(body[pos:])
+        return items
+
+    def _cells(self, row: _Row) -> tuple[list[_Cell], str]:
+        """The cells of a row (each given its reference), and what follows them (extLst)."""
+        inner = (
+            "" if row.start.endswith("/>") else row.markup[len(row.start) : -len(f"</{self.p}row>")]
+        )
+        cells: list[_Cell] = []
+        pos = column = 0
+        for start, end, tag in self._elements(inner, "c"):
+            ref = _CELL_REF.fullmatch(_attr(tag, "r") or "")
+            column = _column_number(ref.group(1)) if ref else column + 1
+            markup = inner[start:end]
+            if not ref:
+                new_tag = _set_attr(tag, "r", f"{column_letters(column)}{row.number}")
+                markup, tag = new_tag + markup[len(tag) :], new_tag
+            cells.append(_Cell(column, markup, tag))
+            pos = end
+        return cells, inner[pos:].strip()
+
+    def apply(self, edit: SheetEdit, strings: _SharedStrings) -> bool:
+        """Apply one edit to the rows; True when the sheet's text changes."""
+        wanted: dict[int, dict[int, CellValue]] = {}
+        for (row_no, column), value in edit.cells.items():
+            # type() rather than isinstance(): True is no row number
+            if not (type(row_no) is int and 1 <= row_no <= MAX_ROW):
+                raise ValueError(f"{self.where}: row {row_no!r} is outside the sheet.")
+            if not (type(column) is int and 1 <= column <= MAX_COLUMN):
+                raise ValueError(f"{self.where}: column {column!r} is outside the sheet.")
+            if type(value) not in _PLAIN_TYPES and not _plain_value(value):
+                _check_value(value, f"{self.where}, cell {column_letters(column)}{row_no}")
+            wanted.setdefault(row_no, {})[column] = value
+        clear = edit.clear_below
+        if clear is not None and (
+            isinstance(clear, bool) or not isinstance(clear, int) or clear < 1
+        ):
+            raise ValueError(f"{self.where}: clear_below must be a row number (1 or more).")
+
+        last = self._last_row_number()
+        if last is not None and min(wanted, default=0) > last and (clear is None or clear > last):
+            # rows appended below the last one: no need to take the sheet apart
+            new = [made for number in sorted(wanted)
+                   if isinstance(made := self._new_row(number, wanted[number]), _Row)]
+            if not new:
+                return False
+            self.appended = "".join(made.markup for made in new)
+            self.appended_rows = new
+            return True
+        existing = {item.number for item in self.items if isinstance(item, _Row)}
+        new_rows = sorted(n for n in wanted if n not in existing)
+        items: list[_Row | str] = []
+        for item in self.items:
+            if isinstance(item, _Row):
+                while new_rows and new_rows[0] < item.number:
+                    items.append(self._new_row(new_rows[0], wanted[new_rows.pop(0)]))
+                if item.number in wanted or (clear is not None and item.number >= clear):
+                    row = self._edit_row(item, wanted.get(item.number, {}), clear, strings)
+                    if row is not None:
+                        items.append(row)
+                    continue
+            items.append(item)
+        items += [self._new_row(number, wanted[number]) for number in new_rows]
+        if _markup(items) == _markup(self.items):
+            return False
+        self.items = items
+        return True
+
+    def _edit_row(
+        self, row: _Row, values: dict[int, CellValue], clear: int | None, strings: _SharedStrings
+    ) -> _Row | None:
+        """The row with `values` written and, from row `clear` on, its other cells removed."""
+        p = self.p
+        clearing = clear is not None and row.number >= clear
+        if clearing and (rewritten := self._rewritten(row, values)) is not None:
+            return rewritten if isinstance(rewritten, _Row) else None  # '': nothing left
+        cells, rest = self._cells(row)
+        kept: list[_Cell] = []
+        for cell in cells:
+            if cell.column in values:
+                value = values[cell.column]
+                markup = _render_cell(p, row.number, cell.column, value, _attr(cell.start, "s"))
+                if markup == cell.markup or _same_value(cell, value, strings, p):
+                    kept.append(cell)
+                    continue
+                self._note_removed(cell)
+                if markup:
+                    kept.append(_Cell(cell.column, markup, ""))
+            elif clearing:
+                self._note_removed(cell)
+            else:
+                kept.append(cell)
+        present = {cell.column for cell in cells}
+        style = _attr(row.start, "s") if _attr(row.start, "customFormat") in ("1", "true") else None
+        for column, value in values.items():
+            if column not in present and not _empty(value):
+                markup = _render_cell(p, row.number, column, value, style or self._style(column))
+                kept.append(_Cell(column, markup, ""))
+        if [c.markup for c in kept] == [c.markup for c in cells]:
+            return row
+        kept.sort(key=lambda c: c.column)
+        start = _set_attr(row.start, "spans", None)  # a layout hint that may now be wrong
+        if _attr(start, "r") is None:
+            start = _set_attr(start, "r", str(row.number))
+        if not kept and not rest and _plain_row(start):
+            return None
+        if start.endswith("/>"):
+            start = start[:-2].rstrip() + ">"
+        body = "".join(c.markup for c in kept) + rest
+        return _Row(row.number, f"{start}{body}</{p}row>", start)
+
+    def _rewritten(self, row: _Row, values: dict[int, CellValue]) -> _Row | str | None:
+        """`_edit_row` of a row being cleared, the quick way, for a row just as `_new_row`
+        writes it (a Standings row keizer_xl wrote before); None for any other row.
+
+        Such a row has no styles, formulas or other attributes to keep, and it holds each
+        value in the one way `_new_row` writes it, so a cell whose markup changes has a new
+        value: `_edit_row` would give exactly the new row, which `_new_row` writes far more
+        quickly. (Except whole numbers of 10^15 and more, which `_same_value` compares as
+        floats: `_edit_row` handles those.)"""
+        p = self.p
+        if row.start != f'<{p}row r="{row.number}">' or any(
+                type(v) is int and not -_BIG < v < _BIG for v in values.values()):
+            return None
+        inner = row.markup[len(row.start) : -len(f"</{p}row>")]
+        old: dict[int, CellValue] = {}
+        at = 0
+        for m in _plain_cell(p).finditer(inner):
+            if m.start() != at:
+                return None
+            letters, text, number = m.groups()
+            try:
+                old[_column_number(letters)] = (
+                    text if number is None
+                    else int(number) if number.isdigit() and len(number) < 16 else float(number))
+            except ValueError:
+                return None
+            at = m.end()
+        same = self._new_row(row.number, old) if at == len(inner) else None
+        if not (isinstance(same, _Row) and same.markup == row.markup):
+            return None
+        return self._new_row(row.number, values)
+
+    def _new_row(self, number: int, values: dict[int, CellValue]) -> _Row | str:
+        """A row that was not there, its empty values left out ('' if all are).
+
+        A Standings sheet is tens of thousands of these cells, nearly all whole numbers or
+        plain text: those are written here directly (the same markup `_render_cell` makes,
+        see tests/workbook/test_fast_paths.py), with the column's reference and style prepared once."""
+        p, row = self.p, str(number)
+        starts = self._cell_starts
+        cells: list[str] = []
+        written: list[int] = []
+        for column in sorted(values):
+            value = values[column]
+            if type(value) is int:
+                ref, style = starts.get(column) or self._cell_start(column)
+                cells.append(f"{ref}{row}{style}><{p}v>{value}</{p}v></{p}c>")
+            elif type(value) is float:
+                ref, style = starts.get(column) or self._cell_start(column)
+                cells.append(f"{ref}{row}{style}><{p}v>{_number_text(value)}</{p}v></{p}c>")
+            elif type(value) is str and _plain_text(value):
+                ref, style = starts.get(column) or self._cell_start(column)
+                cells.append(f'{ref}{row}{style} t="inlineStr"><{p}is><{p}t>{value}</{p}t>'
+                             f"</{p}is></{p}c>")
+            elif not _empty(value):
+                cells.append(_render_cell(p, number, column, value, self._style(column)))
+            else:
+                continue
+            written.append(column)
+        if not cells:
+            return ""
+        start = f'<{p}row r="{number}">'
+        return _Row(number, f"{start}{''.join(cells)}</{p}row>", start, (written[0], written[-1]))
+
+    def _cell_start(self, column: int) -> tuple[str, str]:
+        """A new cell's markup in this column around its row number: `<c r="AB`, `" s="3"`."""
+        found = self._cell_starts.get(column)
+        if found is None:
+            style = self._style(column)
+            s = f' s="{style}"' if style is not None and style.isdigit() else ""
+            found = self._cell_starts[column] = (
+                f'<{self.p}c r="{column_letters(column)}', f'"{s}')
+        return found
+
+    def _style(self, column: int) -> str | None:
+        """The style of the `<col>` range covering `column`, if any."""
+        for low, high, style in self.column_styles:
+            if low <= column <= high:
+                return style
+        return None
+
+    def _note_removed(self, cell: _Cell) -> None:
+        """Remember that a formula goes away, and which shared formulas lose their master."""
+        if f"<{self.p}f" not in cell.markup:
+            return
+        f = _start_tag(self.p, "f").search(cell.markup)
+        if f is None:
+            return
+        self.formulas_removed = True
+        tag = f.group(0)
+        if _attr(tag, "t") == "shared" and _attr(tag, "ref") is not None:
+            self.shared_masters_removed.append(
+                (_attr(tag, "si") or "", _attr(cell.start, "r") or "?")
+            )
+
+    def to_bytes(self) -> bytes:
+        """The edited part; refuses to produce a sheet Excel would call damaged."""
+        if self.appended is not None:
+            return self._appended_bytes(self.appended)
+        body = "".join(_markup(self.items))
+        for si, ref in self.shared_masters_removed:
+            for tag in _start_tag(self.p, "f").findall(body):
+                if (
+                    _attr(tag, "t") == "shared"
+                    and _attr(tag, "si") == si
+                    and _attr(tag, "ref") is None
+                ):
+                    raise ValueError(
+                        f"{self.where}: cell {ref} holds a formula that other cells copy; "
+                        "keizer_xl will not overwrite it. Move the formula elsewhere."
+                    )
+        head = self._with_dimension(*self._extent(self.items))
+        # rows made by `_new_row` are well-formed by construction (see `_appended_bytes`)
+        others = "".join(_markup([item for item in self.items
+                                  if not (isinstance(item, _Row) and item.made)]))
+        if not _well_formed((head + self._sheet_data(others) + self.tail).encode("utf-8")):
+            raise NotAWorkbook(f"{self.where} has markup keizer_xl cannot edit safely.")
+        return (head + self._sheet_data(body) + self.tail).encode("utf-8")
+
+    def _sheet_data(self, body: str) -> str:
+        """The `<sheetData>` element holding these rows."""
+        if not body:
+            return f"<{self.p}sheetData/>"
+        open_tag = self.sheet_data_tag
+        if open_tag.endswith("/>"):
+            open_tag = open_tag[:-2].rstrip() + ">"
+        return f"{open_tag}{body}</{self.p}sheetData>"
+
+    def _extent(self, items: list[_Row | str]) -> tuple[set[int], set[int]]:
+        """The columns of the cells in `items`, and the rows of the first and last cell
+        (rows are in ascending order in sheetData, so those two give the rows)."""
+        columns: set[int] = set()
+        first = last = None
+        for item in items:
+            rows: tuple[int, ...]
+            if isinstance(item, _Row) and item.made:
+                columns.update(item.made)
+                rows = (item.number,)
+            else:
+                refs = _cell_refs(self.p).findall(item.markup if isinstance(item, _Row) else item)
+                columns.update(_column_number(letters) for letters in {c for c, _ in refs})
+                rows = tuple(int(number) for _, number in refs[:1] + refs[-1:])
+            if rows:
+                first = rows[0] if first is None else first
+                last = rows[-1]
+        return columns, set() if first is None or last is None else {first, last}
+
+    def _appended_bytes(self, appended: str) -> bytes:
+        """The part with new rows after the last; the old dimension covers the rows above.
+
+        The new rows need no well-formedness check: every bit of them was made by
+        `_new_row` from checked values (text escaped, styles digits only)."""
+        sheet_data = self._sheet_data(self.body + appended)
+        m = _start_tag(self.p, "dimension").search(self.head)
+        old = _CELL_REF.findall(_attr(m.group(0), "ref") or "") if m else []
+        new = self.appended_rows
+        columns = {column for row in new if row.made for column in row.made}
+        columns.update(_column_number(letters) for letters, _ in old)
+        head = self._with_dimension(columns, {new[0].number, new[-1].number,
+                                              *(int(n) for _, n in old)})
+        return (head + sheet_data + self.tail).encode("utf-8")
+
+    def _with_dimension(self, columns: Collection[int], rows: Collection[int]) -> str:
+        """The part before sheetData, with `<dimension ref>` spanning these columns and rows
+        (A1 when there are none)."""
+        m = _start_tag(self.p, "dimension").search(self.head)
+        if m is None:
+            return self.head
+        ref = "A1"
+        if columns and rows:
+            first = f"{column_letters(min(columns))}{min(rows)}"
+            last = f"{column_letters(max(columns))}{max(rows)}"
+            ref = first if first == last else f"{first}:{last}"
+        tag = _set_attr(m.group(0), "ref", ref)
+        return self.head[: m.start()] + tag + self.head[m.end() :]
+
+
+@functools.cache
+def _plain_cell(p: str) -> re.Pattern[str]:
+    """A cell without a style holding a number or inline text: (column, text, number)."""
+    e = re.escape(p)
+    return re.compile(rf'<{e}c r="([A-Z]{{1,3}})[0-9]{{1,7}}"(?: t="inlineStr"><{e}is><{e}t>'
+                      rf"([^<]*)</{e}t></{e}is>|><{e}v>([^<]*)</{e}v>)</{e}c>")
+
+
+@functools.cache
+def _cell_refs(p: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"""<{re.escape(p)}c\s(?:[^>]*?\s)?r\s*=\s*["']([A-Za-z]{{1,3}})([0-9]{{1,7}})["']"""
+    )
+
+
+def _markup(items: list[_Row | str]) -> list[str]:
+    return [item.markup if isinstance(item, _Row) else item for item in items]
+
+
+def _plain_row(start: str) -> bool:
+    """A row with nothing worth keeping once its cells are gone: no format, height or hiding."""
+    a = _attributes(start)
+    flags = ("customFormat", "customHeight", "hidden", "collapsed", "thickTop", "thickBot")
+    return not any(a.get(k) in ("1", "true") for k in flags) and a.get("outlineLevel", "0") == "0"

@@ -1,0 +1,130 @@
+"""Package XML read and edited as text, not as a tree of objects.
+
+A worksheet is edited by finding its tags with regular expressions and splicing new text
+in, so everything keizer_xl does not touch keeps its exact bytes (prefixes, quoting,
+attribute order, unknown elements). This module holds those patterns and helpers: start
+tags and attributes, column letters, Excel's `_xHHHH_` escapes, cleaning text to what XML
+allows, and the well-formedness check every edited part must pass before it is saved.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from collections.abc import Callable
+from xml.parsers import expat
+
+_TAG_REST = r"""(?=[\s/>])[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>"""
+_ATTR_PAIR = re.compile(r"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_CELL_REF = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
+_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
+# what XML 1.0 forbids, spelled out: its complement takes Python long to compile
+_FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _local(tag: str) -> str:
+    """A tag or attribute name without its `{namespace}`."""
+    return tag.rsplit("}", 1)[-1]
+
+
+@functools.cache
+def _start_tag(prefix: str, name: str) -> re.Pattern[str]:
+    """A start or empty-element tag `<prefix:name ...>` (quoted `>` in values allowed)."""
+    return re.compile("<" + re.escape(prefix + name) + _TAG_REST)
+
+
+@functools.cache
+def _attr_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"""\s{re.escape(name)}\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+def _attr(tag: str, name: str) -> str | None:
+    """One attribute of a start tag, unescaped; None when absent."""
+    m = _attr_pattern(name).search(tag)
+    if m is None:
+        return None
+    value = m.group(1) if m.group(1) is not None else m.group(2)
+    return html.unescape(value) if "&" in value else value
+
+
+def _attributes(tag: str) -> dict[str, str]:
+    found = {}
+    for m in _ATTR_PAIR.finditer(tag):
+        value = m.group(2) if m.group(2) is not None else m.group(3)
+        found[m.group(1)] = html.unescape(value) if "&" in value else value
+    return found
+
+
+def _set_attr(tag: str, name: str, value: str | None) -> str:
+    """The tag with attribute `name` set to `value` (appended if new) or removed (None)."""
+    tag = _attr_pattern(name).sub("", tag)
+    if value is None:
+        return tag
+    end = -2 if tag.endswith("/>") else -1
+    return f'{tag[:end].rstrip()} {name}="{value}"{tag[end:]}'
+
+
+def _root_prefix(text: str, local: str) -> str:
+    """'x:' when the document writes `<x:worksheet>`, '' for the usual default namespace."""
+    m = re.search(rf"<([A-Za-z_][\w.-]*:)?{local}[\s>/]", text)
+    return (m.group(1) or "") if m else ""
+
+
+def _remove_elements(text: str, name: str, match: Callable[[dict[str, str]], bool]) -> str:
+    """Remove the empty elements `<name .../>` whose attributes satisfy `match`."""
+
+    def keep(m: re.Match[str]) -> str:
+        tag = m.group(0)
+        return "" if tag.endswith("/>") and match(_attributes(tag)) else tag
+
+    return _start_tag("", name).sub(keep, text)
+
+
+def _well_formed(data: bytes) -> bool:
+    """Is this XML well-formed, with its prefixes bound (and no DTD)?"""
+    parser = expat.ParserCreate(namespace_separator="}")
+
+    def refuse_dtd(*_: object) -> None:
+        raise expat.ExpatError("DTD")
+
+    parser.StartDoctypeDeclHandler = refuse_dtd
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError:
+        return False
+    return True
+
+
+@functools.cache
+def column_letters(column: int) -> str:
+    """1 -> A, 27 -> AA."""
+    letters = ""
+    while column:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+@functools.cache
+def _column_number(letters: str) -> int:
+    number = 0
+    for ch in letters.upper():
+        number = number * 26 + ord(ch) - 64
+    return number
+
+
+def _decode_escapes(text: str) -> str:
+    """Undo Excel's `_xHHHH_` escapes in stored text."""
+    return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
+
+
+def _clean_text(text: str) -> str:
+    """The text as stored: line breaks as \n, characters XML 1.0 forbids removed."""
+    return _FORBIDDEN.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def _escape_text(text: str) -> str:
+    """Text for a `<t>` element: XML-escaped, and a literal `_xHHHH_` kept from being decoded."""
+    text = _ESCAPED.sub(lambda m: "_x005F" + m.group(0), text)
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,136 @@
+"""Zip-level copying: a package written member by member, untouched members copied raw.
+
+Compressing a workbook's parts again costs far more than saving them, and the content
+would be the same; so a member that did not change keeps its compressed bytes exactly as
+they were stored, found in the original file by its local header. Changed members are
+deflated here (a large one early, in a second thread) and the zip is written with the
+original entries' names, dates, compression and attributes. Packages this writer cannot
+copy (zip64 sizes, rare compressions) are written by `zipfile` instead.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import zipfile
+import zlib
+from collections.abc import Sequence
+from typing import BinaryIO
+
+_ZIP64_EXTRA = 0x0001
+_LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
+_CENTRAL_HEADER = struct.Struct("<4s4B4HL2L5H2L")
+_END_RECORD = struct.Struct("<4s4H2LH")
+_COPYABLE = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_UTF8_NAME = 0x800
+
+
+def _stored_data(blob: bytes, info: zipfile.ZipInfo) -> bytes | None:
+    """A member's data as stored in the zip file `blob` (compressed), or None if it cannot
+    be found as it should be."""
+    at = info.header_offset
+    if blob[at : at + 4] != b"PK\x03\x04":
+        return None
+    name_length, extra_length = struct.unpack_from("<2H", blob, at + 26)
+    start = at + _LOCAL_HEADER.size + name_length + extra_length
+    data = blob[start : start + info.compress_size]
+    return data if len(data) == info.compress_size else None
+
+
+_Member = tuple[zipfile.ZipInfo, bytes, tuple[bytes, int] | None]  # see `_write_zip`
+_PACK_EARLY = 1 << 20  # bytes: a part this large is compressed in a second thread
+
+
+def _plain_zip(members: Sequence[_Member]) -> bool:
+    """Can `_write_zip` write these (no zip64 sizes, stored or deflated only)?"""
+    size = sum(len(content) + len(packed[0] if packed else b"") + 1024
+               for _, content, packed in members)
+    return (len(members) < 0xFFFF and size < zipfile.ZIP64_LIMIT // 2
+            and all(info.compress_type in _COPYABLE for info, _, _ in members))
+
+
+def _deflate(content: bytes) -> tuple[bytes, int]:
+    """A part's data compressed as zipfile does it (ZIP_DEFLATED), and its CRC."""
+    packer = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+    return packer.compress(content) + packer.flush(), zlib.crc32(content)
+
+
+def _write_zip(out: BinaryIO, members: Sequence[_Member], comment: bytes) -> None:
+    """Write a zip package as zipfile writes one, taking stored data over where given.
+
+    `members` are (original entry, content, (stored data, CRC) or None); a member without
+    stored data is compressed here as zipfile does. Names, dates, compression, attributes,
+    extra fields and comments are the original entries'."""
+    directory: list[bytes] = []
+    offset = 0
+    for info, content, packed in members:
+        if packed is not None:
+            stored, crc = packed
+        elif info.compress_type == zipfile.ZIP_DEFLATED:
+            stored, crc = _deflate(content)
+        else:
+            stored, crc = content, zlib.crc32(content)
+        try:
+            name, flags = info.filename.encode("ascii"), 0
+        except UnicodeEncodeError:
+            name, flags = info.filename.encode("utf-8"), _UTF8_NAME
+        extra = _without_zip64(info.extra)
+        year, month, day, hour, minute, second = info.date_time
+        date = (year - 1980) << 9 | month << 5 | day
+        time = hour << 11 | minute << 5 | second // 2
+        fields = (flags, info.compress_type, time, date, crc, len(stored), len(content),
+                  len(name), len(extra))
+        out.write(_LOCAL_HEADER.pack(b"PK\x03\x04", 20, 0, *fields) + name + extra)
+        out.write(stored)
+        directory.append(
+            _CENTRAL_HEADER.pack(b"PK\x01\x02", info.create_version, info.create_system, 20, 0,
+                                 *fields, len(info.comment), 0, info.internal_attr,
+                                 info.external_attr, offset)
+            + name + extra + info.comment)
+        offset += _LOCAL_HEADER.size + len(name) + len(extra) + len(stored)
+    central = b"".join(directory)
+    out.write(central)
+    out.write(_END_RECORD.pack(b"PK\x05\x06", 0, 0, len(members), len(members), len(central),
+                               offset, len(comment)) + comment)
+
+
+def _same_entry(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
+    """A fresh zip entry with the original's name, date, compression and attributes."""
+    entry = zipfile.ZipInfo(info.filename, info.date_time)
+    entry.compress_type = info.compress_type
+    entry.comment = info.comment
+    entry.extra = _without_zip64(info.extra)
+    entry.create_system = info.create_system
+    entry.create_version = info.create_version
+    entry.external_attr = info.external_attr
+    entry.internal_attr = info.internal_attr
+    return entry
+
+
+def _without_zip64(extra: bytes) -> bytes:
+    """Drop zip64 size fields: zipfile writes its own, and stale ones would contradict them."""
+    kept = b""
+    i = 0
+    while i + 4 <= len(extra):
+        kind = int.from_bytes(extra[i : i + 2], "little")
+        size = int.from_bytes(extra[i + 2 : i + 4], "little")
+        if kind != _ZIP64_EXTRA:
+            kept += extra[i : i + 4 + size]
+        i += 4 + size
+    return kept
+
+
+def write_members(fd: int, members: Sequence[_Member], comment: bytes) -> None:
+    """Write a package of `members` to `fd`, flush it to disk and close `fd`."""
+    with open(fd, "wb") as out:
+        if _plain_zip(members):
+            _write_zip(out, members, comment)
+        else:  # zip64 sizes or a rare compression: zipfile writes it
+            with zipfile.ZipFile(out, "w") as package:
+                package.comment = comment
+                for info, content, _ in members:
+                    entry = _same_entry(info)
+                    package.writestr(entry, content)
+                    entry.external_attr = info.external_attr  # zipfile fills in 0o600
+        out.flush()
+        os.fsync(out.fileno())

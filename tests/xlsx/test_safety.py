@@ -1,0 +1,179 @@
+"""Saving is atomic and keeps a backup; a killed save leaves the old or the new file;
+an open or read-only workbook is refused and left as it was."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from keizer_xl.workbook.xlsx import (
+    SheetEdit,
+    WorkbookLocked,
+    backup_path,
+    check_not_open,
+    save_edits,
+)
+from tests.helpers_package import (
+    REPO,
+    TOP_VALUE_CELL,
+    add_big_photo,
+    big_edits,
+    child_command,
+    copy_fixture,
+    members,
+    product_edits,
+)
+from tests.xlsx.grids import calamine_grid
+
+# openpyxl, used here only to read, says it would drop LibreOffice's extensions; we do not
+pytestmark = pytest.mark.filterwarnings("ignore:.*extension is not supported:UserWarning")
+
+
+def test_backup_is_the_previous_version(club: Path) -> None:
+    original = club.read_bytes()
+    save_edits(club, product_edits())
+    first = club.read_bytes()
+    backup = club.with_name("club.backup.xlsm")
+    assert backup_path(club) == backup
+    assert backup.read_bytes() == original
+    save_edits(club, [SheetEdit("Settings", {TOP_VALUE_CELL: 41})])
+    assert backup.read_bytes() == first
+    assert sorted(p.name for p in club.parent.iterdir()) == ["club.backup.xlsm", "club.xlsm"]
+
+
+def test_without_backup(club: Path) -> None:
+    save_edits(club, product_edits(), backup=False)
+    assert [p.name for p in club.parent.iterdir()] == ["club.xlsm"]
+
+
+def test_failed_replace_leaves_the_original_and_no_temp(
+    club: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = club.read_bytes()
+
+    def refuse(src: object, dst: object) -> None:
+        raise PermissionError("the file is in use")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(PermissionError):
+        save_edits(club, product_edits(), backup=False)
+    assert club.read_bytes() == original
+    assert [p.name for p in club.parent.iterdir()] == ["club.xlsm"]
+
+
+POSIX_ONLY = pytest.mark.skipif(os.name != "posix", reason="needs POSIX modes, links, signals")
+
+
+@POSIX_ONLY
+def test_file_mode_and_symlink_are_kept(club: Path) -> None:
+    club.chmod(0o640)
+    link = club.with_name("link.xlsm")
+    link.symlink_to(club.name)
+    assert save_edits(link, product_edits()) is True
+    assert link.is_symlink()
+    assert (club.stat().st_mode & 0o777) == 0o640
+    assert calamine_grid(club, "Settings")[TOP_VALUE_CELL] == 40.0
+    assert club.with_name("club.backup.xlsm").exists()
+
+
+def test_read_only_workbook_is_refused(club: Path) -> None:
+    club.chmod(0o444)
+    original = club.read_bytes()
+    with pytest.raises(PermissionError, match="read-only"):
+        save_edits(club, product_edits())
+    assert club.read_bytes() == original
+    assert [p.name for p in club.parent.iterdir()] == ["club.xlsm"]
+
+
+def _states(original: Path, scratch: Path) -> list[dict[str, bytes]]:
+    """Every version the kill test's saving loop can leave: the original, then A, B, A, B."""
+    path = scratch / original.name
+    path.write_bytes(original.read_bytes())
+    found = [members(path)]
+    for step in range(4):
+        save_edits(path, big_edits(step % 2), backup=False)
+        found.append(members(path))
+    return found
+
+
+@POSIX_ONLY
+def test_kill_during_save_leaves_old_or_new_file(tmp_path: Path) -> None:
+    folder = tmp_path / "club"
+    folder.mkdir()
+    club = copy_fixture("club.xlsm", folder)
+    add_big_photo(club)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    started = time.perf_counter()
+    states = _states(club, scratch)
+    one_save = (time.perf_counter() - started) / 4
+
+    rng = random.Random(20240901)
+    outcomes: dict[str, int] = {}
+    # 24 kills at random moments; then, should a loaded machine have made every save too
+    # slow to finish before its kill, a few later kills so that completed saves are seen too
+    delays = [rng.uniform(0, 2.5 * one_save) for _ in range(24)]
+    extra = [one_save * (3 + 2 * i) for i in range(8)]
+    while delays:
+        delay = delays.pop(0)
+        child = subprocess.Popen(
+            child_command(club), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+        time.sleep(delay)
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        assert child.returncode == -signal.SIGKILL, child.stderr.read() if child.stderr else ""
+
+        with zipfile.ZipFile(club) as package:
+            assert package.testzip() is None
+        content = members(club)
+        assert content in states
+        outcomes[f"version {states.index(content)}"] = (
+            outcomes.get(f"version {states.index(content)}", 0) + 1
+        )
+        for leftover in folder.iterdir():
+            if leftover.name in ("club.xlsm", "club.backup.xlsm"):
+                continue
+            # a killed write may leave its temporary file: hidden, and ours by name
+            assert leftover.name.startswith(".club.xlsm.") and leftover.name.endswith(
+                ".keizer-xl.tmp"
+            ), leftover.name
+            outcomes["temp left"] = outcomes.get("temp left", 0) + 1
+        if backup_path(club).exists():
+            assert members(backup_path(club)) in states
+        if not delays and extra and not set(outcomes) - {"version 0", "temp left"}:
+            delays.append(extra.pop(0))
+
+    assert set(outcomes) - {"version 0", "temp left"}, outcomes  # some saves completed
+    save_edits(club, [SheetEdit("Settings", {TOP_VALUE_CELL: 7})])
+    assert sorted(p.name for p in folder.iterdir()) == ["club.backup.xlsm", "club.xlsm"]
+
+
+@pytest.mark.parametrize(
+    ("lock_name", "program"),
+    [("~$club.xlsm", "Excel"), (".~lock.club.xlsm#", "LibreOffice")],
+)
+def test_open_workbook_is_refused(club: Path, lock_name: str, program: str) -> None:
+    lock = club.with_name(lock_name)
+    lock.write_text("Jan Secretaris,club-pc,jan,21.11.2024 20:00,file:///home/jan/.config;")
+    original, stamp = club.read_bytes(), club.stat().st_mtime_ns
+    with pytest.raises(WorkbookLocked) as refused:
+        save_edits(club, product_edits())
+    message = str(refused.value)
+    assert program in message and lock_name in message
+    if program == "LibreOffice":
+        assert "Jan Secretaris" in message
+    assert club.read_bytes() == original and club.stat().st_mtime_ns == stamp
+    assert not backup_path(club).exists()
+    with pytest.raises(WorkbookLocked):
+        check_not_open(club)
+    lock.unlink()
+    check_not_open(club)
