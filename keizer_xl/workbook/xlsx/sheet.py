@@ -292,7 +292,8 @@ class _Sheet:
 
         A Standings sheet is tens of thousands of these cells, nearly all whole numbers or
         plain text: those are written here directly (the same markup `_render_cell` makes,
-        see tests/workbook/test_fast_paths.py), with the column's reference and style prepared once."""
+        see tests/workbook/test_fast_paths.py), with the column's reference and style
+        prepared once."""
         p, row = self.p, str(number)
         starts = self._cell_starts
         cells: list[str] = []
