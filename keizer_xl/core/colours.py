@@ -8,25 +8,16 @@ the games they played over the board, oldest first ("W" for white, "B" for black
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from keizer_xl.core.model import Game, Result, Season
+from keizer_xl.core.model import Game, Season, name_finder, played_games
 from keizer_xl.core.settings import Settings
 
 WHITE = "W"
 BLACK = "B"
 HALF = Fraction(1, 2)
-PLAYED = tuple(result for result in Result if result.played)
-
-
-def played_games(season: Season, before_round: int) -> list[Game]:
-    """The games played over the board in rounds before `before_round`, in season order.
-
-    (`result in PLAYED` rather than `result.played`: a season has thousands of games.)"""
-    return [e for e in season.entries
-            if e.round < before_round and isinstance(e, Game) and e.result in PLAYED]
 
 
 @dataclass(frozen=True)
@@ -81,23 +72,6 @@ class ColourHistory:
             return None, 0
         last = seq[-1]
         return last, len(seq) - len(seq.rstrip(last))
-
-
-def canonical(season: Season, name: str) -> str:
-    """The name as on the Players sheet, so that typing differences do not split a history."""
-    return season.player(name).name if season.knows(name) else name.strip()
-
-
-def name_finder(season: Season) -> Callable[[str], str]:
-    """`canonical` for one season, remembering each spelling (a season repeats names a lot)."""
-    found: dict[str, str] = {}
-
-    def find(name: str) -> str:
-        if name not in found:
-            found[name] = canonical(season, name)
-        return found[name]
-
-    return find
 
 
 def _game_order(game: Game) -> tuple[int, int, str, str]:

@@ -8,7 +8,7 @@ comes out.
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -126,3 +126,33 @@ class Season:
         while r > 0 and not self.is_complete(r):
             r -= 1
         return r
+
+
+# -- looking players up by name (the rows may spell a name differently) ------------------
+
+PLAYED = tuple(result for result in Result if result.played)
+
+
+def played_games(season: Season, before_round: int) -> list[Game]:
+    """The games played over the board in rounds before `before_round`, in season order.
+
+    (`result in PLAYED` rather than `result.played`: a season has thousands of games.)"""
+    return [e for e in season.entries
+            if e.round < before_round and isinstance(e, Game) and e.result in PLAYED]
+
+
+def canonical(season: Season, name: str) -> str:
+    """The name as on the Players sheet, so that typing differences do not split a history."""
+    return season.player(name).name if season.knows(name) else name.strip()
+
+
+def name_finder(season: Season) -> Callable[[str], str]:
+    """`canonical` for one season, remembering each spelling (a season repeats names a lot)."""
+    found: dict[str, str] = {}
+
+    def find(name: str) -> str:
+        if name not in found:
+            found[name] = canonical(season, name)
+        return found[name]
+
+    return find

@@ -6,26 +6,22 @@ others can still all be paired. Done literally, that search can wander through e
 many dead ends (50 players, the bottom 19 of whom have all met each other). Here it is fast,
 with exactly the same answer, because "the others can still all be paired" is decided
 directly instead of by trying: it holds exactly when the players left have a perfect matching
-in the graph of allowed games. A cheap sufficient test (Dirac: if each of the m players left
-may meet at least m/2 of the others, a perfect matching exists) settles nearly every step.
-When it does not, one run of Edmonds' blossom search, started from a perfect matching of the
-players still to pair, tells for every candidate at once whether the others can pair without
-him (Gallai-Edmonds). Nothing is cut short or capped, so no candidate is accepted that the
-plain search would reject, nor rejected that it would accept.
+in the graph of allowed games, which `keizer_xl.core.matching` answers. Nothing is cut
+short or capped, so no candidate is accepted that the plain search would reject, nor
+rejected that it would accept.
 """
 
 from __future__ import annotations
 
-from collections import Counter, deque
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from keizer_xl.core.colours import ColourHistory, allocate, name_finder, played_games
-from keizer_xl.core.model import Absence, Game, Rest, Season
+from keizer_xl.core.colours import ColourHistory, allocate
+from keizer_xl.core.matching import PairabilityOracle
+from keizer_xl.core.model import Absence, Game, Rest, Season, name_finder, played_games
 from keizer_xl.core.settings import Settings
-
-UNMATCHED = -1
 
 
 @dataclass(frozen=True)
@@ -176,261 +172,43 @@ def _pair_off(players: list[int], blocked: list[set[int]], bye_order: list[int],
     Returns (bye, pairs in board order, bye candidates passed over). `bye_order` is empty
     when the number of players is even.
     """
-    table = _Table(players, blocked)
+    oracle = PairabilityOracle(players, blocked)
     bye = None
     skipped: list[int] = []
     if bye_order:
-        bye = table.choose(None, bye_order)
+        bye = oracle.choose(None, bye_order)
         if bye is None:
             return None
         skipped = bye_order[:bye_order.index(bye)]
-        table.take(bye)
-    elif not table.can_complete(()):
+        oracle.take(bye)
+    elif not oracle.can_complete(()):
         return None
-    return bye, table.pair_all(divisor), skipped
+    return bye, _pair_all(oracle, divisor), skipped
 
 
-class _Table:
-    """The players still to pair (ranking order) and what is known about pairing them all.
+def _pair_all(oracle: PairabilityOracle, divisor: int | None) -> list[tuple[int, int]]:
+    """Pair everybody left: the first complete pairing in candidate order.
 
-    `mate` is a matching of the allowed graph on the players left (built when first needed
-    and kept up to date), so that an exact check starts from it and needs few searches.
+    `divisor` is D of spread pairing; None pairs top-down (each player's candidates are
+    simply the players below him in order). The players left must be able to pair.
     """
-
-    def __init__(self, players: list[int], blocked: list[set[int]]) -> None:
-        self.blocked = blocked
-        self.left = list(players)
-        self.here = [False] * len(blocked)
-        for p in players:
-            self.here[p] = True
-        # number of players left that p may not meet; -1 for those already paired
-        self.load = [-1] * len(blocked)
-        for p in players:
-            self.load[p] = sum(1 for q in blocked[p] if self.here[q])
-        self.mate: list[int] | None = None
-        self.maximum = False  # is `mate` known to be a maximum matching of the players left?
-
-    def take(self, player: int) -> None:
-        """Remove a player (paired or given the bye) from the table."""
-        self.here[player] = False
-        self.load[player] = -1
-        self.left.remove(player)
-        self.maximum = False
-        for q in self.blocked[player]:
-            if self.here[q]:
-                self.load[q] -= 1
-        if self.mate is not None and self.mate[player] != UNMATCHED:
-            self.mate[self.mate[player]] = UNMATCHED
-            self.mate[player] = UNMATCHED
-
-    def can_complete(self, gone: tuple[int, ...]) -> bool:
-        """Can everybody left except `gone` be paired? On an exact yes, keep that matching."""
-        if self._dirac(gone):
-            return True
-        matching = self._exact(gone)
-        if matching is None:
-            return False
-        self.mate = matching
-        self.maximum = not gone
-        return True
-
-    def choose(self, top: int | None, order: Iterable[int]) -> int | None:
-        """The first player in `order` who may meet `top` and leaves a table that can pair.
-
-        With `top` None, the first who may leave the table (the bye) so that the rest can
-        pair. Each candidate is tried in order; the exact answer, when the Dirac test does not
-        settle it, comes for all candidates at once from one search (`_pairable_without`).
-        """
-        pairable: list[bool] | None = None
-        exact = False
-        for c in order:
-            if top is not None and c in self.blocked[top]:
-                continue
-            gone = (c,) if top is None else (top, c)
-            if self._dirac(gone):
-                return c
-            if not exact:
-                pairable, exact = self._pairable_without(top), True
-            if pairable is not None and pairable[c]:
-                matching = self._exact(gone)
-                if matching is None:  # pragma: no cover - the search said it can pair
-                    raise AssertionError("inconsistent matching check")
-                self.mate, self.maximum = matching, False
-                return c
-        return None
-
-    def pair_all(self, divisor: int | None) -> list[tuple[int, int]]:
-        """Pair everybody left: the first complete pairing in candidate order.
-
-        `divisor` is D of spread pairing; None pairs top-down (each player's candidates are
-        simply the players below him in order). The table must be able to pair.
-        """
-        pairs: list[tuple[int, int]] = []
-        while self.left:
-            top = self.left[0]
-            chosen = self.choose(top, self._candidates(divisor))
-            if chosen is None:  # pragma: no cover - each choice keeps the table pairable
-                raise AssertionError("the players left cannot be paired")
-            self.take(top)
-            self.take(chosen)
-            pairs.append((top, chosen))
-        return pairs
-
-    def _candidates(self, divisor: int | None) -> Iterator[int]:
-        """The top player's candidates: from the target up to his neighbour, then below it."""
-        unpaired = len(self.left)
-        target = 1 if divisor is None else min(max(1, unpaired // divisor), unpaired - 1)
-        return (self.left[i] for i in chain(range(target, 0, -1), range(target + 1, unpaired)))
-
-    def _dirac(self, gone: tuple[int, ...]) -> bool:
-        """Sufficient: each of the m players left after `gone` may meet at least m/2 others."""
-        m = len(self.left) - len(gone)
-        most = m // 2 - 1  # the most blocked opponents a player may have among the m
-        saved = [self.load[g] for g in gone]
-        for g in gone:
-            self.load[g] = -1
-        worst = max(self.load, default=-1)
-        for g, load in zip(gone, saved, strict=True):
-            self.load[g] = load
-        if worst <= most:
-            return True
-        return all(self.load[p] - len(self.blocked[p].intersection(gone)) <= most
-                   for p in self.left if p not in gone and self.load[p] > most)
-
-    def _maximum(self) -> list[int]:
-        """The kept matching, made maximum on the players left."""
-        if self.mate is None:
-            self.mate = self._greedy()
-        if not self.maximum:
-            for p in self.left:
-                if self.mate[p] == UNMATCHED:
-                    _search(p, self.left, self.blocked, self.mate)
-            self.maximum = True
-        return self.mate
-
-    def _exact(self, gone: tuple[int, ...]) -> list[int] | None:
-        """A perfect matching of everybody left except `gone`, or None if there is none."""
-        mate = self._maximum()
-        exposed = sum(1 for p in self.left if mate[p] == UNMATCHED)
-        if exposed > len(gone):  # a matching of the whole table is at least as large
-            return None
-        trial = list(mate)
-        for g in gone:
-            if trial[g] != UNMATCHED:
-                trial[trial[g]] = UNMATCHED
-                trial[g] = UNMATCHED
-        rest = [p for p in self.left if p not in gone]
-        for p in rest:
-            if trial[p] == UNMATCHED and _search(p, rest, self.blocked, trial) is not None:
-                return None
-        return trial
-
-    def _pairable_without(self, top: int | None) -> list[bool] | None:
-        """For every player c: can everybody left but `top` and c be paired?
-
-        Let G be the table without `top` (an odd number of players) and M a maximum matching
-        of G leaving one player x unmatched (if M leaves more, nobody can go: None). G without
-        c can be paired exactly when some maximum matching leaves c unmatched, that is when c
-        is reached from x by an alternating path of even length: exactly the "outer" players
-        of a blossom search from x that finds no augmenting path (Gallai-Edmonds).
-        """
-        mate = list(self._maximum())
-        players = self.left
-        if top is not None:  # the table can pair: `mate` is perfect; free top's partner
-            partner = mate[top]
-            mate[top] = mate[partner] = UNMATCHED
-            players = [p for p in self.left if p != top]
-        exposed = [p for p in players if mate[p] == UNMATCHED]
-        if len(exposed) != 1:
-            return None
-        return _search(exposed[0], players, self.blocked, mate)
-
-    def _greedy(self) -> list[int]:
-        mate = [UNMATCHED] * len(self.blocked)
-        for i, p in enumerate(self.left):
-            if mate[p] != UNMATCHED:
-                continue
-            for q in self.left[i + 1:]:
-                if mate[q] == UNMATCHED and q not in self.blocked[p]:
-                    mate[p], mate[q] = q, p
-                    break
-        return mate
+    pairs: list[tuple[int, int]] = []
+    while oracle.left:
+        top = oracle.left[0]
+        chosen = oracle.choose(top, _candidates(oracle.left, divisor))
+        if chosen is None:  # pragma: no cover - each choice keeps the table pairable
+            raise AssertionError("the players left cannot be paired")
+        oracle.take(top)
+        oracle.take(chosen)
+        pairs.append((top, chosen))
+    return pairs
 
 
-def _search(root: int, vertices: list[int], blocked: list[set[int]],
-            mate: list[int]) -> list[bool] | None:
-    """Edmonds' blossom search from the unmatched `root` among `vertices`.
-
-    If there is an augmenting path, flip it in `mate` and return None; otherwise leave `mate`
-    alone and return the "outer" flags (indexed by player) of the finished search.
-
-    The search grows one alternating tree from the root. "Outer" vertices are the root and
-    the vertices reached through a matched edge; an edge between two outer vertices closes
-    an odd cycle (a blossom), which is shrunk by giving all its vertices one `base`; its
-    vertices all become outer. `back[v]` records, for each vertex that may lie on the path at
-    an unmatched edge, the vertex across that edge towards the root, so that the path can
-    be walked back and flipped once an unmatched vertex is reached.
-    """
-    n = len(mate)
-    base = list(range(n))
-    back = [UNMATCHED] * n
-    outer = [False] * n
-    outer[root] = True
-    queue = deque([root])
-
-    def common_base(a: int, b: int) -> int:
-        """The base of the smallest blossom closed by the edge a-b: where their paths meet."""
-        on_path = set()
-        while True:
-            a = base[a]
-            on_path.add(a)
-            if mate[a] == UNMATCHED:
-                break
-            a = back[mate[a]]
-        while True:
-            b = base[b]
-            if b in on_path:
-                return b
-            b = back[mate[b]]
-
-    def mark(v: int, stop: int, across: int, shrunk: set[int]) -> None:
-        """Walk from v to the blossom base `stop`, letting the path run the other way round."""
-        while base[v] != stop:
-            shrunk.add(base[v])
-            shrunk.add(base[mate[v]])
-            back[v] = across
-            across = mate[v]
-            v = back[mate[v]]
-
-    while queue:
-        v = queue.popleft()
-        for w in vertices:
-            if w == v or base[v] == base[w] or mate[v] == w or w in blocked[v]:
-                continue
-            if outer[w]:
-                stop = common_base(v, w)
-                shrunk: set[int] = set()
-                mark(v, stop, w, shrunk)
-                mark(w, stop, v, shrunk)
-                for u in vertices:
-                    if base[u] in shrunk:
-                        base[u] = stop
-                        if not outer[u]:
-                            outer[u] = True
-                            queue.append(u)
-            elif back[w] == UNMATCHED:
-                back[w] = v
-                if mate[w] == UNMATCHED:
-                    end = w
-                    while end != UNMATCHED:  # flip the path back to the root
-                        towards_root = back[end]
-                        next_end = mate[towards_root]
-                        mate[end], mate[towards_root] = towards_root, end
-                        end = next_end
-                    return None
-                outer[mate[w]] = True
-                queue.append(mate[w])
-    return outer
+def _candidates(left: list[int], divisor: int | None) -> Iterator[int]:
+    """The top player's candidates: from the target up to his neighbour, then below it."""
+    unpaired = len(left)
+    target = 1 if divisor is None else min(max(1, unpaired // divisor), unpaired - 1)
+    return (left[i] for i in chain(range(target, 0, -1), range(target + 1, unpaired)))
 
 
 def _relaxed_note(widest: int, window: int, pairs: list[tuple[int, int]], names: list[str],
