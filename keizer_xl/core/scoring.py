@@ -14,15 +14,14 @@ only when they are exactly equal. Fractions come back out at the end.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
 from keizer_xl.core.model import Absence, Game, Player, Rest, Result, Season
+from keizer_xl.core.ratings import EloRatings, games_by_round, lcm_of_denominators
 from keizer_xl.core.settings import Settings
 
 # What a round meant for a player, for the statistics columns.
@@ -80,13 +79,6 @@ class Standings:
 def automatic_top_value(n_players: int) -> Fraction:
     """Blank Top value: 1.5 × (players − 1), halves to even (35 players give 51)."""
     return Fraction(round(Fraction(3, 2) * (n_players - 1)))
-
-
-def _lcm_of_denominators(numbers: Sequence[Fraction]) -> int:
-    out = 1
-    for x in numbers:
-        out = out * x.denominator // math.gcd(out, x.denominator)
-    return out
 
 
 _ELO_POINTS = {PLAYED_WIN: 1.0, PLAYED_DRAW: 0.5, PLAYED_LOSS: 0.0}
@@ -219,63 +211,66 @@ class _Coefficients:
 class _Calculator:
     """Runs the round-by-round ranking in scaled integers, one vector operation per step.
 
-    Values are kept multiplied by `vs` and coefficients by `cs`, so scores are integers
-    scaled by vs·cs: exact, and comparable without any rounding.
+    Values are kept multiplied by `value_scale` and coefficients by `coef_scale`, so scores
+    are integers scaled by value_scale·coef_scale: exact, and comparable without rounding.
     """
 
     def __init__(self, season: Season, settings: Settings, rounds: int) -> None:
-        s = settings
-        self.season, self.s, self.rounds = season, s, rounds
-        players = season.players
-        self.players = players
+        self.season, self.settings, self.rounds = season, settings, rounds
+        players = self.players = season.players
         n = self.n = len(players)
         self.dropped = {
             p.name for p in players
-            if s.withdrawn == "drop" and p.left is not None and p.left < rounds
+            if settings.withdrawn == "drop" and p.left is not None and p.left < rounds
         }
-        self.coef = _Coefficients(season, s, rounds, self.dropped)
-        shares = self.coef.shares
-        self.cs = _lcm_of_denominators(shares)
-        self.fixed_top = s.top_value
-        if self.fixed_top is None and not s.top_value_auto and s.values == "rank":
+        self.coef = _Coefficients(season, settings, rounds, self.dropped)
+        self.coef_scale = lcm_of_denominators(self.coef.shares)
+        self.fixed_top = settings.top_value
+        if self.fixed_top is None and not settings.top_value_auto and settings.values == "rank":
             self.fixed_top = automatic_top_value(n)
-        rating_scale = _lcm_of_denominators([p.rating for p in players])
-        # Values `rating` (Geel): the value is the rating / divisor; with a K-factor the
-        # ratings move after each round in steps of 1/100 (see `_move_ratings`). Ratings are
-        # kept as whole numbers of 1/rs points; value × vs = rating × rs × q (divisor p/q).
-        self.rs = rating_scale * 100 // math.gcd(rating_scale, 100)
-        scaled = [int(p.rating * self.rs) for p in players]
-        safe = max(map(abs, scaled), default=0) * 2 < 2**53  # float Elo keeps them exact
-        self.moving = np.array(scaled, dtype=np.int64 if safe else object)
+        # Values `rating` (Geel): the value is the rating / divisor, and with a K-factor the
+        # ratings move after each round (`ratings.EloRatings`); value × value_scale =
+        # rating × rating scale × q (divisor p/q).
+        self.elo = EloRatings([p.rating for p in players], settings.rating_k)
         self.elo_games: list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
-        self.k100 = float(s.rating_k) * 100
-        if s.values == "rating":
-            self.vs = self.rs * s.rating_divisor.numerator
-            biggest = max((abs(p.rating) + s.rating_k * rounds for p in players),
-                          default=Fraction(0)) / s.rating_divisor
-        else:
-            top = self.fixed_top if self.fixed_top is not None else \
-                Fraction(round(n * s.ratio / (s.ratio - 1)))
-            self.vs = _lcm_of_denominators([s.step, top])
-            biggest = abs(top) + n * s.step
-        most_share = max((abs(x) for x in shares), default=Fraction(0))
-        bound = (rounds + 2) * (most_share * self.cs + self.cs) * biggest * self.vs
-        bound = max(bound, max((p.rating for p in players), default=Fraction(0)) * rating_scale)
-        self.dtype: type = np.int64 if bound < 2**62 else object  # exact either way
-        dtype = self.dtype
-        self.own_c = self.coef.scaled(self.coef.own, self.cs, dtype)
-        self.opp_c = self.coef.scaled(self.coef.opp_share, self.cs, dtype)
+        self.value_scale, biggest = self._value_scale()
+        self.dtype: type = np.int64 if self._biggest_sum(biggest) < 2**62 else object
+        dtype = self.dtype  # int64 when every sum provably fits, Python integers otherwise
+        self.own_share = self.coef.scaled(self.coef.own, self.coef_scale, dtype)
+        self.opp_share = self.coef.scaled(self.coef.opp_share, self.coef_scale, dtype)
         self.opp = self.coef.opp
-        self.rating = np.array([int(p.rating * rating_scale) for p in players], dtype=dtype)
+        rating_scale = lcm_of_denominators([p.rating for p in players])
+        self.initial_rating = np.array([int(p.rating * rating_scale) for p in players],
+                                       dtype=dtype)  # for the order of equal scores
         self.joined = np.array([p.joined for p in players], dtype=np.int64)
         self.gone = np.array([p.name in self.dropped for p in players], dtype=bool)
         self.order = np.arange(n)
+
+    def _value_scale(self) -> tuple[int, Fraction]:
+        """What values are multiplied by to be whole numbers, and the largest value."""
+        s, players, n = self.settings, self.players, self.n
+        if s.values == "rating":
+            biggest = max((abs(p.rating) + s.rating_k * self.rounds for p in players),
+                          default=Fraction(0)) / s.rating_divisor
+            return self.elo.scale * s.rating_divisor.numerator, biggest
+        top = self.fixed_top if self.fixed_top is not None else \
+            Fraction(round(n * s.ratio / (s.ratio - 1)))
+        return lcm_of_denominators([s.step, top]), abs(top) + n * s.step
+
+    def _biggest_sum(self, biggest_value: Fraction) -> Fraction:
+        """A bound on every scaled number the calculation makes."""
+        most_share = max((abs(x) for x in self.coef.shares), default=Fraction(0))
+        bound = ((self.rounds + 2) * (most_share * self.coef_scale + self.coef_scale)
+                 * biggest_value * self.value_scale)
+        rating_scale = lcm_of_denominators([p.rating for p in self.players])
+        return max(bound, max((p.rating for p in self.players), default=Fraction(0))
+                   * rating_scale)
 
     # -- rankings and values ------------------------------------------------------------
     def members(self, after: int) -> tuple[np.ndarray, np.ndarray]:
         """Players in the ranking after round `after`: (scored ones, newcomers without score)."""
         here = ~self.gone
-        if self.s.late_entry == "rating":
+        if self.settings.late_entry == "rating":
             everyone = np.nonzero(here)[0]
             return (everyone, everyone[:0]) if after else (everyone[:0], everyone)
         if after == 0:
@@ -284,26 +279,26 @@ class _Calculator:
                 np.nonzero(here & (self.joined == after + 1))[0])
 
     def _by_rating(self, who: np.ndarray) -> np.ndarray:
-        return who[np.lexsort((who, -self.rating[who]))]
+        return who[np.lexsort((who, -self.initial_rating[who]))]
 
     def initial_ranking(self) -> np.ndarray:
         _, members = self.members(0)
-        return members if self.s.initial_order == "as listed" else self._by_rating(members)
+        return members if self.settings.initial_order == "as listed" else self._by_rating(members)
 
     def rank(self, score: np.ndarray, scored: np.ndarray, newcomers: np.ndarray) -> np.ndarray:
-        ranked = scored[np.lexsort((scored, -self.rating[scored], -score[scored]))]
+        ranked = scored[np.lexsort((scored, -self.initial_rating[scored], -score[scored]))]
         return np.concatenate([ranked, self._by_rating(newcomers)])
 
     def values(self, ranking: np.ndarray, score: np.ndarray | None,
                scored: int) -> np.ndarray:
         """Scaled values by player index (index n, "nobody", is worth 0)."""
-        s = self.s
+        s = self.settings
         out: np.ndarray = np.zeros(self.n + 1, dtype=self.dtype)
         if s.values == "rating":
-            out[ranking] = self.moving[ranking] * s.rating_divisor.denominator
+            out[ranking] = self.elo.scaled[ranking] * s.rating_divisor.denominator
             return out
-        top = int(self.top_value(len(ranking)) * self.vs)
-        step = int(s.step * self.vs)
+        top = int(self.top_value(len(ranking)) * self.value_scale)
+        step = int(s.step * self.value_scale)
         places = np.arange(len(ranking))
         if s.ties == "shared" and score is not None and scored > 1:
             ordered = score[ranking[:scored]]
@@ -314,29 +309,17 @@ class _Calculator:
         return out
 
     def _move_ratings(self, k: int) -> None:
-        """Elo after round k+1's games: R' = R + K·(S − E), E = 1/(1 + 10^((R_opp − R)/400)).
-
-        E is irrational, so each change is rounded to 1/100 of a rating point (halves to
-        even); ratings stay exact from then on and the result is reproducible."""
+        """Elo after round k+1's games (`ratings.EloRatings`)."""
         if self.elo_games is None:  # who played whom with what points, per round, made once
             get = _ELO_POINTS.get
             points = np.array([[get(kind or "", np.nan) for kind in row]
                                for row in self.coef.kind], dtype=float).reshape(self.n, -1)
-            played = ~np.isnan(points) & (self.opp < self.n)
-            self.elo_games = []
-            for j in range(self.rounds):
-                who = np.nonzero(played[:, j])[0]
-                self.elo_games.append((who, self.opp[who, j], points[who, j]))
-        who, opp, points = self.elo_games[k]
-        if not len(who):
-            return
-        gap = (self.moving[opp] - self.moving[who]).astype(float) / (self.rs * 400)
-        hundredths = np.rint(self.k100 * (points - 1 / (1 + 10 ** gap)))
-        self.moving[who] += hundredths.astype(self.moving.dtype) * (self.rs // 100)
+            self.elo_games = games_by_round(points, self.opp)
+        self.elo.move(*self.elo_games[k])
 
     def top_value(self, ranked: int) -> Fraction:
-        if self.s.top_value_auto:
-            ratio = self.s.ratio
+        if self.settings.top_value_auto:
+            ratio = self.settings.ratio
             return Fraction(round((ranked - 1) * ratio / (ratio - 1)))
         assert self.fixed_top is not None
         return self.fixed_top
@@ -346,14 +329,14 @@ class _Calculator:
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Scaled scores after round `upto` priced with `value`; per-round terms; own term."""
         n = self.n
-        terms = self.own_c[:, :upto] * value[:n, None] + \
-            self.opp_c[:, :upto] * value[self.opp[:, :upto]]
+        terms = self.own_share[:, :upto] * value[:n, None] + \
+            self.opp_share[:, :upto] * value[self.opp[:, :upto]]
         own = {"current": value[:n], "initial": initial[:n],
-               "none": np.zeros(n, dtype=self.dtype)}[self.s.own_value] * self.cs
+               "none": np.zeros(n, dtype=self.dtype)}[self.settings.own_value] * self.coef_scale
         return own + terms.sum(axis=1), terms, own
 
     def run(self) -> Standings:
-        s = self.s
+        s = self.settings
         ranking = self.initial_ranking()
         value = self.values(ranking, None, 0)
         initial = value.copy()
@@ -406,7 +389,7 @@ class _Calculator:
     def table(self, ranking: np.ndarray, scored: set[int], score: np.ndarray,
               value: np.ndarray, terms: np.ndarray, own: np.ndarray,
               rankings: list[np.ndarray], passes: int, note: str) -> Standings:
-        scale = self.vs * self.cs
+        scale = self.value_scale * self.coef_scale
         rows = []
         kinds = self.coef.kind
         # Python numbers, taken out of numpy once (not number by number)
@@ -423,17 +406,17 @@ class _Calculator:
             rows.append(Standing(
                 rank=place, name=p.name,
                 score=Fraction(int(scores[i]), scale) if is_scored else None,
-                value=Fraction(int(values[i]), self.vs),
+                value=Fraction(int(values[i]), self.value_scale),
                 played=stats[PLAYED_WIN] + stats[PLAYED_DRAW] + stats[PLAYED_LOSS],
                 won=stats[PLAYED_WIN], drawn=stats[PLAYED_DRAW], lost=stats[PLAYED_LOSS],
                 byes=stats[FREE], absent=stats[ABSENT] if is_scored else 0,
-                rating=Fraction(int(self.moving[i]), self.rs),
+                rating=self.elo.rating(i),
                 own=Fraction(int(owns[i]), scale) if is_scored else None, terms=worth,
                 scale=scale))
         everyone = [p.name for p in self.players]
         names = tuple(tuple([everyone[i] for i in rk.tolist()]) for rk in rankings)
-        top = None if self.s.values == "rating" else self.top_value(len(ranking))
-        return Standings(self.rounds, tuple(rows), self.s, top, passes, note, names)
+        top = None if self.settings.values == "rating" else self.top_value(len(ranking))
+        return Standings(self.rounds, tuple(rows), self.settings, top, passes, note, names)
 
 
 def compute_standings(season: Season, settings: Settings,

@@ -297,23 +297,3 @@ def test_late_entrant_bottom_and_withdrawn_stay() -> None:
     assert [r.score for r in after1.rows[:3]] == [19, F(32, 3), 9]
     after0 = compute_standings(season, s, 0)
     assert after0.ranking == ("A", "B", "C")
-
-
-def test_values_from_ratings_move_by_elo() -> None:
-    """Geel: value = rating / 100; K = 20 moves ratings after each round."""
-    players = (Player("A", F(2000)), Player("B", F(1800), order=1))
-    season = Season(players, (Game(1, 1, "A", "B", Result.BLACK_WINS),
-                              Game(2, 1, "B", "A", Result.DRAW)))
-    fixed = compute_standings(season, parse_settings({"Values": "rating"}), 2)
-    # round 2 priced with the unchanged values 20 and 18: B 18 + 20 + 10, A 20 + 9
-    assert {r.name: r.score for r in fixed.rows} == {"B": 48, "A": 29}
-    moving = compute_standings(season, parse_settings({"Values": "rating",
-                                                       "Rating K-factor": "20"}), 2)
-    # after round 1: E(B) = 1/(1+10^(200/400)) = 0.2403 -> B +15.19, A -15.19
-    e_b = 1 / (1 + 10 ** 0.5)
-    gain = F(round(20 * (1 - e_b) * 100), 100)
-    b1, a1 = F(1800) + gain, F(2000) - gain
-    assert gain == F(1519, 100)
-    # score after round 2 uses the ratings after round 1
-    assert {r.name: r.score for r in moving.rows}["B"] == b1 / 100 + a1 / 100 + a1 / 200
-    assert {r.name: r.score for r in moving.rows}["A"] == a1 / 100 + b1 / 200
