@@ -1,24 +1,35 @@
 """The engine's public face: pandas DataFrames in, DataFrames out.
 
-Usable from a notebook as it is, and the one door the workbook, xlwings and command-line
-layers go through. DataFrames carry the sheet's headers as columns; their index labels are
-what problems quote as the row (the workbook layer uses the sheet's row numbers).
+Usable from a notebook as it is: the rule book itself is in `keizer_xl.core` (no pandas);
+this module only turns DataFrames into its tables and its answers back into DataFrames.
+DataFrames carry the sheet's headers as columns; their index labels are what problems
+quote as the row.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import pandas as pd
 
-from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, build_season, find_columns
+from keizer_xl.core.checks import (
+    PLAYER_COLUMNS,
+    ROUND_COLUMNS,
+    Table,
+    build_season,
+    find_columns,
+    settings_from_table,
+)
 from keizer_xl.core.errors import Problems
-from keizer_xl.core.model import Absence, Entry, Game, Rest, Season
-from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
+from keizer_xl.core.model import Game
+from keizer_xl.core.round import Competition as CheckedCompetition
+from keizer_xl.core.round import NextRound
+from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import Settings, parse_settings
+
+__all__ = ["Competition", "NextRound", "Settings", "Standings", "pair", "read_settings",
+           "round_frame", "standings", "standings_frame", "table"]
 
 SettingsLike = Settings | Mapping[str, object] | pd.DataFrame | None
 
@@ -70,26 +81,12 @@ def read_settings(settings: SettingsLike, problems: Problems | None = None) -> S
     if isinstance(settings, Settings):
         return settings
     if isinstance(settings, pd.DataFrame):
-        t = table("Settings", settings, ("Setting", "Value"))
-        if "Setting" not in t.columns or "Value" not in t.columns:
-            found = problems if problems is not None else Problems()
-            for col in ("Setting", "Value"):
-                if col not in t.columns:
-                    found.add(f"no column headed '{col}' in row 1", "Settings")
-            if problems is None:
-                found.raise_if_any()
-            return Settings()
-        triples = [(label, row.get("Setting"), row.get("Value")) for label, row in t.rows]
-        return parse_settings(triples, "Settings", problems)
+        return settings_from_table(table("Settings", settings, ("Setting", "Value")), problems)
     return parse_settings(settings, "Settings", problems)
 
 
-@dataclass(frozen=True)
-class Competition:
-    """A checked season with its settings: what every command starts from."""
-
-    season: Season
-    settings: Settings
+class Competition(CheckedCompetition):
+    """A checked season with its settings, read from DataFrames."""
 
     @classmethod
     def from_frames(cls, players: pd.DataFrame, rounds: pd.DataFrame | None = None,
@@ -104,96 +101,19 @@ class Competition:
         problems.raise_if_any()
         return cls(season, parsed)
 
-    @property
-    def top_value_to_fix(self) -> Fraction | None:
-        """The blank Top value, fixed once when round 1 is paired (None if not needed)."""
-        s = self.settings
-        if s.top_value is None and not s.top_value_auto and s.values == "rank":
-            return automatic_top_value(len(self.season.players))
-        return None
 
-    def standings(self, after_round: int | None = None) -> Standings:
-        return compute_standings(self.season, self.settings, after_round)
-
-    def next_round(self) -> NextRound:
-        """Pair the present players for the round after the last one (which must be done)."""
-        from keizer_xl.core.pairing import pair_round
-
-        season, s = self.season, self.settings
-        unfinished = [e for e in season.entries if isinstance(e, Game) and e.result is None]
-        if unfinished:
-            problems = Problems()
-            for g in unfinished:
-                problems.add(f"no result yet for {g.white}–{g.black} (round {g.round}); enter "
-                             "every result before pairing the next round", "Rounds", g.source,
-                             "Result")
-            problems.raise_if_any()
-        last = season.last_round  # and complete: every result is in
-        if self.top_value_to_fix is not None and last == 0:
-            s = _replace(s, top_value=self.top_value_to_fix)
-        standings = compute_standings(season, s, last)
-        round_no = last + 1
-        taking_part = [p for p in season.players if p.takes_part_in(round_no)]
-        present = [p.name for p in taking_part if p.present is None]
-        problems = Problems()
-        for p in season.players:
-            if p.present is None and not p.takes_part_in(round_no):
-                why = (f"joins in round {p.joined}" if round_no < p.joined
-                       else f"left after round {p.left}")
-                problems.add(f"{p.name} is marked present but {why}; round {round_no} is next",
-                             "Players", p.source, "Present")
-        if len(present) < 2 and not problems:  # forgot to tick who came: do not pair nobody
-            problems.add(f"{'only one player is' if present else 'nobody is'} marked present "
-                         f"for round {round_no}; put x in the Present column for each player "
-                         "who is here", "Players", None, "Present")
-        problems.raise_if_any()
-        here = set(present)
-        ranking = [name for name in standings.ranking if name in here]
-        pairing = pair_round(season, standings.ranking, ranking, s, round_no)
-        rests: list[Rest] = []
-        if pairing.bye is not None:
-            rests.append(Rest(round_no, pairing.bye, Absence.BYE))
-        order = {name: i for i, name in enumerate(standings.ranking)}
-        for p in sorted((p for p in taking_part if p.present is not None),
-                        key=lambda p: order.get(p.name, len(order) + p.order)):
-            rests.append(Rest(round_no, p.name, p.present))  # type: ignore[arg-type]
-        return NextRound(round_no, tuple(pairing.games), tuple(rests), standings,
-                         tuple(pairing.notes), s)
-
-
-def _replace(settings: Settings, **changes: Any) -> Settings:
-    import dataclasses
-
-    return dataclasses.replace(settings, **changes)
-
-
-@dataclass(frozen=True)
-class NextRound:
-    """A freshly paired round: games in board order, then the bye and absence rows."""
-
-    round: int
-    games: tuple[Game, ...]
-    rests: tuple[Rest, ...]
-    standings: Standings  # the standings it was paired from
-    notes: tuple[str, ...]
-    settings: Settings  # with the Top value fixed if it was blank
-
-    @property
-    def entries(self) -> tuple[Entry, ...]:
-        return (*self.games, *self.rests)
-
-    def frame(self) -> pd.DataFrame:
-        """The rows to append to the Rounds sheet."""
-        rows: list[dict[str, Hashable]] = []
-        for e in self.entries:
-            if isinstance(e, Game):
-                rows.append({"Round": e.round, "Board": e.board, "White": e.white,
-                             "Black": e.black, "Result": None})
-            else:
-                rows.append({"Round": e.round, "Board": None, "White": e.player, "Black": None,
-                             "Result": e.reason.value})
-        frame: pd.DataFrame = pd.DataFrame(rows, columns=pd.Index(ROUND_COLUMNS))
-        return frame
+def round_frame(next_round: NextRound) -> pd.DataFrame:
+    """The rows of a freshly paired round to append to the Rounds sheet."""
+    rows: list[dict[str, Hashable]] = []
+    for e in next_round.entries:
+        if isinstance(e, Game):
+            rows.append({"Round": e.round, "Board": e.board, "White": e.white,
+                         "Black": e.black, "Result": None})
+        else:
+            rows.append({"Round": e.round, "Board": None, "White": e.player, "Black": None,
+                         "Result": e.reason.value})
+    frame: pd.DataFrame = pd.DataFrame(rows, columns=pd.Index(ROUND_COLUMNS))
+    return frame
 
 
 def standings_frame(standings: Standings) -> pd.DataFrame:
@@ -225,4 +145,4 @@ def standings(players: pd.DataFrame, rounds: pd.DataFrame | None = None,
 def pair(players: pd.DataFrame, rounds: pd.DataFrame | None = None,
          settings: SettingsLike = None) -> pd.DataFrame:
     """The next round's rows (games in board order, bye, absences), results blank."""
-    return Competition.from_frames(players, rounds, settings).next_round().frame()
+    return round_frame(Competition.from_frames(players, rounds, settings).next_round())

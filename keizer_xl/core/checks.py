@@ -14,7 +14,7 @@ from typing import Any
 
 from keizer_xl.core.errors import Problems
 from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
-from keizer_xl.core.settings import Settings
+from keizer_xl.core.settings import Settings, parse_settings
 from keizer_xl.core.words import (
     DEFAULT_ABSENCE,
     PRESENT,
@@ -37,8 +37,8 @@ class Table:
     """One input table by columns: each canonical column's cells, one per row, and the
     labels that name the rows in messages.
 
-    Cells are already tidied: a blank cell is None (see `engine.table`), rows with nothing
-    in them are left out. Kept by columns because a season's Rounds table has tens of
+    Cells are already tidied: a blank cell is None (see `tidy`), rows with nothing in them
+    are left out. Kept by columns because a season's Rounds table has tens of
     thousands of rows: a record for each would cost more than checking them."""
 
     name: str
@@ -59,6 +59,17 @@ class Table:
         """Row by row, for the short tables: (label, {column: cell})."""
         return [(label, {col: cells[n] for col, cells in self.cells.items()})
                 for n, label in enumerate(self.labels)]
+
+
+def tidy(value: object) -> object:
+    """A cell as the checks want it: blank (None, "", only spaces, NaN) as None."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value if value.strip() else None
+    if isinstance(value, float) and value != value:  # NaN is the one float unequal to itself
+        return None
+    return value
 
 
 def find_columns(headers: Iterable[object], wanted: Sequence[str]) -> dict[str, int]:
@@ -244,6 +255,20 @@ def _check_round_numbers(table: Table, entries: Sequence[Entry], problems: Probl
             problems.add(f"no result for {e.white}–{e.black} in round {e.round}, but round "
                          f"{last} is already there; enter it (or -- if it was not played)",
                          table.name, e.source, "Result")
+
+
+def settings_from_table(table: Table, problems: Problems | None = None) -> Settings:
+    """The Settings table (Setting and Value columns) read as settings."""
+    if "Setting" not in table.columns or "Value" not in table.columns:
+        found = problems if problems is not None else Problems()
+        for col in ("Setting", "Value"):
+            if col not in table.columns:
+                found.add(f"no column headed '{col}' in row 1", table.name)
+        if problems is None:
+            found.raise_if_any()
+        return Settings()
+    triples = zip(table.labels, table.column("Setting"), table.column("Value"), strict=True)
+    return parse_settings(triples, table.name, problems)
 
 
 def build_season(players: Table, rounds: Table, settings: Settings,

@@ -2,25 +2,25 @@
 
 A workbook arrives here as plain grids of cell values (row 0 is the sheet's row 1), however
 it was read (python-calamine from a file, xlwings from a running Excel). This module finds
-the sheets and headers, hands DataFrames to the engine, names every problem's cell
+the sheets and headers, hands the core its tables (no pandas on the way), names every
+problem's cell
 (`Rounds!E14`), and says which cells to write: the only cells keizer_xl owns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NoReturn
 
-import pandas as pd
-
-from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
+from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_columns, tidy
 from keizer_xl.core.errors import KeizerError, Problem
 from keizer_xl.core.model import Entry, Game
+from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
-from keizer_xl.core.words import is_blank, text
-from keizer_xl.engine import Competition, NextRound
+from keizer_xl.core.settings import setting_name
+from keizer_xl.core.words import text
 from keizer_xl.workbook.xlsx import column_letters as column_letter
 
 SHEETS = ("Players", "Rounds", "Standings", "Settings")
@@ -72,27 +72,38 @@ class Layout:
         return [f"{self.place(p)}: {p.message}" for p in error.problems]
 
 
-def _frame(grid: Grid, wanted: Sequence[str], layout: Layout, table: str) -> pd.DataFrame:
-    """Rows 2.. of a sheet as a DataFrame indexed by sheet row number, headers as columns.
+def _table(grid: Grid, wanted: Sequence[str], layout: Layout, name: str) -> Table:
+    """Rows 2.. of a sheet as a checked-input Table labelled by sheet row number.
 
-    Built column by column, "" (calamine's empty cell) as None; blank rows are left in for
-    the engine to skip, which it does anyway (`engine.table`)."""
+    Built column by column: blank cells ("" from calamine, None from xlwings, only spaces)
+    become None, and rows with nothing in the wanted columns are left out."""
     header = list(grid[0]) if grid else []
     positions = find_columns(header, wanted)
-    layout.columns[table] = {name: i + 1 for name, i in positions.items()}
+    layout.columns[name] = {col: i + 1 for col, i in positions.items()}
     used = len(grid)
     while used > 1 and all(c == "" or c is None for c in grid[used - 1]):
         used -= 1
-    layout.used_rows[table] = used
+    layout.used_rows[name] = used
     body = grid[1:used]
     width = max(positions.values(), default=-1) + 1
     if min(map(len, body), default=width) < width:
         body = [[*row, *[None] * (width - len(row))] for row in body]
-    cells = {name: [None if (c := row[i]) == "" else c for row in body]
-             for name, i in positions.items()}
-    frame: pd.DataFrame = pd.DataFrame(cells, index=pd.RangeIndex(2, len(body) + 2),
-                                       columns=pd.Index(list(positions)), dtype=object)
-    return frame
+    cells = {col: _tidy([row[i] for row in body]) for col, i in positions.items()}
+    keep = [False] * len(body)
+    for column in cells.values():
+        keep = [k or c is not None for k, c in zip(keep, column, strict=True)]
+    labels: list[Hashable] = list(range(2, len(body) + 2))
+    if not all(keep):
+        labels = [label for label, k in zip(labels, keep, strict=True) if k]
+        cells = {col: [c for c, k in zip(column, keep, strict=True) if k]
+                 for col, column in cells.items()}
+    return Table(name, labels, cells)
+
+
+def _tidy(values: list[object]) -> list[object]:
+    """`tidy` of each cell; the usual numbers and texts pass without a call."""
+    return [v if (type(v) is float and v == v) or type(v) is int or (type(v) is str and v.strip())
+            else tidy(v) for v in values]
 
 
 def _header_key(header: object) -> str:
@@ -125,18 +136,15 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
         layout.sheet[sheet] = actual or sheet
     if problems:
         raise_with(problems, layout)
-    players = _frame(grids[layout.sheet["Players"]], PLAYER_COLUMNS, layout, "Players")
-    rounds = _frame(grids[layout.sheet["Rounds"]], ROUND_COLUMNS, layout, "Rounds")
-    settings = _frame(grids[layout.sheet["Settings"]], SETTINGS_COLUMNS, layout, "Settings")
-    for row, name in zip(settings.index, settings.get("Setting", []), strict=False):
-        if not is_blank(name):
-            from keizer_xl.core.settings import setting_name
-
-            canonical = setting_name(name)
-            if canonical:
-                layout.setting_rows[canonical] = int(row)
+    players = _table(grids[layout.sheet["Players"]], PLAYER_COLUMNS, layout, "Players")
+    rounds = _table(grids[layout.sheet["Rounds"]], ROUND_COLUMNS, layout, "Rounds")
+    settings = _table(grids[layout.sheet["Settings"]], SETTINGS_COLUMNS, layout, "Settings")
+    for row, name in zip(settings.labels, settings.column("Setting"), strict=True):
+        canonical = None if name is None else setting_name(name)
+        if canonical:
+            layout.setting_rows[canonical] = int(row)  # type: ignore[call-overload]
     try:
-        competition = Competition.from_frames(players, rounds, settings)
+        competition = Competition.from_tables(players, rounds, settings)
     except KeizerError as error:
         raise_with(error.problems, layout)
     missing = [c for c in ROUND_COLUMNS if c not in layout.columns["Rounds"]]

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from keizer_xl import engine
+from keizer_xl.core.checks import Table
 from keizer_xl.core.words import parse_number
 from keizer_xl.workbook import contract as sheets
 from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits, xmltext, zipcopy
@@ -155,11 +156,13 @@ def test_cells_are_tidied_as_one_by_one() -> None:
     values: list[object] = [None, "", "  ", " a ", "x", 0, 1.5, float("nan"), True, Fraction(1, 3),
                             pd.NA, pd.NaT, 3, -0.0, "\t"]
     assert engine._cells(values) == [engine._cell(v) for v in values]
+    grid_values = [v for v in values if v is not pd.NA and v is not pd.NaT]
+    assert sheets._tidy(grid_values) == [engine._cell(v) for v in grid_values]
 
 
 def old_frame(grid: sheets.Grid, wanted: tuple[str, ...], layout: sheets.Layout,
               table: str) -> pd.DataFrame:
-    """`sheets._frame` as it was, row by row, with blank rows left out."""
+    """A sheet as a DataFrame the plain way, row by row, with blank rows left out."""
     header = list(grid[0]) if grid else []
     positions = sheets.find_columns(header, wanted)
     layout.columns[table] = {name: i + 1 for name, i in positions.items()}
@@ -180,7 +183,16 @@ def old_frame(grid: sheets.Grid, wanted: tuple[str, ...], layout: sheets.Layout,
                         dtype=object)
 
 
-def test_sheets_read_by_columns_read_as_row_by_row(monkeypatch: pytest.MonkeyPatch) -> None:
+def through_pandas(grid: sheets.Grid, wanted: tuple[str, ...], layout: sheets.Layout,
+                   table: str) -> Table:
+    """The way sheets used to reach the checks: grid, DataFrame, then the pandas door's
+    table."""
+    return engine.table(table, old_frame(grid, wanted, layout, table), wanted)
+
+
+def test_sheets_read_straight_read_as_through_pandas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grids become the checks' tables without pandas, and nothing changes: the same
+    Competition, or the same problems in the same cells."""
     rnd = random.Random(8)
     names = [f"P{i}" for i in range(8)]
     for _ in range(150):
@@ -199,8 +211,8 @@ def test_sheets_read_by_columns_read_as_row_by_row(monkeypatch: pytest.MonkeyPat
         grids = {"Players": players, "Rounds": rounds, "Standings": [],
                  "Settings": [["Setting", "Value"], ["Bye", rnd.choice(["", "1/2", "zz"])]]}
         outcomes = []
-        for frame in (old_frame, sheets._frame):
-            monkeypatch.setattr(sheets, "_frame", frame)
+        for read in (through_pandas, sheets._table):
+            monkeypatch.setattr(sheets, "_table", read)
             try:
                 competition, layout = sheets.read_book(grids)
                 outcomes.append((competition, layout))

@@ -1,0 +1,126 @@
+"""A competition and its next round: what every command starts from (rule book §4).
+
+Who is present, what refuses a pairing (a missing result, a present player who is not
+registered for the round, nobody ticked), the order of the bye and absence rows, and the
+blank Top value that pairing round 1 fixes for the rest of the season.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+
+from keizer_xl.core.checks import Table, build_season, settings_from_table
+from keizer_xl.core.errors import Problems
+from keizer_xl.core.model import Absence, Entry, Game, Rest, Season
+from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
+from keizer_xl.core.settings import Settings
+
+
+@dataclass(frozen=True)
+class Competition:
+    """A checked season with its settings."""
+
+    season: Season
+    settings: Settings
+
+    @classmethod
+    def from_tables(cls, players: Table, rounds: Table,
+                    settings: Table | Settings) -> Competition:
+        """Check everything and raise KeizerError listing every problem at once."""
+        problems = Problems()
+        parsed = settings if isinstance(settings, Settings) else \
+            settings_from_table(settings, problems)
+        season = build_season(players, rounds, parsed, problems)
+        problems.raise_if_any()
+        return cls(season, parsed)
+
+    @property
+    def top_value_to_fix(self) -> Fraction | None:
+        """The blank Top value, fixed once when round 1 is paired (None if not needed)."""
+        s = self.settings
+        if s.top_value is None and not s.top_value_auto and s.values == "rank":
+            return automatic_top_value(len(self.season.players))
+        return None
+
+    def standings(self, after_round: int | None = None) -> Standings:
+        return compute_standings(self.season, self.settings, after_round)
+
+    def next_round(self) -> NextRound:
+        """Pair the present players for the round after the last one (which must be done)."""
+        from keizer_xl.core.pairing import pair_round
+
+        season, s = self.season, self.settings
+        _refuse_unfinished(season)
+        last = season.last_round  # and complete: every result is in
+        if self.top_value_to_fix is not None and last == 0:
+            s = dataclasses.replace(s, top_value=self.top_value_to_fix)
+        standings = compute_standings(season, s, last)
+        round_no = last + 1
+        present = _present(season, round_no)
+        here = set(present)
+        ranking = [name for name in standings.ranking if name in here]
+        pairing = pair_round(season, standings.ranking, ranking, s, round_no)
+        rests: list[Rest] = []
+        if pairing.bye is not None:
+            rests.append(Rest(round_no, pairing.bye, Absence.BYE))
+        rests.extend(_absences(season, standings, round_no))
+        return NextRound(round_no, tuple(pairing.games), tuple(rests), standings,
+                         tuple(pairing.notes), s)
+
+
+def _refuse_unfinished(season: Season) -> None:
+    """Every result must be in before the next round is paired."""
+    unfinished = [e for e in season.entries if isinstance(e, Game) and e.result is None]
+    if unfinished:
+        problems = Problems()
+        for g in unfinished:
+            problems.add(f"no result yet for {g.white}–{g.black} (round {g.round}); enter "
+                         "every result before pairing the next round", "Rounds", g.source,
+                         "Result")
+        problems.raise_if_any()
+
+
+def _present(season: Season, round_no: int) -> list[str]:
+    """Who is marked present for the round; refused when someone marked present is not
+    registered for it, or fewer than two are marked (forgot to tick: do not pair nobody)."""
+    present = [p.name for p in season.players if p.takes_part_in(round_no) and p.present is None]
+    problems = Problems()
+    for p in season.players:
+        if p.present is None and not p.takes_part_in(round_no):
+            why = (f"joins in round {p.joined}" if round_no < p.joined
+                   else f"left after round {p.left}")
+            problems.add(f"{p.name} is marked present but {why}; round {round_no} is next",
+                         "Players", p.source, "Present")
+    if len(present) < 2 and not problems:
+        problems.add(f"{'only one player is' if present else 'nobody is'} marked present "
+                     f"for round {round_no}; put x in the Present column for each player "
+                     "who is here", "Players", None, "Present")
+    problems.raise_if_any()
+    return present
+
+
+def _absences(season: Season, standings: Standings, round_no: int) -> list[Rest]:
+    """The absence rows of those registered but not present, in ranking order (newcomers not
+    yet ranked after everybody, as listed)."""
+    order = {name: i for i, name in enumerate(standings.ranking)}
+    away = [p for p in season.players if p.takes_part_in(round_no) and p.present is not None]
+    away.sort(key=lambda p: order.get(p.name, len(order) + p.order))
+    return [Rest(round_no, p.name, p.present) for p in away]  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """A freshly paired round: games in board order, then the bye and absence rows."""
+
+    round: int
+    games: tuple[Game, ...]
+    rests: tuple[Rest, ...]
+    standings: Standings  # the standings it was paired from
+    notes: tuple[str, ...]
+    settings: Settings  # with the Top value fixed if it was blank
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        return (*self.games, *self.rests)
