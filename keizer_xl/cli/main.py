@@ -354,6 +354,48 @@ def export(file: Path, trf: Path, name: str | None) -> None:
 
 
 @main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder to write to (default: FILE's name with _site, beside it).")
+@click.option("--fragment", is_flag=True,
+              help="Only the tables, without page frame, to paste into a club website.")
+@click.option("--text", "as_text", is_flag=True,
+              help="Print standings and pairings as plain text (for a group chat or e-mail).")
+def publish(file: Path, out: Path | None, fragment: bool, as_text: bool) -> None:
+    """Publish FILE's standings, pairings, crosstable and player cards as a small web site.
+
+    The pages need nothing from the internet: open index.html, copy the folder to a USB
+    stick or upload it to the club's web host. The file is not changed.
+    """
+    from keizer_xl.publish.book import default_folder, workbook_report
+
+    _tune_gc()
+    found, lines = _attempt(lambda: workbook_report(file))
+    if found is None:
+        sys.exit(_fail(lines))
+    report, titles = found
+    folder = out if out is not None else default_folder(file)
+    if as_text:
+        from keizer_xl.publish.text import report_text
+
+        click.echo(report_text(report, titles), nl=False)
+    if fragment or not as_text:
+        from keizer_xl.publish.site import build_site, write_site
+
+        pages = build_site(report, titles, fragment=fragment)
+        done, lines = _attempt(lambda: write_site(pages, folder))
+        if done is None:
+            sys.exit(_fail(lines))
+        if fragment:
+            _say(f"Wrote {len(pages)} fragments to {folder}: paste their contents into your "
+                 "website's editor (as HTML).")
+        else:
+            cards = len(pages) - 3
+            _say(f"Site written to {folder}: standings, pairings, crosstable and {cards} "
+                 f"player pages. Open {folder / 'index.html'}.")
+
+
+@main.command()
 @click.option("--folder", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               help="Where to write the demo workbook (default: here).")
 def demo(folder: Path) -> None:

@@ -1,0 +1,224 @@
+"""What a published report shows beyond the Standings: figures derived from the season.
+
+The engine gives the standings after a round and the ranking after every round before it.
+A club's web page, notice board and group chat want a little more: game points and the
+percentage, the colour balance, the change of place since the previous round, the rank after
+every round, and per player what each round was (whom, which colour, which result) and what
+it is worth now. They are worked out here, once, exactly, so every way of publishing shows
+the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from keizer_xl.core.model import Absence, Game, Rest, Result, Season
+from keizer_xl.core.scoring import Standing, Standings, compute_standings
+
+HALF = Fraction(1, 2)
+
+# What a round was for a player (`RoundLine.kind`).
+GAME = "game"  # played over the board
+FORFEIT = "forfeit"  # a game row that was not played: +-, -+ or --
+NOT_YET = "not yet"  # before the player joined
+GONE = "left"  # after the player left
+OPEN = "open"  # a game without a result (only in an unfinished round)
+
+_SCORES = {  # Result -> (white's mark, black's mark), as the crosstable writes them
+    Result.WHITE_WINS: ("1", "0"),
+    Result.BLACK_WINS: ("0", "1"),
+    Result.DRAW: ("½", "½"),
+    Result.WHITE_FORFEIT_WIN: ("+", "-"),
+    Result.BLACK_FORFEIT_WIN: ("-", "+"),
+    Result.DOUBLE_FORFEIT: ("-", "-"),
+}
+_SHORT = {Absence.BYE: "bye", Absence.EXCUSED: "exc", Absence.CLUB: "club",
+          Absence.UNEXCUSED: "—"}
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    """One round of one player: a game (opponent, colour, mark), a bye or an absence.
+
+    `worth` is what the round adds to the score now, re-priced with today's values (None
+    where it counts nothing: the player was not registered then). `default` marks an absence
+    that is not on the Rounds sheet and counts with the Settings' default reason."""
+
+    round: int
+    kind: str  # GAME, FORFEIT, OPEN, NOT_YET, GONE, or an Absence value ("bye", "excused", ...)
+    opponent: str | None = None
+    white: bool | None = None
+    mark: str = ""  # "1", "½", "0"; forfeits "+" and "-"; "" otherwise
+    worth: Fraction | None = None
+    board: int | None = None
+    default: bool = False
+
+    @property
+    def colour(self) -> str:
+        """"w" or "b" for a game row, "" otherwise."""
+        return "" if self.white is None else "w" if self.white else "b"
+
+    def short(self, opponent_rank: int | None) -> str:
+        """The crosstable cell: `12w1`, `5b½`, `7w+`, `bye`, `exc`, `club`, `—`."""
+        if self.opponent is not None:
+            rank = "" if opponent_rank is None else str(opponent_rank)
+            return f"{rank}{self.colour}{self.mark or '?'}"
+        if self.kind in (NOT_YET, GONE):
+            return ""
+        return _SHORT[Absence(self.kind)]
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    """A line of the standings with everything published about the player."""
+
+    standing: Standing
+    ranks: tuple[int | None, ...]  # rank after round 1, 2, ... (None: not ranked then)
+    change: int | None  # places gained since the previous round (negative: lost); None: new
+    game_points: Fraction  # over the board: win 1, draw ½
+    colour_balance: int  # games with white minus games with black, over the board
+    whites: int
+    blacks: int
+    rounds: tuple[RoundLine, ...]  # round 1, 2, ... up to the standings' round
+
+    @property
+    def name(self) -> str:
+        return self.standing.name
+
+    @property
+    def percentage(self) -> Fraction | None:
+        """Game points per game played, in per cent (None before the first game)."""
+        played = self.standing.played
+        return None if not played else self.game_points * 100 / played
+
+
+@dataclass(frozen=True)
+class Report:
+    """The standings after a round with the derived figures, and the season behind them."""
+
+    season: Season
+    standings: Standings
+    players: tuple[PlayerReport, ...]  # in standings order
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {p.name: p for p in self.players})
+
+    @property
+    def after_round(self) -> int:
+        return self.standings.after_round
+
+    def player(self, name: str) -> PlayerReport | None:
+        """The report of a ranked player (None for a player not in the standings)."""
+        found: PlayerReport | None = self._by_name.get(name)  # type: ignore[attr-defined]
+        return found
+
+    def rank(self, name: str) -> int | None:
+        found = self.player(name)
+        return None if found is None else found.standing.rank
+
+    def __iter__(self) -> Iterator[PlayerReport]:
+        return iter(self.players)
+
+
+def rank_history(season: Season, standings: Standings) -> list[dict[str, int]]:
+    """Rank of every ranked player after round 1 .. standings.after_round.
+
+    Each is the ranking as it was published then (the standings after that round); the last
+    is the standings' own. One calculation gives them all (the rankings it passes through)
+    when re-pricing cannot change earlier rankings; with Iterate or Withdrawn drop each
+    round's standings are worked out on their own."""
+    rounds = standings.after_round
+    s = standings.settings
+    dropping = s.withdrawn == "drop" and any(
+        p.left is not None and p.left < rounds for p in season.players)
+    history: list[dict[str, int]] = []
+    for r in range(1, rounds):
+        if s.iterate == "none" and not dropping and len(standings.rankings) > r:
+            ranking = standings.rankings[r]
+        else:
+            ranking = compute_standings(season, s, r).ranking
+        history.append({name: place for place, name in enumerate(ranking, start=1)})
+    if rounds:
+        history.append({row.name: row.rank for row in standings.rows})
+    return history
+
+
+def round_lines(season: Season, standings: Standings) -> dict[str, list[RoundLine]]:
+    """Per player, what each round 1 .. after_round was, and what it is worth now."""
+    rounds = standings.after_round
+    worth = {row.name: row.rounds for row in standings.rows}
+    found: dict[str, dict[int, RoundLine]] = {p.name: {} for p in season.players}
+    for e in season.entries:
+        if e.round > rounds:
+            continue
+        if isinstance(e, Rest):
+            found[e.player][e.round] = RoundLine(e.round, e.reason.value)
+            continue
+        kind = GAME if e.result is None or e.result.played else FORFEIT
+        marks = _SCORES[e.result] if e.result is not None else ("", "")
+        if e.result is None:
+            kind = OPEN
+        found[e.white][e.round] = RoundLine(e.round, kind, e.black, True, marks[0],
+                                            board=e.board)
+        found[e.black][e.round] = RoundLine(e.round, kind, e.white, False, marks[1],
+                                            board=e.board)
+    default = standings.settings.default_absence.value
+    out: dict[str, list[RoundLine]] = {}
+    for p in season.players:
+        mine = found[p.name]
+        values = worth.get(p.name, ())
+        lines = []
+        for r in range(1, rounds + 1):
+            line = mine.get(r)
+            if line is None:
+                if r < p.joined:
+                    line = RoundLine(r, NOT_YET)
+                elif p.left is not None and r > p.left:
+                    line = RoundLine(r, GONE)
+                else:
+                    line = RoundLine(r, default, default=True)
+            value = values[r - 1] if r <= len(values) else None
+            if value is not None:
+                line = RoundLine(line.round, line.kind, line.opponent, line.white, line.mark,
+                                 value, line.board, line.default)
+            lines.append(line)
+        out[p.name] = lines
+    return out
+
+
+def build_report(season: Season, standings: Standings) -> Report:
+    """The standings with game points, percentage, colour balance, change of place, rank
+    after every round and each player's rounds."""
+    history = rank_history(season, standings)
+    lines = round_lines(season, standings)
+    players = []
+    for row in standings.rows:
+        mine = lines.get(row.name, [])
+        points = Fraction(0)
+        whites = blacks = 0
+        for line in mine:
+            if line.kind != GAME or line.white is None:
+                continue
+            points += {"1": Fraction(1), "½": HALF}.get(line.mark, Fraction(0))
+            if line.white:
+                whites += 1
+            else:
+                blacks += 1
+        ranks = tuple(after.get(row.name) for after in history)
+        before = ranks[-2] if len(ranks) >= 2 else None
+        change = None if before is None or row.score is None else before - row.rank
+        players.append(PlayerReport(row, ranks, change, points, whites - blacks, whites,
+                                    blacks, tuple(mine)))
+    return Report(season, standings, tuple(players))
+
+
+def latest_round(season: Season) -> tuple[int, list[Game], list[Rest]]:
+    """The last round that has rows: its games in board order, then its byes and absences."""
+    r = season.last_round
+    games = sorted((e for e in season.round_entries(r) if isinstance(e, Game)),
+                   key=lambda g: (g.board is None, g.board or 0))
+    rests = [e for e in season.round_entries(r) if isinstance(e, Rest)]
+    rests.sort(key=lambda e: e.reason is not Absence.BYE)
+    return r, games, rests

@@ -1,0 +1,32 @@
+"""From a workbook file to what is published: the report and the names above it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from keizer_xl.core.report import Report, build_report
+from keizer_xl.engine import Competition
+from keizer_xl.publish.site import Titles
+
+
+def competition_report(competition: Competition) -> tuple[Report, Titles]:
+    """The standings after the last completed round, with everything derived from them."""
+    standings = competition.standings()
+    return build_report(competition.season, standings), titles_of(competition)
+
+
+def titles_of(competition: Competition) -> Titles:
+    s = competition.settings
+    return Titles(getattr(s, "club_name", "") or "", getattr(s, "competition_name", "") or "")
+
+
+def workbook_report(path: Path) -> tuple[Report, Titles]:
+    """Read and check a workbook (BookError lists every problem with its cell)."""
+    from keizer_xl.workbook.files import check
+
+    return competition_report(check(path))
+
+
+def default_folder(workbook: Path) -> Path:
+    """The site's folder beside the workbook, named after it: club.xlsm -> club_site/."""
+    return workbook.with_name(f"{workbook.stem}_site")

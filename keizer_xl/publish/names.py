@@ -1,0 +1,44 @@
+"""File names for the player pages: safe on every system and web host, and unique.
+
+A name as typed (`O'Brien & <Zoë>`, `../x`, `CON`) must never become a path outside the
+site, a name Windows refuses, or the same file as another player's page.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+_NOT_SAFE = re.compile(r"[^a-z0-9]+")
+_LONGEST = 60
+# Names Windows keeps for devices, whatever the extension.
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+             *(f"lpt{i}" for i in range(10))}
+
+
+def slug(name: str) -> str:
+    """`Zoë O'Brien` -> `zoe-o-brien`: lower-case letters, digits and dashes only."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    word = _NOT_SAFE.sub("-", plain.lower()).strip("-")[:_LONGEST].strip("-")
+    if not word:
+        word = "player"
+    if word in _RESERVED:
+        word += "-player"
+    return word
+
+
+def page_names(names: Iterable[str]) -> dict[str, str]:
+    """Each name's page file (`anna-de-vries.html`); names that slug alike are numbered in
+    the order given (`jan-de-vries.html`, `jan-de-vries-2.html`)."""
+    taken: set[str] = set()
+    out: dict[str, str] = {}
+    for name in names:
+        base = slug(name)
+        word, number = base, 1
+        while word in taken:
+            number += 1
+            word = f"{base}-{number}"
+        taken.add(word)
+        out[name] = f"{word}.html"
+    return out

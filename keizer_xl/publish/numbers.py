@@ -1,0 +1,53 @@
+"""Numbers as a club page shows them: exact ones whole, the others to two decimals."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+
+def number(x: Fraction | int | None) -> str:
+    """19, 10.67, ½ for a half on its own; "" for None."""
+    if x is None:
+        return ""
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    if x.denominator == 2 and abs(x) < 1:
+        return "-½" if x < 0 else "½"
+    return _decimals(x)
+
+
+def _decimals(x: Fraction) -> str:
+    """Two decimals at most, no trailing zeros: 66.5, 10.67 (as the Standings sheet)."""
+    return f"{float(x):.2f}".rstrip("0").rstrip(".")
+
+
+def points(x: Fraction) -> str:
+    """Game points with a half sign: 3½, ½, 4."""
+    whole, half = divmod(x, 1)
+    if half == 0:
+        return str(int(whole))
+    if half == Fraction(1, 2):
+        return f"{int(whole) if whole else ''}½"
+    return _decimals(x)
+
+
+def percent(x: Fraction | None) -> str:
+    """62.5 -> "63%" (halves to even, as Python rounds)."""
+    return "" if x is None else f"{round(x)}%"
+
+
+def signed(n: int) -> str:
+    """Colour balance: +2, 0, −1 (a real minus sign)."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def change(n: int | None) -> tuple[str, str]:
+    """(arrow and places, css class): ("▲2", "up"), ("▼1", "down"), ("", "same")."""
+    if n is None:
+        return "", "same"
+    if n > 0:
+        return f"▲{n}", "up"
+    if n < 0:
+        return f"▼{-n}", "down"
+    return "", "same"

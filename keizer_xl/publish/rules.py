@@ -1,0 +1,51 @@
+"""The rules in force, as a list a member can read under the standings."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from keizer_xl.core.scoring import Standings
+from keizer_xl.core.settings import MEANINGS, SETTINGS, Settings
+
+# Shown whatever they are set to; the others only when they differ from the preset.
+_ALWAYS = ("Preset", "Top value", "Step", "Bye", "Excused absence", "Club duty",
+           "Unexcused absence", "Default absence", "Forfeit win", "Rematch window", "Colours")
+
+
+def _word(value: object) -> str:
+    if value is None:
+        return "no limit"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Fraction):
+        return str(value)  # 2/3, as the secretary types it
+    if isinstance(value, tuple):
+        return ", ".join(_word(v) for v in value)
+    return str(getattr(value, "value", value))
+
+
+def setting_value(name: str, settings: Settings, standings: Standings) -> str:
+    """The value a setting has in this calculation, in the words of the Settings sheet."""
+    if name == "Preset":
+        return settings.preset
+    if name == "Top value":
+        if settings.values == "rating":
+            return "not used (values from ratings)"
+        if settings.top_value_auto:
+            return f"auto ({_word(standings.top_value)})"
+        return _word(standings.top_value)
+    if name == "Forfeit win" and settings.forfeit_win_opponent:
+        return "opponent"
+    field, _ = SETTINGS[name]
+    return _word(getattr(settings, field))
+
+
+def settings_in_force(standings: Standings) -> list[tuple[str, str, str]]:
+    """(setting, value, what it does): the main ones, and every one the club changed."""
+    s = standings.settings
+    rows = []
+    for name in SETTINGS:
+        typed = any(o.startswith(name + " ") for o in s.overrides)
+        if name in _ALWAYS or typed:
+            rows.append((name, setting_value(name, s, standings), MEANINGS.get(name, "")))
+    return rows

@@ -1,0 +1,276 @@
+"""The club's web pages: standings, pairings, crosstable and one card per player.
+
+Everything shown is worked out before a template sees it (numbers from `core.report`,
+words and links here); the templates only lay it out, with Jinja2 escaping every text, so a
+name such as `O'Brien & <Zoë>` shows as typed and never becomes markup. Pages carry their
+own style and charts (inline CSS and SVG): no scripts, fonts or pictures from elsewhere.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from keizer_xl.core.model import Absence, Game, Rest
+from keizer_xl.core.report import FORFEIT, GAME, GONE, NOT_YET, OPEN, PlayerReport, Report
+from keizer_xl.core.report import latest_round as find_latest_round
+from keizer_xl.publish.charts import Chart, rank_chart
+from keizer_xl.publish.names import page_names
+from keizer_xl.publish.numbers import change, number, percent, points, signed
+from keizer_xl.publish.rules import settings_in_force
+
+TOP_CHART = 10  # players on the index page's chart
+PLAYERS_DIR = "players"
+PAGES = ("index.html", "pairings.html", "crosstable.html")
+
+_REASONS = {Absence.BYE.value: "bye", Absence.EXCUSED.value: "excused absence",
+            Absence.CLUB.value: "club duty", Absence.UNEXCUSED.value: "unexcused absence"}
+_MARK_WORDS = {"1": "won", "½": "draw", "0": "lost", "+": "won by forfeit",
+               "-": "lost by forfeit"}
+
+
+@dataclass(frozen=True)
+class Titles:
+    """The club's and the competition's names from the Settings sheet (either may be blank)."""
+
+    club: str = ""
+    competition: str = ""
+
+    @property
+    def heading(self) -> str:
+        return " · ".join(t for t in (self.club, self.competition) if t) or \
+            "Keizer competition"
+
+
+@functools.cache
+def _environment() -> Any:
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("keizer_xl.publish", "templates"),
+        autoescape=True, trim_blocks=True, lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined)
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    rendered: str = _environment().get_template(template).render(**context)
+    return rendered
+
+
+# -- what the pages show --------------------------------------------------------------------
+
+class _Links:
+    """Where each player's card is, seen from the site's top folder or from players/."""
+
+    def __init__(self, report: Report, fragment: bool) -> None:
+        self.files = {} if fragment else page_names(p.name for p in report.players)
+
+    def card(self, name: str | None, from_card: bool = False) -> str | None:
+        if name is None or name not in self.files:
+            return None
+        return self.files[name] if from_card else f"{PLAYERS_DIR}/{self.files[name]}"
+
+
+def standings_lines(report: Report, links: _Links) -> list[dict[str, Any]]:
+    out = []
+    for p in report.players:
+        row = p.standing
+        arrow, direction = change(p.change)
+        fresh = p.change is None and report.after_round > 1 and row.score is not None
+        out.append({
+            "rank": row.rank, "change": "new" if fresh else arrow, "direction": direction,
+            "name": row.name, "href": links.card(row.name),
+            "score": number(row.score), "value": number(row.value),
+            "played": row.played, "won": row.won, "drawn": row.drawn, "lost": row.lost,
+            "points": points(p.game_points), "percent": percent(p.percentage),
+            "balance": signed(p.colour_balance), "byes": row.byes, "absent": row.absent,
+            "unranked": row.score is None,
+        })
+    return out
+
+
+def _game_line(report: Report, links: _Links, game: Game, from_card: bool = False
+               ) -> dict[str, Any]:
+    def side(name: str) -> dict[str, Any]:
+        return {"name": name, "rank": report.rank(name), "href": links.card(name, from_card)}
+
+    return {"board": game.board or "", "white": side(game.white), "black": side(game.black),
+            "result": game.result.value if game.result is not None else ""}
+
+
+def round_view(report: Report, links: _Links, round_no: int, games: Iterable[Game],
+               rests: Iterable[Rest]) -> dict[str, Any]:
+    games = list(games)
+    rests = list(rests)
+    return {
+        "round": round_no,
+        "complete": all(g.result is not None for g in games),
+        "games": [_game_line(report, links, g) for g in games],
+        "byes": [{"name": r.player, "href": links.card(r.player)} for r in rests
+                 if r.reason is Absence.BYE],
+        "absent": [{"name": r.player, "href": links.card(r.player),
+                    "reason": _REASONS[r.reason.value]} for r in rests
+                   if r.reason is not Absence.BYE],
+    }
+
+
+def rounds_view(report: Report, links: _Links) -> list[dict[str, Any]]:
+    """The latest round first, then every earlier round."""
+    season = report.season
+    latest, games, rests = find_latest_round(season)
+    out = [round_view(report, links, latest, games, rests)] if latest else []
+    for r in range(latest - 1, 0, -1):
+        entries = season.round_entries(r)
+        played = sorted((e for e in entries if isinstance(e, Game)),
+                        key=lambda g: (g.board is None, g.board or 0))
+        out.append(round_view(report, links, r, played,
+                              sorted((e for e in entries if isinstance(e, Rest)),
+                                     key=lambda e: e.reason is not Absence.BYE)))
+    return out
+
+
+def crosstable_view(report: Report, links: _Links) -> list[dict[str, Any]]:
+    out = []
+    for p in report.players:
+        cells = []
+        for line in p.rounds:
+            text = line.short(report.rank(line.opponent) if line.opponent else None)
+            cells.append({"text": text, "kind": _cell_class(line.kind, line.mark),
+                          "title": _round_title(line.round, line.kind, line.opponent,
+                                                line.white, line.mark, line.worth)})
+        out.append({"rank": p.standing.rank, "name": p.name, "href": links.card(p.name),
+                    "cells": cells, "score": number(p.standing.score)})
+    return out
+
+
+def _cell_class(kind: str, mark: str) -> str:
+    if kind in (GAME, FORFEIT):
+        return {"1": "win", "+": "win", "½": "draw"}.get(mark, "loss")
+    return "rest" if kind not in (NOT_YET, GONE, OPEN) else "none"
+
+
+def _round_title(round_no: int, kind: str, opponent: str | None, white: bool | None,
+                 mark: str, worth: Any) -> str:
+    if opponent is not None:
+        what = f"{'white' if white else 'black'} against {opponent}"
+        if mark:
+            what += f", {_MARK_WORDS[mark]}"
+    elif kind == NOT_YET:
+        what = "not yet in the competition"
+    elif kind == GONE:
+        what = "no longer in the competition"
+    else:
+        what = _REASONS.get(kind, kind)
+    worth_text = f"; worth {number(worth)} now" if worth is not None else ""
+    return f"Round {round_no}: {what}{worth_text}"
+
+
+def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | None,
+              following: str | None) -> dict[str, Any]:
+    row = p.standing
+    lines = []
+    for line in p.rounds:
+        if line.opponent is not None:
+            what = {"opponent": line.opponent, "rank": report.rank(line.opponent),
+                    "href": links.card(line.opponent, from_card=True),
+                    "colour": "white" if line.white else "black",
+                    "result": _MARK_WORDS.get(line.mark, "not played yet")}
+        elif line.kind in (NOT_YET, GONE):
+            what = {"note": "not yet in the competition" if line.kind == NOT_YET
+                    else "no longer in the competition"}
+        else:
+            reason = _REASONS[line.kind]
+            what = {"note": reason + (" (not on the Rounds sheet)" if line.default else "")}
+        lines.append({"round": line.round, "worth": number(line.worth), **what})
+    return {
+        "name": p.name, "rank": row.rank, "score": number(row.score),
+        "value": number(row.value), "played": row.played, "won": row.won,
+        "drawn": row.drawn, "lost": row.lost, "points": points(p.game_points),
+        "percent": percent(p.percentage), "balance": signed(p.colour_balance),
+        "whites": p.whites, "blacks": p.blacks, "byes": row.byes, "absent": row.absent,
+        "own": number(row.own), "lines": lines, "unranked": row.score is None,
+        "previous": links.card(previous, from_card=True),
+        "previous_name": previous, "next": links.card(following, from_card=True),
+        "next_name": following,
+        "change": change(p.change)[0],
+    }
+
+
+def top_chart(report: Report, links: _Links) -> Chart | None:
+    if report.after_round < 2:
+        return None
+    top = [p for p in report.players[:TOP_CHART] if p.standing.score is not None]
+    return rank_chart([(p.name, p.ranks, links.card(p.name)) for p in top],
+                      len(report.players), f"Rank after each round: the top {len(top)}")
+
+
+def card_chart(report: Report, p: PlayerReport) -> Chart | None:
+    if not any(r is not None for r in p.ranks):
+        return None
+    ranked = len(report.players)
+    return rank_chart([(p.name, p.ranks, None)], ranked, f"Rank of {p.name} after each round",
+                      width=560, height=220, worst=ranked)
+
+
+# -- the site ---------------------------------------------------------------------------------
+
+def build_site(report: Report, titles: Titles, fragment: bool = False) -> dict[str, str]:
+    """Every page of the site by its path in the site folder ("players/anna.html").
+
+    With `fragment` the standings, pairings and crosstable come without page frame (for
+    pasting into a club website's editor) and there are no player cards."""
+    links = _Links(report, fragment)
+    common = {"titles": titles, "after": report.after_round, "fragment": fragment,
+              "top_value": number(report.standings.top_value),
+              "note": report.standings.note}
+    standings = standings_lines(report, links)
+    rules = settings_in_force(report.standings)
+    pages = {
+        "index.html": render("index.html.j2", page="index", root="", lines=standings,
+                             rules=rules, chart=None if fragment else top_chart(report, links),
+                             **common),
+        "pairings.html": render("pairings.html.j2", page="pairings", root="",
+                                rounds=rounds_view(report, links), **common),
+        "crosstable.html": render("crosstable.html.j2", page="crosstable", root="",
+                                  rows=crosstable_view(report, links), **common),
+    }
+    if fragment:
+        return {("standings.html" if k == "index.html" else k): v for k, v in pages.items()}
+    names = [p.name for p in report.players]
+    card = _environment().get_template("player.html.j2")
+    for i, p in enumerate(report.players):
+        previous = names[i - 1] if i else None
+        following = names[i + 1] if i + 1 < len(names) else None
+        path = f"{PLAYERS_DIR}/{links.files[p.name]}"
+        pages[path] = card.render(page="player", root="../",
+                                  card=card_view(report, links, p, previous, following),
+                                  chart=card_chart(report, p), **common)
+    return pages
+
+
+def write_site(pages: dict[str, str], folder: Path) -> list[Path]:
+    """Write the pages (UTF-8), each file replaced whole so a reader never sees half."""
+    written = []
+    folder.mkdir(parents=True, exist_ok=True)
+    made_dirs: set[Path] = set()
+    for relative, html in pages.items():
+        target = folder / relative
+        if target.parent not in made_dirs:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made_dirs.add(target.parent)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as f:
+                f.write(html)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        written.append(target)
+    return written

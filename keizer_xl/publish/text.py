@@ -1,0 +1,52 @@
+"""Standings and the latest pairings as plain text for a group chat or an e-mail.
+
+Chat apps use proportional fonts and narrow screens: short lines, no columns to line up,
+no box drawing; one player or one game per line.
+"""
+
+from __future__ import annotations
+
+from keizer_xl.core.model import Absence
+from keizer_xl.core.report import Report, latest_round
+from keizer_xl.publish.numbers import change, number
+from keizer_xl.publish.site import Titles
+
+_REASONS = {Absence.EXCUSED: "excused", Absence.CLUB: "club duty",
+            Absence.UNEXCUSED: "unexcused"}
+
+
+def standings_text(report: Report, titles: Titles) -> list[str]:
+    after = report.after_round
+    lines = [titles.heading,
+             f"Standings after round {after}" if after else "Ranking before round 1", ""]
+    for p in report.players:
+        row = p.standing
+        arrow = change(p.change)[0]
+        score = f" {number(row.score)}" if row.score is not None else ""
+        lines.append(f"{row.rank}. {row.name}{score}" + (f" {arrow}" if arrow else ""))
+    return lines
+
+
+def pairings_text(report: Report) -> list[str]:
+    round_no, games, rests = latest_round(report.season)
+    if not round_no:
+        return ["No round has been paired yet."]
+    complete = all(g.result is not None for g in games)
+    lines = [f"Round {round_no} {'results' if complete else 'pairings'}", ""]
+    for g in games:
+        board = f"{g.board}. " if g.board is not None else ""
+        result = f" {g.result.value}" if g.result is not None else ""
+        lines.append(f"{board}{g.white} – {g.black}{result}")
+    byes = [r.player for r in rests if r.reason is Absence.BYE]
+    if byes:
+        lines += ["", "Bye: " + ", ".join(byes)]
+    absent = [f"{r.player} ({_REASONS[r.reason]})" for r in rests
+              if r.reason is not Absence.BYE]
+    if absent:
+        lines += ["", "Absent: " + ", ".join(absent)]
+    return lines
+
+
+def report_text(report: Report, titles: Titles) -> str:
+    """Both, with a blank line between: ready to paste."""
+    return "\n".join([*standings_text(report, titles), "", *pairings_text(report)]) + "\n"

@@ -1,0 +1,49 @@
+"""`keizer-xl publish`: the site, the fragments and the text, from a real workbook."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from keizer_xl.publish.book import workbook_report
+from tests.conftest import make_book, run_cli
+from tests.publish.html import parse
+
+
+def test_publish_writes_the_site_beside_the_workbook(demo_book: Path) -> None:
+    result = run_cli("publish", demo_book)
+    assert result.exit_code == 0, result.output
+    site = demo_book.parent / "keizer_demo_site"
+    assert f"Open {site / 'index.html'}" in result.output
+    assert (site / "index.html").is_file() and (site / "players" / "harrison.html").is_file()
+    assert len(list((site / "players").glob("*.html"))) == 10
+    parse((site / "crosstable.html").read_text(encoding="utf-8"))
+
+
+def test_publish_to_a_folder_and_as_fragments(demo_book: Path, tmp_path: Path) -> None:
+    result = run_cli("publish", demo_book, "--fragment", "--out", tmp_path / "web")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "web").iterdir()) == [
+        "crosstable.html", "pairings.html", "standings.html"]
+
+
+def test_publish_text_reads_well_in_a_chat(demo_book: Path) -> None:
+    result = run_cli("publish", demo_book, "--text")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    report, _ = workbook_report(demo_book)
+    assert lines[:3] == ["Keizer competition", "Standings after round 2", ""]
+    assert lines[3:6] == ["1. Harrison 141 ▲1", "2. Brown 136 ▲1", "3. Johnson 93 ▼2"]
+    assert len([line for line in lines if line[:1].isdigit() and ". " in line]) == \
+        len(report.players) + 5  # ten players, five games
+    assert "Round 2 results" in lines
+    assert max(map(len, lines)) <= 60
+    assert not set("┃━│┏┓└┘") & set(result.output)
+
+
+def test_publish_names_the_cell_of_a_problem(tmp_path: Path) -> None:
+    book = make_book(tmp_path / "bad.xlsx", [{"Name": "Anna"}, {"Name": "Bram"}],
+                     [[1, 1, "Anna", "Bram", "l-0"]])
+    result = run_cli("publish", book)
+    assert result.exit_code == 1
+    assert "Rounds!E2: 'l-0' is not a result" in result.output
+    assert not (tmp_path / "bad_site").exists()
