@@ -63,6 +63,8 @@ class Settings:
     top_down_from: int | None = None
     first_round_white: str = "higher"  # higher | lower
     max_same_colour: int | None = None
+    club_name: str | None = None  # shown above published standings; not a rule
+    competition_name: str | None = None
     overrides: tuple[str, ...] = field(default=(), compare=False)  # names the secretary filled
 
     def describe(self) -> str:
@@ -122,6 +124,10 @@ def _forfeit_loss(value: object) -> Fraction | None:
     return parse_fraction(value)
 
 
+def _words(value: object) -> str:
+    return " ".join(text(value).split())
+
+
 def _whole_from(low: int) -> Callable[[object], int]:
     return lambda value: parse_whole(value, low)
 
@@ -142,6 +148,7 @@ class SettingSpec:
     meaning: str
     choices: tuple[str, ...] | None = None
     presets: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    rule: bool = True  # False: not a rule of the game (a name), not listed as a changed rule
 
     def read(self, value: object) -> tuple[str, Any]:
         """(field, value) for what was typed; WordError says what is allowed."""
@@ -236,6 +243,10 @@ SPECS: tuple[SettingSpec, ...] = (
             "Who gets white when neither has played: higher or lower ranked."),
     SettingSpec("Max same colour", "max_same_colour", _whole_from(1), "blank",
                 "Never this many times more the same colour in a row (blank: no limit)."),
+    SettingSpec("Club name", "club_name", _words, "blank",
+                "The club's name, above the published standings (blank: none).", rule=False),
+    SettingSpec("Competition name", "competition_name", _words, "blank",
+                "The competition's name, e.g. Keizer 2025-26 (blank: none).", rule=False),
 )
 
 SETTINGS: dict[str, SettingSpec] = {spec.name: spec for spec in SPECS}
@@ -312,7 +323,8 @@ def parse_settings(
             preset = parsed
             continue
         values[field_name] = parsed
-        overrides.append(f"{name} {text(value)}")
+        if SETTINGS[name].rule:
+            overrides.append(f"{name} {text(value)}")
     if own:
         found.raise_if_any()
     base = preset_values(preset)

@@ -17,7 +17,7 @@ def competition_report(competition: Competition) -> tuple[Report, Titles]:
 
 def titles_of(competition: Competition) -> Titles:
     s = competition.settings
-    return Titles(getattr(s, "club_name", "") or "", getattr(s, "competition_name", "") or "")
+    return Titles(s.club_name or "", s.competition_name or "")
 
 
 def workbook_report(path: Path) -> tuple[Report, Titles]:

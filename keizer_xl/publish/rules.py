@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from keizer_xl.core.scoring import Standings
-from keizer_xl.core.settings import MEANINGS, SETTINGS, Settings
+from keizer_xl.core.settings import SETTINGS, SPECS, Settings
 
-# Shown whatever they are set to; the others only when they differ from the preset.
+# Shown whatever they are set to; the other rules only when the club typed a value.
 _ALWAYS = ("Preset", "Top value", "Step", "Bye", "Excused absence", "Club duty",
            "Unexcused absence", "Default absence", "Forfeit win", "Rematch window", "Colours")
 
@@ -36,16 +36,17 @@ def setting_value(name: str, settings: Settings, standings: Standings) -> str:
         return _word(standings.top_value)
     if name == "Forfeit win" and settings.forfeit_win_opponent:
         return "opponent"
-    field, _ = SETTINGS[name]
-    return _word(getattr(settings, field))
+    return _word(getattr(settings, SETTINGS[name].field))
 
 
 def settings_in_force(standings: Standings) -> list[tuple[str, str, str]]:
-    """(setting, value, what it does): the main ones, and every one the club changed."""
+    """(setting, value, what it does): the main rules, and every one the club changed."""
     s = standings.settings
     rows = []
-    for name in SETTINGS:
-        typed = any(o.startswith(name + " ") for o in s.overrides)
-        if name in _ALWAYS or typed:
-            rows.append((name, setting_value(name, s, standings), MEANINGS.get(name, "")))
+    for spec in SPECS:
+        if not spec.rule:
+            continue
+        typed = any(o.startswith(spec.name + " ") for o in s.overrides)
+        if spec.name in _ALWAYS or typed:
+            rows.append((spec.name, setting_value(spec.name, s, standings), spec.meaning))
     return rows

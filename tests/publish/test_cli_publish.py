@@ -47,3 +47,17 @@ def test_publish_names_the_cell_of_a_problem(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "Rounds!E2: 'l-0' is not a result" in result.output
     assert not (tmp_path / "bad_site").exists()
+
+
+def test_club_and_competition_names_come_from_the_settings(tmp_path: Path) -> None:
+    book = make_book(tmp_path / "club.xlsx", [{"Name": "Anna"}, {"Name": "Bram"}],
+                     [[1, 1, "Anna", "Bram", "1-0"]],
+                     {"Club name": "SC <De Toren> & co", "Competition name": "Keizer 2025-26"})
+    report, titles = workbook_report(book)
+    assert titles.heading == "SC <De Toren> & co · Keizer 2025-26"
+    assert "Club name" not in report.standings.settings.describe()  # a name, not a rule
+    result = run_cli("publish", book, "--text")
+    assert result.output.splitlines()[0] == "SC <De Toren> & co · Keizer 2025-26"
+    assert run_cli("publish", book).exit_code == 0
+    index = (tmp_path / "club_site" / "index.html").read_text(encoding="utf-8")
+    assert "<h1>SC &lt;De Toren&gt; &amp; co · Keizer 2025-26</h1>" in index
