@@ -39,7 +39,7 @@ class Chart:
 
 
 def rank_chart(series: Sequence[tuple[str, Sequence[int | None], str | None]], ranked: int,
-               title: str, width: int = 640, height: int = 300,
+               title: str, width: int = 560, height: int = 280,
                worst: int | None = None) -> Chart:
     """Lines of rank after each round: `series` is (name, ranks, link) per player.
 
@@ -49,7 +49,7 @@ def rank_chart(series: Sequence[tuple[str, Sequence[int | None], str | None]], r
     low = worst or max((r for _, ranks, _ in series for r in ranks if r is not None),
                        default=1)
     low = max(low, 2)
-    left, right, top, bottom = 36, width - 12, 12, height - 28
+    left, right, top, bottom = 36, width - 14, 12, height - 28
 
     def x(round_no: int) -> float:
         if rounds <= 1:
@@ -77,7 +77,11 @@ def rank_chart(series: Sequence[tuple[str, Sequence[int | None], str | None]], r
     x_ticks = tuple((x(k), k) for k in range(1, rounds + 1) if (k - 1) % step == 0
                     or k == rounds)
     rank_step = _nice_step(low)
-    y_ticks = tuple((y(r), r) for r in sorted({1, *range(rank_step, low + 1, rank_step)}))
+    # 1, then every step (a mark too close to 1 left out), and the bottom unless one is near
+    marks = [1, *(r for r in range(rank_step, low + 1, rank_step) if r - 1 > rank_step / 2)]
+    if low - marks[-1] > rank_step / 2:
+        marks.append(low)
+    y_ticks = tuple((y(r), r) for r in marks)
     return Chart(width, height, left, top, right, bottom, tuple(lines), x_ticks, y_ticks,
                  title)
 

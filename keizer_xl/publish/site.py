@@ -215,7 +215,7 @@ def card_chart(report: Report, p: PlayerReport) -> Chart | None:
         return None
     ranked = len(report.players)
     return rank_chart([(p.name, p.ranks, None)], ranked, f"Rank of {p.name} after each round",
-                      width=560, height=220, worst=ranked)
+                      width=480, height=220, worst=ranked)
 
 
 # -- the site ---------------------------------------------------------------------------------
