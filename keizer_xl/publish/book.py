@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from keizer_xl.core.report import Report, build_report
-from keizer_xl.engine import Competition
+from keizer_xl.core.round import Competition
 from keizer_xl.publish.site import Titles
 
 
