@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
+import unicodedata
 from fractions import Fraction
 
 from keizer_xl.core.errors import KeizerXLError
@@ -21,37 +21,45 @@ class WordError(KeizerXLError, ValueError):
 
 RESULT_HELP = "use 1-0, 0-1, ½-½, +-, -+ or --"
 REST_HELP = "bye, excused, club or unexcused"
-PRESENT_HELP = "x, yes, y, 1, ja or ✓ for present; excused, club or unexcused; blank for absent"
+PRESENT_HELP = ("x, yes, y, 1, ja or ✓ for present; excused, club or unexcused; blank, 0, n, "
+                "no or nee for absent")
+
+_HALVES = ("½", "1/2", "0.5", "0,5")
+# Every word a secretary may type, by what it means: the README's word tables list exactly
+# these (a test compares them). Case, spaces and the kind of dash do not matter.
+RESULT_WORDS: dict[Result, tuple[str, ...]] = {
+    Result.WHITE_WINS: ("1-0", "1:0"),
+    Result.BLACK_WINS: ("0-1", "0:1"),
+    Result.DRAW: (*(f"{h}{sep}{h}" for sep in "-:" for h in _HALVES), "½", "1/2", "=",
+                  "remise", "remis", "draw"),
+    Result.WHITE_FORFEIT_WIN: ("+-", "+/-"),
+    Result.BLACK_FORFEIT_WIN: ("-+", "-/+"),
+    Result.DOUBLE_FORFEIT: ("--",),
+}
+ABSENCE_WORDS: dict[Absence, tuple[str, ...]] = {
+    Absence.BYE: ("bye", "vrij", "oneven"),
+    Absence.EXCUSED: ("excused", "afgemeld", "afwezig"),
+    Absence.CLUB: ("club", "club duty", "extern", "clubwedstrijd"),
+    Absence.UNEXCUSED: ("unexcused", "onafgemeld"),
+}
+PRESENT_WORDS: tuple[str, ...] = ("x", "yes", "y", "1", "ja", "j", "✓", "✔", "true", "present",
+                                  "aanwezig")
+NOT_PRESENT_WORDS: tuple[str, ...] = ("0", "n", "no", "nee", "false")
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "‐": "-", "‑": "-"})
-_HALF = r"(?:½|1/2|0[.,]5|,5|\.5)"
-_RESULTS = {
-    "1-0": Result.WHITE_WINS,
-    "0-1": Result.BLACK_WINS,
-    "=": Result.DRAW,
-    "+-": Result.WHITE_FORFEIT_WIN,
-    "-+": Result.BLACK_FORFEIT_WIN,
-    "--": Result.DOUBLE_FORFEIT,
-    "+/-": Result.WHITE_FORFEIT_WIN,
-    "-/+": Result.BLACK_FORFEIT_WIN,
-}
-_DRAW = re.compile(rf"{_HALF}\s*-\s*{_HALF}|remise?|draw")
-_RESTS = {
-    "bye": Absence.BYE,
-    "vrij": Absence.BYE,
-    "oneven": Absence.BYE,
-    "excused": Absence.EXCUSED,
-    "afgemeld": Absence.EXCUSED,
-    "club": Absence.CLUB,
-    "club duty": Absence.CLUB,
-    "clubduty": Absence.CLUB,
-    "extern": Absence.CLUB,
-    "unexcused": Absence.UNEXCUSED,
-    "afwezig": Absence.UNEXCUSED,
-}
+
+
+def _key(word: str) -> str:
+    """What a typed word is looked up by: NFC, lower case, one kind of dash, no spaces."""
+    return "".join(unicodedata.normalize("NFC", word).lower().translate(_DASHES).split())
+
+
+_RESULTS: dict[str, Result] = {_key(w): r for r, words in RESULT_WORDS.items() for w in words}
+_RESTS: dict[str, Absence] = {_key(w): a for a, words in ABSENCE_WORDS.items() for w in words}
 _EXACT: dict[str, Result | Absence] = {
-    **_RESULTS, **_RESTS, **{r.value: r for r in Result}, **{a.value: a for a in Absence}}
-_PRESENT = {"x", "yes", "y", "1", "ja", "j", "✓", "✔", "true", "present", "aanwezig"}
+    **{r.value: r for r in Result}, **{a.value: a for a in Absence}}
+_PRESENT = {_key(w) for w in PRESENT_WORDS}
+_NOT_PRESENT = {_key(w) for w in NOT_PRESENT_WORDS}
 
 
 def text(value: object) -> str:
@@ -78,6 +86,22 @@ def _date_pair(value: object) -> tuple[int, int] | None:
     return None
 
 
+def _clock(value: object) -> Result | None:
+    """1-0 or 0-1 from a time Excel made of `1:0` (1 o'clock) or `0:1` (one minute past)."""
+    if isinstance(value, dt.timedelta):
+        minutes = value.total_seconds() / 60
+    elif isinstance(value, dt.time):
+        minutes = value.hour * 60 + value.minute + value.second / 60
+    else:
+        return None
+    if minutes == 60:
+        return Result.WHITE_WINS
+    if minutes == 1:
+        return Result.BLACK_WINS
+    raise WordError(f"Excel turned this into a time ({text(value)}); format the Result column "
+                    f"as text and {RESULT_HELP}")
+
+
 def parse_result(value: object) -> Result | Absence | None:
     """A Result cell: a game result, a bye/absence word, or None when blank (not played yet)."""
     if type(value) is str and value in _EXACT:  # the words as the template offers them
@@ -90,14 +114,13 @@ def parse_result(value: object) -> Result | Absence | None:
             return Result.DRAW
         raise WordError(f"Excel turned this into a date ({value:%d-%m}); "
                         f"format the Result column as text and {RESULT_HELP}")
-    word = text(value).lower().translate(_DASHES).replace(" ", "")
-    if word in _RESULTS:
-        return _RESULTS[word]
-    if _DRAW.fullmatch(word):
-        return Result.DRAW
-    rest = _RESTS.get(text(value).lower())
-    if rest is not None:
-        return rest
+    clock = _clock(value)
+    if clock is not None:  # Excel read "1:0" or "0:1" as a time of day
+        return clock
+    key = _key(text(value))
+    found = _RESULTS.get(key) or _RESTS.get(key)
+    if found is not None:
+        return found
     raise WordError(f"'{text(value)}' is not a result; {RESULT_HELP} (or {REST_HELP})")
 
 
@@ -106,12 +129,15 @@ DEFAULT_ABSENCE = "default"
 
 
 def parse_presence(value: object) -> Absence | str:
-    """A Present cell: `PRESENT`, a reason of absence, or `DEFAULT_ABSENCE` when blank."""
+    """A Present cell: `PRESENT`, a reason of absence, or `DEFAULT_ABSENCE` when blank or
+    a plain "no"."""
     if is_blank(value):
         return DEFAULT_ABSENCE
-    word = text(value).lower()
+    word = _key(text(value))
     if word in _PRESENT:
         return PRESENT
+    if word in _NOT_PRESENT:
+        return DEFAULT_ABSENCE
     rest = _RESTS.get(word)
     if rest is not None and rest is not Absence.BYE:
         return rest

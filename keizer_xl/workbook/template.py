@@ -162,7 +162,7 @@ def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, obje
         "input_title": "Present next round?",
         "input_message": "x = present (yes, y, 1, ja, ✓ also work).\n"
         "excused, club or unexcused = absent for that reason.\n"
-        "Blank = absent, counted as the Settings' Default absence.",
+        "Blank (or no, nee, 0) = absent, counted as the Settings' Default absence.",
     })
 
     # `1` for present is fine as text: no green "number stored as text" corners
@@ -215,7 +215,7 @@ def _rounds_sheet(book: Any, fmt: _Formats) -> Any:
     sheet.data_validation(1, result, _LAST_ROW, result, {
         "validate": "list", "source": list(RESULT_WORDS), "show_error": False,
         "input_title": "Result",
-        "input_message": "Games: 1-0, 0-1, ½-½ (also 1/2-1/2 or =).\n"
+        "input_message": "Games: 1-0, 0-1, ½-½ (also 1:0, 1/2, 0.5-0.5 or =).\n"
         "Forfeits: +- (Black did not come), -+, --.\n"
         "Bye and absence rows: bye, excused, club, unexcused.\n"
         "Blank = not played yet.",

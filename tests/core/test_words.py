@@ -1,0 +1,90 @@
+"""The words a secretary types (core/words.py), and the README's word tables, which must
+list every accepted word and nothing else."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+
+from keizer_xl.core.model import Absence, Result
+from keizer_xl.core.words import (
+    ABSENCE_WORDS,
+    DEFAULT_ABSENCE,
+    NOT_PRESENT_WORDS,
+    PRESENT,
+    PRESENT_WORDS,
+    RESULT_WORDS,
+    WordError,
+    parse_presence,
+    parse_result,
+)
+
+README = Path(__file__).parents[2] / "README.md"
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("1/2", Result.DRAW), ("½", Result.DRAW), ("0.5-0.5", Result.DRAW), ("½:½", Result.DRAW),
+    ("1:0", Result.WHITE_WINS), ("0:1", Result.BLACK_WINS), (" 1 : 0 ", Result.WHITE_WINS),
+    ("0,5 – 0,5", Result.DRAW), ("Remise", Result.DRAW), ("+/-", Result.WHITE_FORFEIT_WIN),
+    ("afwezig", Absence.EXCUSED), ("Afgemeld", Absence.EXCUSED), ("extern", Absence.CLUB),
+    ("clubwedstrijd", Absence.CLUB), ("onafgemeld", Absence.UNEXCUSED),
+    ("vrij", Absence.BYE), ("ONEVEN", Absence.BYE),
+    (dt.time(1, 0), Result.WHITE_WINS), (dt.time(0, 1), Result.BLACK_WINS),
+    (dt.timedelta(hours=1), Result.WHITE_WINS), (dt.datetime(2024, 2, 1), Result.DRAW),
+])
+def test_results_as_secretaries_type_them(typed: object, meant: Result | Absence) -> None:
+    assert parse_result(typed) is meant
+
+
+@pytest.mark.parametrize("typed", ["l-0", "1-1", "0.5", "2:0", "afwezigg", dt.time(2, 0)])
+def test_other_results_are_refused(typed: object) -> None:
+    with pytest.raises(WordError):
+        parse_result(typed)
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("0", DEFAULT_ABSENCE), ("n", DEFAULT_ABSENCE), ("No", DEFAULT_ABSENCE),
+    ("nee", DEFAULT_ABSENCE), (0.0, DEFAULT_ABSENCE), (False, DEFAULT_ABSENCE),
+    (None, DEFAULT_ABSENCE), ("x", PRESENT), (1.0, PRESENT), ("Ja", PRESENT),
+    ("afgemeld", Absence.EXCUSED), ("extern", Absence.CLUB), ("onafgemeld", Absence.UNEXCUSED),
+])
+def test_present_words(typed: object, meant: object) -> None:
+    assert parse_presence(typed) == meant
+
+
+def test_a_bye_is_no_attendance() -> None:
+    with pytest.raises(WordError):
+        parse_presence("vrij")
+
+
+def _readme_tables() -> dict[str, list[tuple[str, list[str]]]]:
+    """The word tables of the README's words section: the line before each table -> rows of
+    (meaning, the words in backquotes)."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Words keizer_xl understands", 1)[1].split("\n## ", 1)[0]
+    tables: dict[str, list[tuple[str, list[str]]]] = {}
+    title = ""
+    for line in section.splitlines():
+        if line.startswith("|") and not line.startswith("|---") and "| words |" not in line:
+            meaning, words = (cell.strip() for cell in line.strip("|").split("|"))
+            tables.setdefault(title, []).append((meaning, re.findall(r"`([^`]+)`", words)))
+        elif line.endswith(":"):
+            title = line
+    return tables
+
+
+def test_readme_lists_every_accepted_word_and_nothing_else() -> None:
+    tables = _readme_tables()
+    games, rests, present = (rows for title, rows in tables.items())
+    assert [set(words) for _, words in games] == [set(w) for w in RESULT_WORDS.values()]
+    assert [set(words) for _, words in rests] == [set(w) for w in ABSENCE_WORDS.values()]
+    assert set(present[0][1]) == set(PRESENT_WORDS)
+    assert set(present[1][1]) == set(NOT_PRESENT_WORDS)
+    # and each line means one thing: every word parses as the line's first word
+    for _, words in (*games, *rests):
+        assert {parse_result(w) for w in words} == {parse_result(words[0])}
+    assert {parse_presence(w) for w in present[0][1]} == {PRESENT}
+    assert {parse_presence(w) for w in present[1][1]} == {DEFAULT_ABSENCE}
