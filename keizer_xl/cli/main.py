@@ -331,6 +331,83 @@ def standings(file: Path, after: int | None) -> None:
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("rating_list", metavar="LIST", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--all", "everyone", is_flag=True,
+              help="Also change the players who have played (after round 1 is paired).")
+def ratings(file: Path, rating_list: Path, everyone: bool) -> None:
+    """Update the Rating column of FILE from the federation's rating LIST.
+
+    LIST is the KNSB rating list (Relatienummer;Naam;...;Rating) or a FIDE rating list as
+    CSV. Players match by the Players column KNSB id (or Relatienummer) or FIDE id first,
+    then by name (`Vries, Anna de` is `Anna de Vries`). Only the Rating cells change.
+    """
+    from keizer_xl.exchange.ratingfiles import update_ratings
+
+    _tune_gc()
+    outcome, lines = _attempt(lambda: update_ratings(file, rating_list, everyone))
+    if outcome is None:
+        sys.exit(_fail(lines))
+    for line in _ratings_report(outcome, file, rating_list):
+        _say(line)
+
+
+def _shown_rating(value: Any) -> str:
+    from keizer_xl.workbook.contract import shown
+
+    return str(shown(value)) if value else "none"
+
+
+def _ratings_report(outcome: Any, file: Path, rating_list: Path) -> list[str]:
+    """What `ratings` did, in the order a secretary checks it."""
+    plan, places = outcome.plan, outcome.places
+    listed = plan.rating_list
+    found = len(plan.changes) + len(plan.same) + len(plan.kept) + len(plan.unrated)
+    total = found + len(plan.missing) + len(plan.ambiguous)
+    out = [f"{rating_list}: {listed.kind} rating list; {found} of {total} players found."]
+
+    def how(match: Any) -> str:
+        if match.how == "id":
+            return f"{listed.id_column} {match.entry.id}"
+        return f"by name: line {match.entry.line}, '{match.entry.name}'"
+
+    if plan.changes:
+        out.append("Changed:")
+        out += [f"  {m.player.name}: {_shown_rating(m.player.rating)} → "
+                f"{_shown_rating(m.entry.rating)} ({how(m)})" for m in plan.changes]
+    if plan.by_name:
+        out.append("Matched by name only; check that these are the same people:")
+        out += [f"  {places[m.player.name]}: {m.player.name} = line {m.entry.line} "
+                f"'{m.entry.name}'" + (f" ({listed.id_column} {m.entry.id})"
+                                       if m.entry.id else "") for m in plan.by_name]
+    if plan.missing:
+        out.append(f"Not in the list (add their {listed.id_column} to the Players sheet, or "
+                   "check the spelling):")
+        out += [f"  {places[p.name]}: {p.name}" for p in plan.missing]
+    if plan.ambiguous:
+        out.append("More than one line fits; not changed (add their "
+                   f"{listed.id_column} to the Players sheet):")
+        out += [f"  {places[p.name]}: {p.name}: lines "
+                + ", ".join(f"{e.line} '{e.name}'" for e in entries)
+                for p, entries in plan.ambiguous]
+    if plan.unrated:
+        out.append("In the list without a rating; not changed:")
+        out += [f"  {m.player.name}: line {m.entry.line}" for m in plan.unrated]
+    if plan.kept:
+        out.append(f"Round 1 is paired, so the ratings have set the initial ranking: "
+                   f"{len(plan.kept)} player{'s' if len(plan.kept) != 1 else ''} who "
+                   "played keep their rating (add --all to change them too):")
+        out += [f"  {m.player.name}: {_shown_rating(m.player.rating)} (list: "
+                f"{_shown_rating(m.entry.rating)})" for m in plan.kept]
+    if outcome.written:
+        out.append(f"{len(plan.changes)} rating{'s' if len(plan.changes) != 1 else ''} "
+                   f"written to {file}. Then: keizer-xl recalc {file}")
+    else:
+        out.append(f"Nothing to change in {file}.")
+    return out
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--trf", "trf", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Write a FIDE TRF-16 report of the season to this file.")
 @click.option("--name", default=None,

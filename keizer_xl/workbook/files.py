@@ -97,6 +97,13 @@ def pair(path: Path) -> Outcome:
     return Outcome(path, next_round.standings, next_round, written, notes)
 
 
+def write_cells(path: Path, edits: list[SheetCells]) -> bool:
+    """Write these cells and nothing else (refused while the workbook is open), atomically,
+    keeping a backup; False when they already hold these values."""
+    _refuse_if_open(path)
+    return _save(path, edits)
+
+
 def check(path: Path) -> Competition:
     """Only check: raises with every problem, writes nothing."""
     competition, _ = load(path)
@@ -117,4 +124,4 @@ def _refuse_if_open(path: Path) -> None:
 
 
 __all__ = ["FileProblem", "Outcome", "Problem", "check", "load", "pair", "read_grids",
-           "recalc"]
+           "recalc", "write_cells"]

@@ -1,0 +1,57 @@
+"""`keizer-xl ratings FILE LIST`: the Rating column from the federation's list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from keizer_xl.exchange.csvfile import read_text
+from keizer_xl.exchange.ratings import RatingPlan, parse_rating_list, plan_ratings
+
+
+@dataclass
+class RatingsOutcome:
+    """What was planned and whether the workbook was written."""
+
+    plan: RatingPlan
+    places: dict[str, str]  # player name -> the cell of his name, for messages
+    written: bool
+
+
+def update_ratings(book: Path, rating_list: Path, everyone: bool = False) -> RatingsOutcome:
+    """Write the new ratings into the Rating cells of the matched players, and only there."""
+    from keizer_xl.core.errors import Problem
+    from keizer_xl.workbook.contract import (
+        Cell,
+        CellValue,
+        SheetCells,
+        identity_columns,
+        read_book,
+    )
+    from keizer_xl.workbook.files import FileProblem, read_grids, write_cells
+
+    grids = read_grids(book)
+    competition, layout = read_book(grids)
+    listed = parse_rating_list(read_text(rating_list), rating_list.name)
+    season = competition.season
+    grid = grids[layout.sheet["Players"]]
+    id_col = identity_columns(grid[0]).get(listed.id_column) if grid else None
+    ids = {}
+    if id_col is not None:
+        for p in season.players:
+            row = grid[int(p.source) - 1] if isinstance(p.source, int) else ()
+            ids[p.name] = str(row[id_col]) if id_col < len(row) and row[id_col] != "" else ""
+    plan = plan_ratings(season, ids, listed, everyone)
+    places = {p.name: layout.place(Problem("", "Players", p.source, "Name"))
+              for p in season.players}
+    if not plan.changes:
+        return RatingsOutcome(plan, places, False)
+    rating_col = layout.columns["Players"].get("Rating")
+    if rating_col is None:
+        raise FileProblem(f"{book}: the Players sheet has no column headed 'Rating' to write "
+                          "the ratings in")
+    cells: dict[Cell, CellValue] = {
+        (int(m.player.source), rating_col): int(m.entry.rating or 0)  # type: ignore[call-overload]
+        for m in plan.changes}
+    written = write_cells(book, [SheetCells("Players", layout.sheet["Players"], cells)])
+    return RatingsOutcome(plan, places, written)

@@ -1,0 +1,242 @@
+"""Ratings from the federation: read a KNSB or FIDE rating list, match it to the players.
+
+Pure functions: the list's text and the core's Season in, the planned changes out; the
+files are read and written in `ratingfiles`. Players match by federation id first, then by
+name with first/last order, tussenvoegsels, accents and case normalised (`Vries, Anna de`
+is `Anna de Vries`), then by last name and first initial (`Vries, A. de`).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from keizer_xl.core.model import Game, Player, Season
+from keizer_xl.exchange.csvfile import read_rows
+from keizer_xl.exchange.problems import LineProblems
+
+# Dutch and Flemish tussenvoegsels (and the usual foreign ones), written after the first
+# name in `Vries, Anna de`.
+PREFIXES = frozenset({"van", "de", "der", "den", "het", "t", "ter", "ten", "te", "in", "op",
+                      "la", "le", "du", "des", "di", "da", "von", "vom", "zu", "d", "l",
+                      "uit", "onder", "over", "aan", "bij", "vd"})
+
+# Headers, compared as letters and digits only, case ignored.
+ID_HEADERS = {"relatienummer": "KNSB id", "knsbid": "KNSB id", "knsbnr": "KNSB id",
+              "knsbnummer": "KNSB id", "bondsnummer": "KNSB id",
+              "fideid": "FIDE id", "idnumber": "FIDE id", "fidenr": "FIDE id",
+              "fidenumber": "FIDE id", "id": "FIDE id"}
+NAME_HEADERS = frozenset({"naam", "name", "spelersnaam", "player", "playername"})
+RATING_HEADERS = ("rating", "knsbrating", "srtng", "std", "standard", "standardrating",
+                  "fiderating", "elo", "rtg")
+
+
+def _key(header: str) -> str:
+    return "".join(ch for ch in header.casefold() if ch.isalnum())
+
+
+@dataclass(frozen=True)
+class ListedRating:
+    """One line of a rating list; `rating` None when the line has none (or an unreadable
+    one, kept as typed in `text`)."""
+
+    line: int
+    id: str
+    name: str
+    rating: Fraction | None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class RatingList:
+    """A federation's list: which Players column its ids match, and its lines."""
+
+    kind: str  # "KNSB" or "FIDE"
+    id_column: str  # "KNSB id" or "FIDE id"
+    entries: tuple[ListedRating, ...]
+
+
+def federation_id(value: object) -> str:
+    """An id as digits: `12345`, `12345.0` (a number cell) and ` 012345` are one id."""
+    word = str(value).strip() if value is not None else ""
+    if word.endswith(".0"):
+        word = word[:-2]
+    return word.lstrip("0") if word.isdigit() else word
+
+
+def _rating(word: str) -> Fraction | None:
+    """A list's rating: whole numbers; blank, 0 and `-` mean unrated."""
+    word = word.strip()
+    if word.endswith(".0"):
+        word = word[:-2]
+    if not word.isdigit():
+        raise ValueError(word)
+    return Fraction(int(word)) if int(word) else None
+
+
+def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
+    """A KNSB list (`Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S`) or a FIDE list as
+    CSV (`ID Number`/`fideid`, `Name`, `SRtng`/`Rating`, …), separator sniffed."""
+    problems = LineProblems(source)
+    rows = read_rows(text)
+    header = [_key(cell) for cell in rows[0]] if rows else []
+    id_col = next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
+    name_col = next((i for i, h in enumerate(header) if h in NAME_HEADERS), None)
+    rating_col = next((header.index(h) for h in RATING_HEADERS if h in header), None)
+    if name_col is None or rating_col is None:
+        missing = " and ".join(what for what, col in (("a name column (Naam or Name)", name_col),
+                                                       ("a rating column (Rating or SRtng)",
+                                                        rating_col)) if col is None)
+        problems.add(f"the first line should name the columns; found no {missing}", 1)
+        problems.raise_if_any()
+    assert name_col is not None and rating_col is not None
+    column = ID_HEADERS[header[id_col]] if id_col is not None else "FIDE id"
+    if any(h.startswith("knsb") or h == "relatienummer" for h in header):
+        column = "KNSB id"
+    entries = []
+    for n, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        cells = [*row, *[""] * (len(header) - len(row))]
+        name = " ".join(cells[name_col].split())
+        if not name:
+            continue
+        typed = cells[rating_col].strip()
+        try:
+            rating = _rating(typed) if typed not in ("", "-") else None
+            typed = ""
+        except ValueError:
+            rating = None
+        ident = federation_id(cells[id_col]) if id_col is not None else ""
+        entries.append(ListedRating(n, ident, name, rating, typed))
+    if not entries:
+        problems.add("no players listed under the first line")
+    problems.raise_if_any()
+    return RatingList("KNSB" if column == "KNSB id" else "FIDE", column, tuple(entries))
+
+
+# -- names --------------------------------------------------------------------------------
+
+def _words(text: str) -> list[str]:
+    """Lower-case words without accents or punctuation; an apostrophe or a hyphen keeps a
+    word whole: `Zoë O'Brien-Çelik` gives zoe, obriencelik; `van 't Hof` van, t, hof."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", text)
+                    if not unicodedata.combining(ch)).casefold()
+    plain = "".join(ch for ch in plain if ch not in "'’‘`-‐‑–")
+    return "".join(ch if ch.isalnum() else " " for ch in plain).split()
+
+
+def _parts(name: str) -> tuple[list[str], list[str]]:
+    """(first names or initials, last name with its tussenvoegsels) of either way of
+    writing a name: `Vries, Anna de` and `Anna de Vries` both give ([anna], [de, vries])."""
+    if "," in name:
+        last, _, first = name.partition(",")
+        words = _words(first)
+        cut = len(words)
+        while cut > 0 and words[cut - 1] in PREFIXES:
+            cut -= 1
+        return words[:cut], words[cut:] + _words(last)
+    words = _words(name)
+    if len(words) < 2:
+        return [], words
+    start = next((i for i in range(1, len(words) - 1) if words[i] in PREFIXES),
+                 len(words) - 1)
+    return words[:start], words[start:]
+
+
+def name_key(name: str) -> tuple[str, ...]:
+    """The same for a name written either way, with or without accents and capitals."""
+    first, last = _parts(name)
+    return (*sorted(last), "|", *first)
+
+
+def initials_key(name: str) -> tuple[str, ...] | None:
+    """Last name and the first initial (`Vries, A.J. de` and `Anna de Vries`)."""
+    first, last = _parts(name)
+    return (*sorted(last), "|", first[0][0]) if first and last else None
+
+
+# -- matching -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Match:
+    """A player found in the list; `how`: `id`, `name` or `initials`."""
+
+    player: Player
+    entry: ListedRating
+    how: str
+
+    @property
+    def by_name(self) -> bool:
+        return self.how != "id"
+
+
+@dataclass(frozen=True)
+class RatingPlan:
+    """What `ratings` does: the changes, and everything the secretary should hear about."""
+
+    rating_list: RatingList
+    changes: tuple[Match, ...]  # new ratings to write
+    same: tuple[Match, ...]  # found, rating already as listed
+    kept: tuple[Match, ...]  # found with another rating, but kept: the player has played
+    unrated: tuple[Match, ...]  # found on a line without a (readable) rating
+    missing: tuple[Player, ...]  # not in the list
+    ambiguous: tuple[tuple[Player, tuple[ListedRating, ...]], ...]  # several lines fit
+    paired: bool  # round 1 is paired: ratings set the initial ranking
+
+    @property
+    def by_name(self) -> tuple[Match, ...]:
+        return tuple(m for m in (*self.changes, *self.same, *self.kept, *self.unrated)
+                     if m.by_name)
+
+
+def plan_ratings(season: Season, ids: Mapping[str, str], rating_list: RatingList,
+                 everyone: bool = False) -> RatingPlan:
+    """Match every player (id first, then name, then initials) and decide what changes.
+
+    Once round 1 is paired the ratings have set the initial ranking and its tie-breaks, so
+    only players who are in no round yet change, unless `everyone`."""
+    by_id: dict[str, list[ListedRating]] = defaultdict(list)
+    by_name: dict[tuple[str, ...], list[ListedRating]] = defaultdict(list)
+    by_initials: dict[tuple[str, ...], list[ListedRating]] = defaultdict(list)
+    for entry in rating_list.entries:
+        if entry.id:
+            by_id[entry.id].append(entry)
+        by_name[name_key(entry.name)].append(entry)
+        short = initials_key(entry.name)
+        if short is not None:
+            by_initials[short].append(entry)
+    played = {name for e in season.entries
+              for name in ((e.white, e.black) if isinstance(e, Game) else (e.player,))}
+    paired = season.last_round >= 1
+    changes, same, kept, unrated = [], [], [], []
+    missing: list[Player] = []
+    ambiguous: list[tuple[Player, tuple[ListedRating, ...]]] = []
+    for player in season.players:
+        ident = federation_id(ids.get(player.name, ""))
+        short = initials_key(player.name)
+        tries: list[tuple[str, Sequence[ListedRating]]] = [
+            ("id", by_id.get(ident, []) if ident else []),
+            ("name", by_name.get(name_key(player.name), [])),
+            ("initials", by_initials.get(short, []) if short else [])]
+        how, found = next(((how, found) for how, found in tries if found), ("", []))
+        if not found:
+            missing.append(player)
+            continue
+        if len(found) > 1:
+            ambiguous.append((player, tuple(found)))
+            continue
+        match = Match(player, found[0], how)
+        if found[0].rating is None:
+            unrated.append(match)
+        elif found[0].rating == player.rating:
+            same.append(match)
+        elif paired and not everyone and player.name in played:
+            kept.append(match)
+        else:
+            changes.append(match)
+    return RatingPlan(rating_list, tuple(changes), tuple(same), tuple(kept), tuple(unrated),
+                      tuple(missing), tuple(ambiguous), paired)
