@@ -2,8 +2,10 @@
 
 Usable from a notebook as it is: the rule book itself is in `keizer_xl.core` (no pandas);
 this module only turns DataFrames into its tables and its answers back into DataFrames.
-DataFrames carry the sheet's headers as columns; their index labels are what problems
-quote as the row.
+DataFrames carry the sheet's headers as columns. Problems name their cell as on a sheet
+(`Rounds!E14`): the column by its position in the DataFrame, the row by the index label,
+or, for a plain 0, 1, 2, ... index (as `pandas.read_excel` gives), by the sheet row that
+label stands for (label 0 is row 2, under the headers).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from keizer_xl.core.checks import (
     find_columns,
     settings_from_table,
 )
-from keizer_xl.core.errors import Problems
+from keizer_xl.core.errors import Places, Problems
 from keizer_xl.core.model import Game
 from keizer_xl.core.round import Competition as CheckedCompetition
 from keizer_xl.core.round import NextRound
@@ -39,7 +41,9 @@ def table(name: str, frame: pd.DataFrame, wanted: tuple[str, ...]) -> Table:
     left out."""
     positions = find_columns(frame.columns, wanted)
     columns = {col: _cells(frame.iloc[:, i].tolist()) for col, i in positions.items()}
-    labels = frame.index.tolist()
+    index = frame.index
+    plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+    labels: list[Hashable] = list(range(2, len(index) + 2)) if plain else index.tolist()
     blank = [True] * len(labels)
     for values in columns.values():
         blank = [b and v is None for b, v in zip(blank, values, strict=True)]
@@ -98,8 +102,17 @@ class Competition(CheckedCompetition):
             rounds = pd.DataFrame(columns=list(ROUND_COLUMNS))
         season = build_season(table("Players", players, PLAYER_COLUMNS),
                               table("Rounds", rounds, ROUND_COLUMNS), parsed, problems)
-        problems.raise_if_any()
+        problems.raise_if_any(_places(Players=players, Rounds=rounds, Settings=settings))
         return cls(season, parsed)
+
+
+def _places(**frames: object) -> Places:
+    """Each DataFrame's columns by position (1 = A), to name a problem's cell."""
+    wanted = {"Players": PLAYER_COLUMNS, "Rounds": ROUND_COLUMNS,
+              "Settings": ("Setting", "Value")}
+    return Places(columns={
+        name: {col: i + 1 for col, i in find_columns(frame.columns, wanted[name]).items()}
+        for name, frame in frames.items() if isinstance(frame, pd.DataFrame)})
 
 
 def round_frame(next_round: NextRound) -> pd.DataFrame:

@@ -5,6 +5,7 @@
 - `keizer_xl.workbook.xlsx` knows nothing of Keizer: nothing of keizer_xl outside itself.
 - `keizer_xl.workbook` never imports the outer shells (`live`, `cli`).
 - `keizer_xl.engine` is the pandas door over core: core and pandas, nothing else of ours.
+- No module grows past 600 lines (one job each; split by job before then).
 
 Imports are read from the source (every `import` and `from ... import`, also those inside
 functions), so a lazy import cannot slip past.
@@ -20,6 +21,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "keizer_xl"
 CORE_THIRD_PARTY = {"numpy"}
+MAX_LINES = 600
 
 
 def module_name(path: Path, root: Path = PACKAGE) -> str:
@@ -75,6 +77,12 @@ def violations(root: Path = PACKAGE) -> list[str]:
 
 def test_imports_point_only_downwards() -> None:
     assert violations() == []
+
+
+def test_no_module_is_over_600_lines() -> None:
+    long = {module_name(p): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
 
 
 @pytest.mark.parametrize(("where", "line", "rule"), [

@@ -7,7 +7,7 @@ message for the secretary in one place, and anything else is a bug. `KeizerError
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 
@@ -17,6 +17,48 @@ class KeizerXLError(Exception):
     def lines(self) -> list[str]:
         """What to tell the secretary, one line per problem, each with its place."""
         return [str(self)]
+
+
+def column_letters(column: int) -> str:
+    """A sheet's column number (1 = A) as its letters: 5 -> E, 28 -> AB."""
+    letters = ""
+    while column > 0:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where the input tables are, so that a problem is named by its cell.
+
+    `sheets`: table -> the sheet's name in the workbook; `columns`: table -> header -> column
+    number (1 = A). Whoever reads the tables (the workbook layer, the pandas door) knows
+    these; the checks only say table, row and header."""
+
+    sheets: Mapping[str, str] = field(default_factory=dict)
+    columns: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+
+    def of(self, problem: Problem) -> str:
+        """The one way a place is written, as a spreadsheet reference: `Rounds!E14`, the
+        header cell `Rounds!E1` for a whole column, `Rounds!14:14` for a whole row, the
+        sheet's name for the whole sheet, `Workbook` for the file."""
+        if problem.table is None:
+            return "Workbook"
+        sheet = self.sheets.get(problem.table, problem.table)
+        column = self.columns.get(problem.table, {}).get(problem.column or "")
+        letters = column_letters(column) if column else ""
+        if isinstance(problem.row, int) and not isinstance(problem.row, bool):
+            return f"{sheet}!{letters}{problem.row}" if letters else \
+                f"{sheet}!{problem.row}:{problem.row}"
+        if letters:
+            return f"{sheet}!{letters}1"
+        if problem.row is not None:
+            return f"{sheet}, row {problem.row}"
+        return sheet
+
+
+NOWHERE = Places()
 
 
 @dataclass(frozen=True)
@@ -34,11 +76,7 @@ class Problem:
     column: str | None = None
 
     def __str__(self) -> str:
-        place = self.table or ""
-        if self.row is not None or self.column is not None:
-            bits = [str(b) for b in (self.column, self.row) if b is not None]
-            place += "[" + ", ".join(bits) + "]"
-        return f"{place}: {self.message}" if place else self.message
+        return f"{NOWHERE.of(self)}: {self.message}"
 
 
 @dataclass
@@ -46,6 +84,7 @@ class KeizerError(KeizerXLError):
     """Raised with *every* problem found, so that the secretary can fix them all at once."""
 
     problems: list[Problem] = field(default_factory=list)
+    places: Places = NOWHERE  # where the tables are, to name each problem's cell
 
     def __post_init__(self) -> None:
         super().__init__(self.__str__())
@@ -53,10 +92,10 @@ class KeizerError(KeizerXLError):
     def __str__(self) -> str:
         n = len(self.problems)
         head = f"{n} problem{'s' if n != 1 else ''} found:"
-        return "\n".join([head, *(f"- {p}" for p in self.problems)])
+        return "\n".join([head, *(f"  {line}" for line in self.lines())])
 
     def lines(self) -> list[str]:
-        return [str(p) for p in self.problems]
+        return [f"{self.places.of(p)}: {p.message}" for p in self.problems]
 
 
 class Problems:
@@ -75,6 +114,6 @@ class Problems:
     def __bool__(self) -> bool:
         return bool(self.items)
 
-    def raise_if_any(self) -> None:
+    def raise_if_any(self, places: Places = NOWHERE) -> None:
         if self.items:
-            raise KeizerError(list(self.items))
+            raise KeizerError(list(self.items), places)

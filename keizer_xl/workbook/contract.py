@@ -15,13 +15,12 @@ from fractions import Fraction
 from typing import NoReturn
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_columns, tidy
-from keizer_xl.core.errors import KeizerError, Problem
+from keizer_xl.core.errors import KeizerError, Places, Problem
 from keizer_xl.core.model import Entry, Game
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import setting_name
 from keizer_xl.core.words import text
-from keizer_xl.workbook.xlsx import column_letters as column_letter
 
 SHEETS = ("Players", "Rounds", "Standings", "Settings")
 SETTINGS_COLUMNS = ("Setting", "Value")
@@ -56,20 +55,17 @@ class Layout:
     used_rows: dict[str, int] = field(default_factory=dict)  # sheet -> last non-blank row
     setting_rows: dict[str, int] = field(default_factory=dict)  # setting name -> row
 
+    @property
+    def places(self) -> Places:
+        """Where each table is, for naming a problem's cell (`Rounds!E14`)."""
+        return Places(self.sheet, self.columns)
+
     def place(self, problem: Problem) -> str:
         """The cell (or sheet) a problem is about, as the secretary would look it up."""
-        if problem.table is None:
-            return "Workbook"
-        sheet = self.sheet.get(problem.table, problem.table)
-        col = self.columns.get(problem.table, {}).get(problem.column or "")
-        if isinstance(problem.row, int):
-            return f"{sheet}!{column_letter(col) if col else ''}{problem.row}"
-        if col:
-            return f"{sheet}!{column_letter(col)}1"
-        return sheet
+        return self.places.of(problem)
 
     def describe(self, error: KeizerError) -> list[str]:
-        return [f"{self.place(p)}: {p.message}" for p in error.problems]
+        return KeizerError(error.problems, self.places).lines()
 
 
 def _table(grid: Grid, wanted: Sequence[str], layout: Layout, name: str) -> Table:
@@ -155,24 +151,16 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
 
 
 class BookError(KeizerError):
-    """A KeizerError whose lines already name their cells."""
-
-    def __init__(self, problems: list[Problem], lines: list[str]) -> None:
-        self.placed = lines
-        super().__init__(problems)
-
-    def lines(self) -> list[str]:
-        return list(self.placed)
+    """A KeizerError about a workbook: its lines name the cells (`Rounds!E14`)."""
 
     def __str__(self) -> str:
-        n = len(self.placed)
+        n = len(self.problems)
         return "\n".join([f"{n} problem{'s' if n != 1 else ''} in the workbook:",
-                          *(f"  {line}" for line in self.placed)])
+                          *(f"  {line}" for line in self.lines())])
 
 
 def raise_with(problems: list[Problem], layout: Layout) -> NoReturn:
-    error = KeizerError(list(problems))
-    raise BookError(list(problems), layout.describe(error))
+    raise BookError(list(problems), layout.places)
 
 
 # -- what to write ------------------------------------------------------------------------

@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 
 import keizer_xl
+from keizer_xl.core.errors import column_letters as column_letter
 from keizer_xl.live import buttons as live
 from keizer_xl.workbook import files as workbook
-from keizer_xl.workbook.contract import column_letter
 
 GOLDEN_A = Path(__file__).parents[1] / "golden" / "A"
 NO_EXCEL = "needs Microsoft Excel (Windows/macOS); not available on Linux"
