@@ -1,4 +1,4 @@
-"""Domain types of a Keizer competition: players, results, rounds, and the problems found in them.
+"""Domain types of a Keizer competition: players, results, rounds and the season they make.
 
 These are plain, immutable objects with no I/O. Everything the engine computes is derived
 from a `Season`; the workbook, xlwings and command-line layers only build one and show what
