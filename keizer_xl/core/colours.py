@@ -175,15 +175,19 @@ def _share(history: ColourHistory, player: str) -> Fraction:
     return Fraction(history.whites(player), games) if games else HALF
 
 
+def _alternate_or_tie(higher: str, lower: str, history: ColourHistory,
+                      settings: Settings) -> bool:
+    """Equal shares: if their last colours differ, each gets the other's; else the tie."""
+    alternated = _alternate(higher, lower, history)
+    return alternated if alternated is not None else _tie(higher, lower, history, settings)
+
+
 def _percentage(higher: str, lower: str, history: ColourHistory, settings: Settings) -> bool:
     """Keizer's official wording: the lower share of whites gets white (no games: 1/2)."""
     share_a, share_b = _share(history, higher), _share(history, lower)
     if share_a != share_b:
         return share_a < share_b
-    alternated = _alternate(higher, lower, history)
-    if alternated is not None:
-        return alternated
-    return _tie(higher, lower, history, settings)
+    return _alternate_or_tie(higher, lower, history, settings)
 
 
 def _geel(higher: str, lower: str, history: ColourHistory, settings: Settings) -> bool:
@@ -197,7 +201,4 @@ def _geel(higher: str, lower: str, history: ColourHistory, settings: Settings) -
     higher_white, lower_white = extremes(higher, lower), extremes(lower, higher)
     if higher_white != lower_white:
         return higher_white < lower_white
-    alternated = _alternate(higher, lower, history)
-    if alternated is not None:
-        return alternated
-    return _tie(higher, lower, history, settings)
+    return _alternate_or_tie(higher, lower, history, settings)
