@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench template clean
+.PHONY: demo test lint bench template screenshots clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ bench: $(STAMP)
 
 template: $(STAMP)
 	$(BIN)/python -m keizer_xl.workbook.template templates/keizer_xl.xlsx
+
+screenshots: $(STAMP)
+	bash .ci/system-packages
+	$(BIN)/python docs/render_publish.py docs
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -8,7 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-SCRIPTS = ("bench_engine", "bench_pairing", "bench_workbook", "bench_live", "bench_imports")
+SCRIPTS = ("bench_engine", "bench_pairing", "bench_workbook", "bench_live", "bench_imports",
+           "bench_publish")
 
 
 def main() -> int:

@@ -438,7 +438,9 @@ def export(file: Path, trf: Path, name: str | None) -> None:
               help="Only the tables, without page frame, to paste into a club website.")
 @click.option("--text", "as_text", is_flag=True,
               help="Print standings and pairings as plain text (for a group chat or e-mail).")
-def publish(file: Path, out: Path | None, fragment: bool, as_text: bool) -> None:
+@click.option("--pdf", is_flag=True,
+              help="standings.pdf and pairings.pdf (A4) for the notice board.")
+def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bool) -> None:
     """Publish FILE's standings, pairings, crosstable and player cards as a small web site.
 
     The pages need nothing from the internet: open index.html, copy the folder to a USB
@@ -456,7 +458,14 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool) -> None
         from keizer_xl.publish.text import report_text
 
         click.echo(report_text(report, titles), nl=False)
-    if fragment or not as_text:
+    if pdf:
+        from keizer_xl.publish.pdf import write_pdfs
+
+        written, lines = _attempt(lambda: write_pdfs(report, titles, folder))
+        if written is None:
+            sys.exit(_fail(lines))
+        _say(f"Wrote {' and '.join(str(p) for p in written)}: A4, ready to print.")
+    if fragment or not (as_text or pdf):
         from keizer_xl.publish.site import build_site, write_site
 
         pages = build_site(report, titles, fragment=fragment)

@@ -14,13 +14,16 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8
            "#e377c2", "#7f7f7f", "#bcbd22")
 
 
+_DOT = 2.6  # radius of the round marks
+
+
 @dataclass(frozen=True)
 class Line:
     name: str
     colour: str
     points: str  # "x,y x,y ..." for <polyline>; a break in the ranks starts a new line
     segments: tuple[str, ...]
-    dots: tuple[tuple[float, float, int, int], ...]  # x, y, round, rank
+    dots: str  # a small round mark at each rank, as one SVG path
     href: str | None = None
 
 
@@ -51,10 +54,11 @@ def rank_chart(series: Sequence[tuple[str, Sequence[int | None], str | None]], r
     low = max(low, 2)
     left, right, top, bottom = 36, width - 14, 12, height - 28
 
+    xs = [(left + right) / 2 if rounds <= 1 else
+          round(left + (right - left) * (k - 1) / (rounds - 1), 1) for k in range(rounds + 1)]
+
     def x(round_no: int) -> float:
-        if rounds <= 1:
-            return (left + right) / 2
-        return round(left + (right - left) * (round_no - 1) / (rounds - 1), 1)
+        return xs[round_no]
 
     def y(rank: int) -> float:
         return round(top + (bottom - top) * (rank - 1) / (low - 1), 1)
@@ -69,10 +73,11 @@ def rank_chart(series: Sequence[tuple[str, Sequence[int | None], str | None]], r
                     segments.append([])
                 continue
             segments[-1].append(f"{x(k)},{y(rank)}")
-            dots.append((x(k), y(rank), k, rank))
+            dots.append(f"M{x(k) - _DOT},{y(rank)}a{_DOT},{_DOT} 0 1,0 {2 * _DOT},0"
+                        f"a{_DOT},{_DOT} 0 1,0 {-2 * _DOT},0")
         parts = tuple(" ".join(s) for s in segments if s)
         lines.append(Line(name, PALETTE[i % len(PALETTE)], " ".join(parts), parts,
-                          tuple(dots), href))
+                          "".join(dots), href))
     step = max(1, -(-rounds // 12))
     x_ticks = tuple((x(k), k) for k in range(1, rounds + 1) if (k - 1) % step == 0
                     or k == rounds)

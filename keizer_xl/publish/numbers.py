@@ -9,6 +9,8 @@ def number(x: Fraction | int | None) -> str:
     """19, 10.67, ½ for a half on its own; "" for None."""
     if x is None:
         return ""
+    if type(x) is int:
+        return str(x)
     x = Fraction(x)
     if x.denominator == 1:
         return str(x.numerator)

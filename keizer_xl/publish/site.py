@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace as View
 from typing import Any
 
 from keizer_xl.core.model import Absence, Game, Rest
@@ -77,50 +78,49 @@ class _Links:
         return self.files[name] if from_card else f"{PLAYERS_DIR}/{self.files[name]}"
 
 
-def standings_lines(report: Report, links: _Links) -> list[dict[str, Any]]:
+def standings_lines(report: Report, links: _Links) -> list[View]:
     out = []
     for p in report.players:
         row = p.standing
         arrow, direction = change(p.change)
         fresh = p.change is None and report.after_round > 1 and row.score is not None
-        out.append({
-            "rank": row.rank, "change": "new" if fresh else arrow, "direction": direction,
-            "name": row.name, "href": links.card(row.name),
-            "score": number(row.score), "value": number(row.value),
-            "played": row.played, "won": row.won, "drawn": row.drawn, "lost": row.lost,
-            "points": points(p.game_points), "percent": percent(p.percentage),
-            "balance": signed(p.colour_balance), "byes": row.byes, "absent": row.absent,
-            "unranked": row.score is None,
-        })
+        out.append(View(
+            rank=row.rank, change="new" if fresh else arrow, direction=direction,
+            name=row.name, href=links.card(row.name),
+            score=number(row.score), value=number(row.value),
+            played=row.played, won=row.won, drawn=row.drawn, lost=row.lost,
+            points=points(p.game_points), percent=percent(p.percentage),
+            balance=signed(p.colour_balance), byes=row.byes, absent=row.absent,
+            unranked=row.score is None,
+        ))
     return out
 
 
-def _game_line(report: Report, links: _Links, game: Game, from_card: bool = False
-               ) -> dict[str, Any]:
-    def side(name: str) -> dict[str, Any]:
-        return {"name": name, "rank": report.rank(name), "href": links.card(name, from_card)}
+def _game_line(report: Report, links: _Links, game: Game) -> View:
+    def side(name: str) -> View:
+        return View(name=name, rank=report.rank(name), href=links.card(name))
 
-    return {"board": game.board or "", "white": side(game.white), "black": side(game.black),
-            "result": game.result.value if game.result is not None else ""}
+    return View(board=game.board or "", white=side(game.white), black=side(game.black),
+                result=game.result.value if game.result is not None else "")
 
 
 def round_view(report: Report, links: _Links, round_no: int, games: Iterable[Game],
-               rests: Iterable[Rest]) -> dict[str, Any]:
+               rests: Iterable[Rest]) -> View:
     games = list(games)
     rests = list(rests)
-    return {
-        "round": round_no,
-        "complete": all(g.result is not None for g in games),
-        "games": [_game_line(report, links, g) for g in games],
-        "byes": [{"name": r.player, "href": links.card(r.player)} for r in rests
-                 if r.reason is Absence.BYE],
-        "absent": [{"name": r.player, "href": links.card(r.player),
-                    "reason": _REASONS[r.reason.value]} for r in rests
-                   if r.reason is not Absence.BYE],
-    }
+    return View(
+        round=round_no,
+        complete=all(g.result is not None for g in games),
+        games=[_game_line(report, links, g) for g in games],
+        byes=[View(name=r.player, href=links.card(r.player)) for r in rests
+              if r.reason is Absence.BYE],
+        absent=[View(name=r.player, href=links.card(r.player),
+                     reason=_REASONS[r.reason.value]) for r in rests
+                if r.reason is not Absence.BYE],
+    )
 
 
-def rounds_view(report: Report, links: _Links) -> list[dict[str, Any]]:
+def rounds_view(report: Report, links: _Links) -> list[View]:
     """The latest round first, then every earlier round."""
     season = report.season
     latest, games, rests = find_latest_round(season)
@@ -135,17 +135,17 @@ def rounds_view(report: Report, links: _Links) -> list[dict[str, Any]]:
     return out
 
 
-def crosstable_view(report: Report, links: _Links) -> list[dict[str, Any]]:
+def crosstable_view(report: Report, links: _Links) -> list[View]:
     out = []
     for p in report.players:
         cells = []
         for line in p.rounds:
             text = line.short(report.rank(line.opponent) if line.opponent else None)
-            cells.append({"text": text, "kind": _cell_class(line.kind, line.mark),
-                          "title": _round_title(line.round, line.kind, line.opponent,
-                                                line.white, line.mark, line.worth)})
-        out.append({"rank": p.standing.rank, "name": p.name, "href": links.card(p.name),
-                    "cells": cells, "score": number(p.standing.score)})
+            cells.append(View(text=text, kind=_cell_class(line.kind, line.mark),
+                              title=_round_title(line.round, line.kind, line.opponent,
+                                                 line.white, line.mark, line.worth)))
+        out.append(View(rank=p.standing.rank, name=p.name, href=links.card(p.name),
+                        cells=cells, score=number(p.standing.score)))
     return out
 
 
@@ -172,34 +172,35 @@ def _round_title(round_no: int, kind: str, opponent: str | None, white: bool | N
 
 
 def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | None,
-              following: str | None) -> dict[str, Any]:
+              following: str | None) -> View:
     row = p.standing
     lines = []
     for line in p.rounds:
+        worth = number(line.worth)
         if line.opponent is not None:
-            what = {"opponent": line.opponent, "rank": report.rank(line.opponent),
-                    "href": links.card(line.opponent, from_card=True),
-                    "colour": "white" if line.white else "black",
-                    "result": _MARK_WORDS.get(line.mark, "not played yet")}
-        elif line.kind in (NOT_YET, GONE):
-            what = {"note": "not yet in the competition" if line.kind == NOT_YET
-                    else "no longer in the competition"}
+            lines.append(View(round=line.round, worth=worth, opponent=line.opponent,
+                              rank=report.rank(line.opponent),
+                              href=links.card(line.opponent, from_card=True),
+                              colour="white" if line.white else "black",
+                              result=_MARK_WORDS.get(line.mark, "not played yet")))
+            continue
+        if line.kind in (NOT_YET, GONE):
+            note = ("not yet in the competition" if line.kind == NOT_YET
+                    else "no longer in the competition")
         else:
-            reason = _REASONS[line.kind]
-            what = {"note": reason + (" (not on the Rounds sheet)" if line.default else "")}
-        lines.append({"round": line.round, "worth": number(line.worth), **what})
-    return {
-        "name": p.name, "rank": row.rank, "score": number(row.score),
-        "value": number(row.value), "played": row.played, "won": row.won,
-        "drawn": row.drawn, "lost": row.lost, "points": points(p.game_points),
-        "percent": percent(p.percentage), "balance": signed(p.colour_balance),
-        "whites": p.whites, "blacks": p.blacks, "byes": row.byes, "absent": row.absent,
-        "own": number(row.own), "lines": lines, "unranked": row.score is None,
-        "previous": links.card(previous, from_card=True),
-        "previous_name": previous, "next": links.card(following, from_card=True),
-        "next_name": following,
-        "change": change(p.change)[0],
-    }
+            note = _REASONS[line.kind] + (" (not on the Rounds sheet)" if line.default else "")
+        lines.append(View(round=line.round, worth=worth, opponent=None, note=note))
+    return View(
+        name=p.name, rank=row.rank, score=number(row.score),
+        value=number(row.value), played=row.played, won=row.won,
+        drawn=row.drawn, lost=row.lost, points=points(p.game_points),
+        percent=percent(p.percentage), balance=signed(p.colour_balance),
+        whites=p.whites, blacks=p.blacks, byes=row.byes, absent=row.absent,
+        own=number(row.own), lines=lines, unranked=row.score is None,
+        previous=links.card(previous, from_card=True),
+        previous_name=previous, next=links.card(following, from_card=True),
+        next_name=following, change=change(p.change)[0],
+    )
 
 
 def top_chart(report: Report, links: _Links) -> Chart | None:

@@ -1,0 +1,194 @@
+"""standings.pdf and pairings.pdf for the club's notice board: A4 portrait, large enough to
+read from a step away, 60 players on one page.
+
+fpdf2 writes the PDF in pure Python (nothing to install on Windows or macOS). The text is
+set in DejaVu Sans, embedded, so ½, ▲, ▼ and every accent in a name print as typed; the
+font files come with matplotlib's wheel, which is found without importing matplotlib.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from keizer_xl.core.errors import KeizerXLError
+from keizer_xl.core.model import Absence
+from keizer_xl.core.report import Report, latest_round
+from keizer_xl.publish.numbers import change, number, percent, points, signed
+from keizer_xl.publish.site import Titles
+
+FONT = "DejaVu"
+_INK, _SOFT, _UP, _DOWN = (27, 31, 36), (89, 99, 110), (26, 127, 55), (207, 34, 46)
+_HEAD_FILL, _BAND_FILL = (221, 230, 243), (243, 246, 250)
+_REASONS = {Absence.EXCUSED: "excused", Absence.CLUB: "club duty",
+            Absence.UNEXCUSED: "unexcused"}
+
+
+_MADE = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
+
+
+class PdfProblem(KeizerXLError):
+    """The PDF cannot be made here (its font is missing)."""
+
+
+def font_files() -> dict[str, Path]:
+    """DejaVu Sans regular and bold from matplotlib's package data."""
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or spec.origin is None:
+        raise PdfProblem("PDF needs the matplotlib package for its font: "
+                         "pip install matplotlib")
+    folder = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
+    files = {"": folder / "DejaVuSans.ttf", "B": folder / "DejaVuSans-Bold.ttf"}
+    missing = [str(p) for p in files.values() if not p.is_file()]
+    if missing:
+        raise PdfProblem(f"the PDF font is missing: {', '.join(missing)}")
+    return files
+
+
+def _document(titles: Titles, subtitle: str) -> Any:
+    from fpdf import FPDF
+
+    class Sheet(FPDF):
+        def header(self) -> None:
+            self.set_font(FONT, "B", 15)
+            self.set_text_color(*_INK)
+            self.cell(0, 7, titles.heading, new_x="LMARGIN", new_y="NEXT")
+            self.set_font(FONT, "", 10.5)
+            self.set_text_color(*_SOFT)
+            self.cell(0, 5.5, subtitle, new_x="LMARGIN", new_y="NEXT")
+            self.ln(2)
+
+        def footer(self) -> None:
+            self.set_y(-10)
+            self.set_font(FONT, "", 7.5)
+            self.set_text_color(*_SOFT)
+            self.cell(0, 4, f"Page {self.page_no()} of {{nb}}", align="R")
+
+    pdf = Sheet(orientation="portrait", unit="mm", format="A4")
+    pdf.set_margins(12, 10, 12)
+    pdf.set_auto_page_break(True, margin=13)
+    for style, path in font_files().items():
+        pdf.add_font(FONT, style, str(path))
+    pdf.set_title(f"{subtitle} · {titles.heading}")
+    pdf.set_creator("keizer_xl")
+    pdf.set_creation_date(_MADE)  # the same season gives the same file
+    pdf.alias_nb_pages()
+    pdf.add_page()
+    return pdf
+
+
+def _table(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
+           widths: Sequence[float], align: Sequence[str], size: float, height: float,
+           colours: Sequence[Sequence[tuple[int, int, int] | None]] | None = None) -> None:
+    from fpdf.fonts import FontFace
+
+    pdf.set_font(FONT, "", size)
+    pdf.set_text_color(*_INK)
+    pdf.set_draw_color(208, 215, 222)
+    pdf.set_line_width(0.15)
+    with pdf.table(col_widths=list(widths), width=sum(widths), align="LEFT",
+                   line_height=height, text_align=tuple(align),
+                   borders_layout="HORIZONTAL_LINES", cell_fill_mode="ROWS",
+                   cell_fill_color=_BAND_FILL, padding=(0.2, 1.2),
+                   headings_style=FontFace(emphasis="BOLD", fill_color=_HEAD_FILL),
+                   repeat_headings=1) as table:
+        table.row(list(headings))
+        for i, cells in enumerate(rows):
+            row = table.row()
+            for k, text in enumerate(cells):
+                colour = colours[i][k] if colours is not None else None
+                row.cell(text, style=FontFace(color=colour) if colour else None)
+
+
+def standings_pdf(report: Report, titles: Titles) -> bytes:
+    after = report.after_round
+    pdf = _document(titles, f"Standings after round {after}" if after
+                    else "Ranking before round 1")
+    headings = ("#", "", "Name", "Score", "Value", "Pl", "W", "D", "L", "Pts", "%", "±W",
+                "Bye", "Abs")
+    widths = (8, 9, 48, 15, 14, 8, 8, 8, 8, 10, 11, 9, 10, 10)
+    align = ("R", "L", "L", *["R"] * 11)
+    rows, colours = [], []
+    for p in report.players:
+        row = p.standing
+        arrow, direction = change(p.change)
+        rows.append((str(row.rank), arrow, row.name, number(row.score), number(row.value),
+                     str(row.played), str(row.won), str(row.drawn), str(row.lost),
+                     points(p.game_points), percent(p.percentage), signed(p.colour_balance),
+                     str(row.byes), str(row.absent)))
+        tint = _UP if direction == "up" else _DOWN if direction == "down" else None
+        colours.append([None, tint, *[None] * 12])
+    n = len(rows)
+    # the tallest type that keeps 40, 50 or 60 players on one page; more go on over pages
+    size, height = ((9.5, 5.2) if n <= 40 else (8.5, 4.3) if n <= 50 else (8, 3.6) if n <= 60
+                    else (8.5, 4.3))
+    _table(pdf, headings, rows, widths, align, size, height, colours)
+    pdf.ln(2.5)
+    pdf.set_font(FONT, "", 7.5)
+    pdf.set_text_color(*_SOFT)
+    pdf.multi_cell(0, 3.6, "Score: Keizer points. Value: what beating the player is worth "
+                   "next round. Pl W D L: games played, won, drawn, lost; Pts: game points; "
+                   "%: game points per game; ±W: games with white minus games with black; "
+                   "Bye: byes and forfeit wins; Abs: absences; ▲▼: places gained or lost "
+                   "since the previous round. Rules: "
+                   + report.standings.settings.describe() + ".")
+    return bytes(pdf.output())
+
+
+def pairings_pdf(report: Report, titles: Titles) -> bytes:
+    round_no, games, rests = latest_round(report.season)
+    complete = bool(games) and all(g.result is not None for g in games)
+    subtitle = (f"Round {round_no}: {'results' if complete else 'pairings'}" if round_no
+                else "No round has been paired yet")
+    pdf = _document(titles, subtitle)
+    if games:
+        def who(name: str) -> str:
+            rank = report.rank(name)
+            return f"{name} ({rank})" if rank is not None else name
+
+        rows = [(str(g.board or ""), who(g.white), g.result.value if g.result else "",
+                 who(g.black)) for g in games]
+        big = len(rows) <= 30
+        _table(pdf, ("Board", "White", "Result", "Black"), rows, (18, 73, 22, 73),
+               ("C", "L", "C", "L"), 12 if big else 9.5, 7.2 if big else 5.2)
+    pdf.ln(3)
+    byes = [r.player for r in rests if r.reason is Absence.BYE]
+    absent = [f"{r.player} ({_REASONS[r.reason]})" for r in rests
+              if r.reason is not Absence.BYE]
+    pdf.set_text_color(*_INK)
+    for label, names in (("Bye", byes), ("Absent", absent)):
+        if names:
+            pdf.set_font(FONT, "B", 10.5)
+            pdf.write(5.5, f"{label}: ")
+            pdf.set_font(FONT, "", 10.5)
+            pdf.write(5.5, ", ".join(names))
+            pdf.ln(7)
+    pdf.set_font(FONT, "", 7.5)
+    pdf.set_text_color(*_SOFT)
+    pdf.multi_cell(0, 3.6, "(n): the player's rank now. +- and -+: won by forfeit; "
+                   "--: neither came.")
+    return bytes(pdf.output())
+
+
+def write_pdfs(report: Report, titles: Titles, folder: Path) -> list[Path]:
+    """standings.pdf and pairings.pdf in `folder`, each replaced whole."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, make in (("standings.pdf", standings_pdf), ("pairings.pdf", pairings_pdf)):
+        data = make(report, titles)
+        target = folder / name
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as f:
+                f.write(data)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        written.append(target)
+    return written
