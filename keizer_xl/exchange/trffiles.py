@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from keizer_xl.exchange.trf import (
     write_trf,
 )
 
+NAME_SETTING = "Competition name"  # travels as the TRF's line 012
 # Identity fields and the Players columns (workbook.contract.IDENTITY_COLUMNS) they live in.
 FIELDS = {"sex": "Sex", "title": "Title", "federation": "Federation", "fide_id": "FIDE id",
           "born": "Born"}
@@ -37,7 +38,7 @@ class TrfOutcome:
 def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
     """Write the season's completed rounds to `out` as a TRF-16 report; the workbook is
     only read."""
-    from keizer_xl.workbook.contract import read_book
+    from keizer_xl.workbook.contract import filled_settings, read_book
     from keizer_xl.workbook.files import read_grids
 
     grids = read_grids(book)
@@ -45,9 +46,10 @@ def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
     season = competition.season
     identities = read_identities(season, grids[layout.sheet["Players"]])
     standings = competition.standings()
-    settings = filled_settings(grids[layout.sheet["Settings"]], layout.setting_rows,
-                               layout.columns["Settings"]["Value"])
-    report = report_from_season(season, standings, name or book.stem, identities, settings)
+    settings = [(setting, value) for setting, value in filled_settings(grids, layout)
+                if setting != NAME_SETTING]  # the name is line 012
+    title = name or competition.settings.competition_name or book.stem
+    report = report_from_season(season, standings, title, identities, settings)
     write_text(out, write_trf(report))
     notes = []
     if season.last_round > standings.after_round:
@@ -58,23 +60,6 @@ def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
         notes.append(f"names longer than {NAME_WIDTH} characters were cut short in the file: "
                      + ", ".join(long))
     return TrfOutcome(out, len(season.players), standings.after_round, notes)
-
-
-def filled_settings(grid: Sequence[Sequence[object]], rows: Mapping[str, int],
-                    value_column: int) -> list[tuple[str, str]]:
-    """The settings the club filled in, as (name, value as typed), in sheet order."""
-    out = []
-    for name, row in sorted(rows.items(), key=lambda item: item[1]):
-        cells = grid[row - 1] if row <= len(grid) else ()
-        value = cells[value_column - 1] if value_column <= len(cells) else None
-        if isinstance(value, dt.datetime | dt.date):  # Excel made 2/3 a date: the fraction
-            low, high = sorted((value.day, value.month))
-            value = f"{low}/{high}"
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if value is not None and str(value).strip():
-            out.append((name, " ".join(str(value).split())))
-    return out
 
 
 def _identity_text(value: object) -> str:
@@ -128,7 +113,7 @@ def new_from_trf(source: Path, book: Path) -> tuple[TrfOutcome, ImportedSeason]:
 
 def _fill(path: Path, imported: ImportedSeason) -> None:
     """Rounds, own columns and settings into a fresh workbook, then its standings."""
-    from keizer_xl.workbook.contract import entry_cells, plan_recalc, read_book
+    from keizer_xl.workbook.contract import entry_cells, plan_recalc, read_book, settings_cells
     from keizer_xl.workbook.files import read_grids
     from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
 
@@ -136,10 +121,11 @@ def _fill(path: Path, imported: ImportedSeason) -> None:
     grids = read_grids(path)
     _, layout = read_book(grids)
     edits = [SheetEdit(layout.sheet["Rounds"], dict(entry_cells(season.entries, layout)))]
-    if imported.settings:
-        value = layout.columns["Settings"]["Value"]
-        edits.append(SheetEdit(layout.sheet["Settings"], {
-            (layout.setting_rows[name], value): text for name, text in imported.settings}))
+    settings = list(imported.settings)
+    if imported.name and NAME_SETTING not in dict(settings):
+        settings.append((NAME_SETTING, imported.name))
+    if settings:
+        edits.append(SheetEdit(layout.sheet["Settings"], dict(settings_cells(settings, layout))))
     used = [attr for attr in FIELDS if any(getattr(i, attr) for i in identities.values())]
     if used:
         first = len(grids[layout.sheet["Players"]][0]) + 1

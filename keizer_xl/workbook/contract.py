@@ -20,7 +20,7 @@ from keizer_xl.core.model import Entry, Game
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import setting_name
-from keizer_xl.core.words import text
+from keizer_xl.core.words import is_blank, text
 
 SHEETS = ("Players", "Rounds", "Standings", "Settings")
 SETTINGS_COLUMNS = ("Setting", "Value")
@@ -243,6 +243,39 @@ def top_value_cells(value: Fraction, layout: Layout) -> dict[Cell, CellValue]:
         row = layout.used_rows.get("Settings", 1) + 1
         cells[(row, cols["Setting"])] = "Top value"
     cells[(row, cols["Value"])] = shown(value)
+    return cells
+
+
+def filled_settings(grids: Mapping[str, Grid], layout: Layout) -> list[tuple[str, str]]:
+    """The settings the club filled in, as (name, value as typed), in sheet order."""
+    import datetime as dt
+
+    grid = grids[layout.sheet["Settings"]]
+    column = layout.columns["Settings"]["Value"]
+    out = []
+    for name, row in sorted(layout.setting_rows.items(), key=lambda item: item[1]):
+        cells = grid[row - 1] if row <= len(grid) else ()
+        value = cells[column - 1] if column <= len(cells) else None
+        if isinstance(value, dt.datetime | dt.date):  # Excel made 2/3 a date: the fraction
+            low, high = sorted((value.day, value.month))
+            value = f"{low}/{high}"
+        if not is_blank(value):
+            out.append((name, text(value)))
+    return out
+
+
+def settings_cells(values: Sequence[tuple[str, str]], layout: Layout) -> dict[Cell, CellValue]:
+    """Settings values into their rows (rows added below for settings the sheet lacks)."""
+    cols = layout.columns["Settings"]
+    cells: dict[Cell, CellValue] = {}
+    extra = layout.used_rows.get("Settings", 1)
+    for name, value in values:
+        row = layout.setting_rows.get(name)
+        if row is None:
+            extra += 1
+            row = extra
+            cells[(row, cols["Setting"])] = name
+        cells[(row, cols["Value"])] = value
     return cells
 
 

@@ -11,10 +11,11 @@ def test_export_reads_the_workbook_and_changes_nothing(tmp_path: Path) -> None:
     assert run_cli("demo", "--folder", tmp_path).exit_code == 0
     book = tmp_path / "keizer_demo.xlsx"
     before = book.read_bytes()
-    result = run_cli("export", book, "--trf", tmp_path / "out.trf")
+    result = run_cli("export", book, "--trf", tmp_path / "out.trf", "--name", "Keizer 1951")
     assert result.exit_code == 0, result.output
     assert result.output == f"Wrote {tmp_path / 'out.trf'}: 10 players, 2 rounds (TRF-16).\n"
     assert book.read_bytes() == before
+    assert (tmp_path / "out.trf").read_text("utf-8").startswith("012 Keizer 1951\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "keizer_demo.backup.xlsx", "keizer_demo.xlsx", "out.trf"]  # no temporary file left
 

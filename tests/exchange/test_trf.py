@@ -146,15 +146,16 @@ def check_import(text: str, original: Path, imported: Path) -> None:
 
 
 def round_trip(book: Path, tmp_path: Path) -> tuple[str, Path]:
-    """Export, import into a new workbook, export again: the same file."""
+    """Export, import into a new workbook, export again: the same file (the name in line
+    012 comes back as the setting Competition name)."""
     first = tmp_path / "season.trf"
-    result = run_cli("export", book, "--trf", first, "--name", "Club season")
+    result = run_cli("export", book, "--trf", first)
     assert result.exit_code == 0, result.output
     again = tmp_path / "again.xlsx"
     result = run_cli("new", again, "--from", first)
     assert result.exit_code == 0, result.output
     second = tmp_path / "again.trf"
-    result = run_cli("export", again, "--trf", second, "--name", "Club season")
+    result = run_cli("export", again, "--trf", second)
     assert result.exit_code == 0, result.output
     assert second.read_bytes() == first.read_bytes()
     return first.read_text(encoding="utf-8"), again
@@ -164,7 +165,7 @@ def test_demo_season_out_and_in(tmp_path: Path) -> None:
     assert run_cli("demo", "--folder", tmp_path).exit_code == 0
     book = tmp_path / "keizer_demo.xlsx"
     text, again = round_trip(book, tmp_path)
-    assert text.splitlines()[:5] == ["012 Club season", "062 10", "072 10",
+    assert text.splitlines()[:5] == ["012 keizer_demo", "062 10", "072 10",
                                      "092 Keizer (internal competition)",
                                      "KZS Top value = 50"]
     check_against_season(text, book)
@@ -190,10 +191,13 @@ def test_sixty_players_out_and_in(tmp_path: Path) -> None:
                  for i in range(n)],
     }
     book = season_book(tmp_path / "club.xlsx", season,
-                       {"Top value": 90, "Excused absence": "1/3, 1/4", "Ties": "shared"},
+                       {"Top value": 90, "Excused absence": "1/3, 1/4", "Ties": "shared",
+                        "Competition name": "Winter 2025-26"},
                        own)
     text, again = round_trip(book, tmp_path)
     assert "KZS Excused absence = 1/3, 1/4" in text.splitlines()
+    assert text.startswith("012 Winter 2025-26\n")
+    assert "Competition name" not in text
     check_against_season(text, book)
     check_import(text, book, again)
     lines = read_columns(text)
