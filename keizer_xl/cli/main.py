@@ -88,19 +88,29 @@ def main() -> None:
 @click.option("--players", "players_csv", type=click.Path(exists=True, dir_okay=False,
               path_type=Path), help="CSV with a Name column (and Rating, Joined, Left).")
 @click.option("--from", "source", type=click.Path(dir_okay=False, path_type=Path),
-              help="Start from a TRF file (.trf) of a season played elsewhere.")
+              help="Start from last season's workbook (.xlsx/.xlsm) or from a TRF file (.trf) "
+              "of a season played elsewhere.")
+@click.option("--order", type=click.Choice(["rating", "standings"]), default=None,
+              help="With --from last season's workbook: initial ranking by rating (default) "
+              "or by last season's final standings.")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
-def new(file: Path, players_csv: Path | None, source: Path | None, force: bool) -> None:
+def new(file: Path, players_csv: Path | None, source: Path | None, order: str | None,
+        force: bool) -> None:
     """Make a fresh competition workbook FILE (.xlsx, or .xlsm with the two buttons)."""
     suffix = file.suffix.lower()
     if suffix not in (".xlsx", ".xlsm"):
         raise click.UsageError(f"{file}: the name must end in .xlsx or .xlsm")
     if file.exists() and not force:
         sys.exit(_fail([f"{file} already exists; choose another name or add --force"]))
+    if order is not None and (source is None or source.suffix.lower() not in SUFFIXES):
+        raise click.UsageError("--order goes with --from last season's workbook")
     if source is not None:
         if players_csv is not None:
             raise click.UsageError("use --players or --from, not both")
-        _new_from(file, source)
+        if source.suffix.lower() in SUFFIXES:
+            _new_season(file, source, order or "rating")
+        else:
+            _new_from(file, source)
         return
     players: list[dict[str, object]] = []
     if players_csv is not None:
@@ -116,10 +126,31 @@ def new(file: Path, players_csv: Path | None, source: Path | None, force: bool) 
                      f"tick who is present, then: keizer-xl pair {file}")
 
 
+SUFFIXES = (".xlsx", ".xlsm")
+
+
+def _new_season(file: Path, last: Path, order: str) -> None:
+    """`new NEXT --from LAST.xlsx`: next season from last season's workbook."""
+    from keizer_xl.exchange.nextseason import new_from_last
+
+    _tune_gc()
+    outcome, lines = _attempt(lambda: new_from_last(last, file, order))
+    if outcome is None:
+        sys.exit(_fail(lines))
+    for note in outcome.notes:
+        _say(f"Note: {note}")
+    if outcome.left_out:
+        _say("Left out (withdrew last season): " + ", ".join(outcome.left_out))
+    what = "last season's final standings" if order == "standings" else "rating"
+    _say(f"Made {file} from {last}: {outcome.players} players, ranked by {what}, with last "
+         f"season's settings. Tick who is present, then: keizer-xl pair {file}")
+
+
 def _new_from(file: Path, source: Path) -> None:
     """`new FILE --from SEASON.trf`: the season's players, rounds and standings."""
     if source.suffix.lower() not in (".trf", ".txt"):
-        raise click.UsageError(f"{source}: --from takes a TRF file (.trf)")
+        raise click.UsageError(f"{source}: --from takes last season's workbook (.xlsx, "
+                               ".xlsm) or a TRF file (.trf)")
     from keizer_xl.exchange.trffiles import new_from_trf
 
     _tune_gc()

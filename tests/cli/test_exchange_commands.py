@@ -41,7 +41,7 @@ def test_typed_wrongly(tmp_path: Path) -> None:
     both = run_cli("new", tmp_path / "a.xlsx", "--from", trf, "--players", players)
     assert both.exit_code == 2 and "not both" in both.output
     other = run_cli("new", tmp_path / "a.xlsx", "--from", players)
-    assert other.exit_code == 2 and "takes a TRF file" in other.output
+    assert other.exit_code == 2 and "or a TRF file (.trf)" in other.output
     missing = run_cli("export", tmp_path / "a.xlsx")
     assert missing.exit_code == 2 and "--trf" in missing.output
     empty = run_cli("new", tmp_path / "a.xlsx", "--from", trf)

@@ -63,7 +63,20 @@ def season_book(path: Path, season: Season, settings: dict[str, object] | None =
             rows.append([e.round, e.board, e.white, e.black, e.result.value if e.result else ""])
         else:
             rows.append([e.round, "", e.player, "", e.reason.value])
-    make_book(path, players, rows, settings)
+    if path.suffix == ".xlsm":  # with the VBA project and the buttons, as `new` makes it
+        from keizer_xl.core.settings import SETTINGS
+        from keizer_xl.workbook.newbook import create
+
+        create(path, players)
+        cells = {(r, c): v for r, row in enumerate(rows, start=2)
+                 for c, v in enumerate(row, start=1) if v not in (None, "")}
+        names = list(SETTINGS)
+        save_edits(path, [SheetEdit("Rounds", cells),  # type: ignore[arg-type]
+                          SheetEdit("Settings", {(names.index(k) + 2, 2): v  # type: ignore[misc]
+                                                 for k, v in (settings or {}).items()})],
+                   backup=False)
+    else:
+        make_book(path, players, rows, settings)
     if own:
         cells: dict[tuple[int, int], CellValue] = {}
         for c, (header, values) in enumerate(own.items(), start=7):  # a blank column between

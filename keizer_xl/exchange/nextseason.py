@@ -1,0 +1,140 @@
+"""`keizer-xl new NEXT --from LAST.xlsx`: next season's workbook from last season's.
+
+The players who stay (all but those who withdrew), with their ratings and the club's own
+Players columns, and the settings the club filled in; the initial ranking by rating, or by
+last season's final standings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+from keizer_xl.core.model import Player, Season
+from keizer_xl.core.scoring import Standings, automatic_top_value
+
+ORDERS = ("rating", "standings")
+
+
+@dataclass
+class NextSeasonOutcome:
+    """What was made, for the command line to say."""
+
+    path: Path
+    players: int
+    left_out: list[str] = field(default_factory=list)  # withdrew last season
+    notes: list[str] = field(default_factory=list)
+
+
+def staying(season: Season) -> list[Player]:
+    """Everyone but the players who withdrew before the season's last round."""
+    last = season.last_round
+    return [p for p in season.players if p.left is None or p.left >= last]
+
+
+def next_order(players: Sequence[Player], standings: Standings, order: str) -> list[Player]:
+    """The new Players sheet order: by rating (highest first, as listed on ties), or as
+    they finished last season."""
+    if order == "standings":
+        rank = {row.name: row.rank for row in standings.rows}
+        return sorted(players, key=lambda p: (rank.get(p.name, len(rank) + 1), p.order))
+    rating = {row.name: row.rating for row in standings.rows}
+    return sorted(players, key=lambda p: (-rating.get(p.name, p.rating), p.order))
+
+
+def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: Fraction | None,
+                  order: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """Last season's settings for the next, and notes on what was changed.
+
+    A Top value that keizer_xl fixed when round 1 was paired (the automatic one for last
+    season's number of players) is left blank, to be fixed again for the new number."""
+    out: list[tuple[str, str]] = []
+    notes: list[str] = []
+    for name, value in filled:
+        if name == "Initial order":
+            continue
+        if (name == "Top value" and top_value is not None
+                and top_value == automatic_top_value(len(season.players))):
+            notes.append(f"Top value {value} was last season's automatic value; it is blank "
+                         "again, to be fixed for this season's players when round 1 is paired")
+            continue
+        out.append((name, value))
+    if order == "standings":
+        out.append(("Initial order", "as listed"))
+    return out, notes
+
+
+def _cell(value: object) -> str | int | float | None:
+    """An own cell as it can be written again (dates as text, YYYY-MM-DD)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | float | str):
+        return value
+    if isinstance(value, dt.datetime) and value.time() == dt.time():
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def new_from_last(last: Path, book: Path, order: str = "rating") -> NextSeasonOutcome:
+    """Make `book` for next season from last season's workbook `last` (only read)."""
+    from keizer_xl.workbook.contract import filled_settings, read_book
+    from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.newbook import create
+
+    grids = read_grids(last)
+    competition, layout = read_book(grids)
+    season = competition.season
+    standings = competition.standings()
+    stay = next_order(staying(season), standings, order)
+    rating = {row.name: row.rating for row in standings.rows}
+    players = [{"Name": p.name, "Rating": rating.get(p.name, p.rating) or None} for p in stay]
+    settings, notes = next_settings(filled_settings(grids, layout), season,
+                                    competition.settings.top_value, order)
+    grid = grids[layout.sheet["Players"]]
+    ours = set(layout.columns["Players"].values())
+    header = list(grid[0]) if grid else []
+    own: list[tuple[object, list[str | int | float | None]]] = []
+    for c, title in enumerate(header, start=1):
+        if c in ours or _cell(title) is None:
+            continue
+        values = []
+        for p in stay:
+            row = grid[int(p.source) - 1] if isinstance(p.source, int) else ()
+            values.append(_cell(row[c - 1]) if c <= len(row) else None)
+        own.append((_cell(title), values))
+    if last.suffix.lower() == ".xlsm" and book.suffix.lower() != ".xlsm":
+        notes.append(f"{last.name} has the buttons; {book.name} has none (name it .xlsm to "
+                     "keep them)")
+    create(book, players, fill=lambda tmp: _fill(tmp, own, settings))
+    left_out = [p.name for p in season.players if p not in stay]
+    return NextSeasonOutcome(book, len(stay), left_out, notes)
+
+
+def _fill(path: Path, own: Sequence[tuple[object, Sequence[str | int | float | None]]],
+          settings: Sequence[tuple[str, str]]) -> None:
+    """The club's own Players columns (in their order, after keizer_xl's) and the settings."""
+    from keizer_xl.workbook.contract import read_book, settings_cells
+    from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
+
+    grids = read_grids(path)
+    _, layout = read_book(grids)
+    edits = []
+    if own:
+        first = len(grids[layout.sheet["Players"]][0]) + 1
+        cells: dict[tuple[int, int], CellValue] = {}
+        for c, (title, values) in enumerate(own, start=first):
+            cells[(1, c)] = str(title)
+            cells.update({(r, c): v for r, v in enumerate(values, start=2) if v is not None})
+        edits.append(SheetEdit(layout.sheet["Players"], cells))
+    if settings:
+        edits.append(SheetEdit(layout.sheet["Settings"], dict(settings_cells(settings, layout))))
+    if edits:
+        save_edits(path, edits, backup=False)
