@@ -215,6 +215,13 @@ def pair(file: Path) -> None:
     for note in outcome.notes:
         _say(f"Note: {note}")
     _say(f"Round {outcome.next_round.round} written to {file}.")
+    _warn(outcome)
+
+
+def _warn(outcome: Any) -> None:
+    """Things allowed but probably not meant, after the work is done (it is done)."""
+    for line in outcome.standings.cautions:
+        _say(f"Warning: {line}")
 
 
 def _print_round(next_round: Any) -> None:
@@ -269,16 +276,24 @@ def recalc(files: Sequence[Path], jobs: int | None) -> None:
     A file with problems is reported and left untouched; the others go on.
     """
     results = _run_batch(list(files), jobs)
-    bad = 0
-    for summary, lines in results:
+    batch = len(files) > 1
+    bad: list[Path] = []
+    for path, (summary, lines) in zip(files, results, strict=True):
         if lines:
-            bad += 1
-            _fail(lines)
-        elif len(files) == 1:
+            bad.append(path)
+            # in a batch every line names its file, so a problem is never taken for another's
+            _fail([f"{path}: {line.strip()}" for text in lines
+                   for line in text.splitlines()] if batch else lines)
+        elif not batch:
             _say(summary)
-    if len(files) > 1:
-        _say(f"{len(files) - bad} of {len(files)} workbooks recalculated"
-             + (f", {bad} with problems (listed above)" if bad else "") + ".")
+        else:
+            for line in summary.splitlines()[1:]:  # the notes and warnings, with the file
+                _say(line if line.startswith(f"{path}: ") else f"{path}: {line}")
+    if batch:
+        _say(f"{len(files) - len(bad)} of {len(files)} workbooks recalculated"
+             + (f", {len(bad)} with problems (listed above): {', '.join(map(str, bad))}"
+                if bad else "")
+             + ".")
     sys.exit(PROBLEMS if bad else OK)
 
 
@@ -294,6 +309,7 @@ def _recalc_one(path: Path) -> tuple[str, list[str]]:
             else "before round 1")
     change = "Standings updated" if outcome.written else "Standings already up to date"
     extra = "".join(f"\nNote: {n}" for n in outcome.notes)
+    extra += "".join(f"\nWarning: {line}" for line in outcome.standings.cautions)
     return f"{path}: {change} ({what}, {len(outcome.standings.rows)} players).{extra}", lines
 
 

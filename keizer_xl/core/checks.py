@@ -13,7 +13,17 @@ from fractions import Fraction
 from typing import Any
 
 from keizer_xl.core.errors import Problems
-from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import (
+    Absence,
+    Entry,
+    Game,
+    Player,
+    Rest,
+    Result,
+    Season,
+    name_key,
+    tidy_name,
+)
 from keizer_xl.core.settings import Settings, parse_settings
 from keizer_xl.core.words import (
     DEFAULT_ABSENCE,
@@ -109,11 +119,11 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
     players: list[Player] = []
     first_row: dict[str, Hashable] = {}
     for label, row in table.rows:
-        name = " ".join(text(row.get("Name")).split())
+        name = tidy_name(text(row.get("Name")))
         if not name:
             problems.add("this row has no name", table.name, label, "Name")
             continue
-        key = name.casefold()
+        key = name_key(name)
         if key in first_row:
             problems.add(f"'{name}' is listed twice (also in row {first_row[key]}); names must "
                          "be unique", table.name, label, "Name")
@@ -158,19 +168,32 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
     """The Rounds table: every row a game, a bye or an absence, all checked."""
     if not _require(table, ("Round", "White", "Black", "Result"), problems):
         return []
-    by_key = {p.name.casefold(): p for p in players}
+    by_key = {name_key(p.name): p for p in players}
     names = [p.name for p in players]
     entries: list[Entry] = []
     seen: dict[tuple[int, str], Hashable] = {}
 
     typed: dict[object, Player] = {}  # the same name typed the same way: looked up once
 
+    plain: dict[str, list[Player]] = {}
+    for p in players:
+        plain.setdefault(_without_accents(name_key(p.name)), []).append(p)
+
     def player(value: object, label: Hashable, col: str) -> Player | None:
-        """The player a cell names (not yet in `typed`); None, with a problem, if nobody."""
-        name = " ".join(text(value).split())
-        found = by_key.get(name.casefold())
+        """The player a cell names (not yet in `typed`); None, with a problem, if nobody.
+
+        A name that differs from a player's only by case, or only by accents (when that
+        leaves one player), is that player, with a caution at its first cell."""
+        name = tidy_name(text(value))
+        found = by_key.get(name_key(name))
+        if found is None:
+            alike = plain.get(_without_accents(name_key(name)), [])
+            found = alike[0] if len(alike) == 1 else None
         if found is not None:
             typed[value] = found
+            if name != found.name:
+                problems.caution(f"'{name}' is taken to be {found.name} (as written on the "
+                                 "Players sheet)", table.name, label, col)
         if found is None:
             problems.add(f"'{name}' is not on the Players sheet{did_you_mean(name, names)}",
                          table.name, label, col)
@@ -240,6 +263,14 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
     return entries
 
 
+def _without_accents(name: str) -> str:
+    """`zoë` -> `zoe`: the letters without their accents, to find a name typed without."""
+    import unicodedata
+
+    return "".join(ch for ch in unicodedata.normalize("NFD", name)
+                   if not unicodedata.combining(ch))
+
+
 def _check_round_numbers(table: Table, entries: Sequence[Entry], problems: Problems) -> None:
     """Rounds are 1, 2, 3, ... with no gap, and only the last may still miss results."""
     rounds = sorted({e.round for e in entries})
@@ -252,9 +283,14 @@ def _check_round_numbers(table: Table, entries: Sequence[Entry], problems: Probl
     last = rounds[-1] if rounds else 0
     for e in entries:
         if isinstance(e, Game) and e.result is None and e.round < last:
-            problems.add(f"no result for {e.white}–{e.black} in round {e.round}, but round "
-                         f"{last} is already there; enter it (or -- if it was not played)",
-                         table.name, e.source, "Result")
+            problems.add(f"{no_result(e)}, but round {last} is already there; enter it (or "
+                         "-- if it was not played)", table.name, e.source, "Result")
+
+
+def no_result(game: Game) -> str:
+    """`round 12, board 3 (Anna – Bram) has no result yet`: one line per game."""
+    board = f", board {game.board}" if game.board is not None else ""
+    return f"round {game.round}{board} ({game.white} – {game.black}) has no result yet"
 
 
 def settings_from_table(table: Table, problems: Problems | None = None) -> Settings:
@@ -280,7 +316,12 @@ def build_season(players: Table, rounds: Table, settings: Settings,
     entries = read_entries(rounds, plist, found) if plist else []
     if own:
         found.raise_if_any()
-    return Season(tuple(plist), tuple(entries))
+    season = Season(tuple(plist), tuple(entries))
+    if not found:
+        from keizer_xl.core.cautions import find_cautions
+
+        find_cautions(season, settings, found)
+    return season
 
 
 def result_word(result: Result | None) -> str:

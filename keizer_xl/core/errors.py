@@ -79,6 +79,13 @@ class Problem:
         return f"{NOWHERE.of(self)}: {self.message}"
 
 
+@dataclass(frozen=True)
+class Caution(Problem):
+    """Something allowed but probably unintended (a newcomer without a Joined round, a bye
+    twice in a row): said after the work is done and written under the standings, never a
+    reason to refuse. Placed like a problem."""
+
+
 @dataclass
 class KeizerError(KeizerXLError):
     """Raised with *every* problem found, so that the secretary can fix them all at once."""
@@ -95,7 +102,8 @@ class KeizerError(KeizerXLError):
         return "\n".join([head, *(f"  {line}" for line in self.lines())])
 
     def lines(self) -> list[str]:
-        return [f"{self.places.of(p)}: {p.message}" for p in self.problems]
+        """One line per problem, each once (two checks may name the same cell alike)."""
+        return list(dict.fromkeys(f"{self.places.of(p)}: {p.message}" for p in self.problems))
 
 
 class Problems:
@@ -103,10 +111,16 @@ class Problems:
 
     def __init__(self) -> None:
         self.items: list[Problem] = []
+        self.cautions: list[Caution] = []
 
     def add(self, message: str, table: str | None = None, row: Hashable = None,
             column: str | None = None) -> None:
         self.items.append(Problem(message, table, row, column))
+
+    def caution(self, message: str, table: str | None = None, row: Hashable = None,
+                column: str | None = None) -> None:
+        """Note something allowed but probably unintended; it does not stop the work."""
+        self.cautions.append(Caution(message, table, row, column))
 
     def extend(self, problems: Iterable[Problem]) -> None:
         self.items.extend(problems)
@@ -116,4 +130,4 @@ class Problems:
 
     def raise_if_any(self, places: Places = NOWHERE) -> None:
         if self.items:
-            raise KeizerError(list(self.items), places)
+            raise KeizerError(list(dict.fromkeys(self.items)), places)  # each once

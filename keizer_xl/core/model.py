@@ -8,6 +8,7 @@ comes out.
 from __future__ import annotations
 
 import enum
+import unicodedata
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -88,6 +89,17 @@ class Rest:
 Entry = Game | Rest
 
 
+def tidy_name(name: str) -> str:
+    """A name as typed, tidied: Unicode NFC (so `Zoë` typed with a combining accent is the
+    same text as with the one-letter ë), surrounding spaces gone, inner spaces single."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: tidied and case-folded (`zoë ` is `Zoë`)."""
+    return unicodedata.normalize("NFC", tidy_name(name).casefold())
+
+
 @dataclass(frozen=True)
 class Season:
     """Everything the engine needs: the players (sheet order) and the rounds' rows."""
@@ -96,13 +108,13 @@ class Season:
     entries: tuple[Entry, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_name", {p.name.casefold(): p for p in self.players})
+        object.__setattr__(self, "_by_name", {name_key(p.name): p for p in self.players})
 
     def player(self, name: str) -> Player:
-        return self._by_name[name.strip().casefold()]  # type: ignore[attr-defined,no-any-return]
+        return self._by_name[name_key(name)]  # type: ignore[attr-defined,no-any-return]
 
     def knows(self, name: str) -> bool:
-        return name.strip().casefold() in self._by_name  # type: ignore[attr-defined]
+        return name_key(name) in self._by_name  # type: ignore[attr-defined]
 
     @property
     def last_round(self) -> int:
@@ -143,7 +155,7 @@ def played_games(season: Season, before_round: int) -> list[Game]:
 
 def canonical(season: Season, name: str) -> str:
     """The name as on the Players sheet, so that typing differences do not split a history."""
-    return season.player(name).name if season.knows(name) else name.strip()
+    return season.player(name).name if season.knows(name) else tidy_name(name)
 
 
 def name_finder(season: Season) -> Callable[[str], str]:

@@ -11,8 +11,9 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
-from keizer_xl.core.checks import Table, build_season, settings_from_table
-from keizer_xl.core.errors import Problems
+from keizer_xl.core.cautions import missing_from_rounds, missing_message
+from keizer_xl.core.checks import Table, build_season, no_result, settings_from_table
+from keizer_xl.core.errors import Caution, Problems
 from keizer_xl.core.model import Absence, Entry, Game, Rest, Season
 from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
 from keizer_xl.core.settings import Settings
@@ -24,6 +25,7 @@ class Competition:
 
     season: Season
     settings: Settings
+    cautions: tuple[Caution, ...] = ()  # allowed but probably unintended; shown, not refused
 
     @classmethod
     def from_tables(cls, players: Table, rounds: Table,
@@ -34,7 +36,7 @@ class Competition:
             settings_from_table(settings, problems)
         season = build_season(players, rounds, parsed, problems)
         problems.raise_if_any()
-        return cls(season, parsed)
+        return cls(season, parsed, tuple(problems.cautions))
 
     @property
     def top_value_to_fix(self) -> Fraction | None:
@@ -53,6 +55,7 @@ class Competition:
 
         season, s = self.season, self.settings
         _refuse_unfinished(season)
+        _refuse_incomplete(season, s)
         last = season.last_round  # and complete: every result is in
         if self.top_value_to_fix is not None and last == 0:
             s = dataclasses.replace(s, top_value=self.top_value_to_fix)
@@ -76,10 +79,18 @@ def _refuse_unfinished(season: Season) -> None:
     if unfinished:
         problems = Problems()
         for g in unfinished:
-            problems.add(f"no result yet for {g.white}–{g.black} (round {g.round}); enter "
-                         "every result before pairing the next round", "Rounds", g.source,
-                         "Result")
+            problems.add(f"{no_result(g)}; enter every result before pairing the next round",
+                         "Rounds", g.source, "Result")
         problems.raise_if_any()
+
+
+def _refuse_incomplete(season: Season, settings: Settings) -> None:
+    """A round some players taking part are missing from is not complete: pairing on it
+    would give them the default absence for a game they may have played."""
+    problems = Problems()
+    for round_no, players in missing_from_rounds(season).items():
+        problems.add(missing_message(round_no, players, settings), "Rounds")
+    problems.raise_if_any()
 
 
 def _present(season: Season, round_no: int) -> list[str]:

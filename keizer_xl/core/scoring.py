@@ -66,6 +66,7 @@ class Standings:
     passes: int = 0  # extra re-pricing passes made by Iterate final/converge
     note: str = ""  # e.g. a ranking cycle found by Iterate converge
     rankings: tuple[tuple[str, ...], ...] = field(default=(), repr=False)  # after 0..R
+    cautions: tuple[str, ...] = ()  # said under the table: allowed but probably unintended
 
     @property
     def ranking(self) -> tuple[str, ...]:

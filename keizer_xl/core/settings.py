@@ -310,7 +310,7 @@ def parse_settings(
 
     preset = "keizer"
     values: dict[str, Any] = {}
-    overrides: list[str] = []
+    typed: list[tuple[str, Hashable, object, str, Any]] = []
     for name, (row, value) in chosen.items():
         if is_blank(value):
             continue
@@ -321,12 +321,31 @@ def parse_settings(
             continue
         if name == "Preset":
             preset = parsed
+            if preset == "keizer":
+                found.caution("Preset keizer is the default anyway (blank means the same)",
+                              table, row, "Value")
             continue
         values[field_name] = parsed
         if SETTINGS[name].rule:
-            overrides.append(f"{name} {text(value)}")
+            typed.append((name, row, value, field_name, parsed))
     if own:
         found.raise_if_any()
+    overrides: list[str] = []
+    chosen_settings = _settings(preset, values)
+    for name, row, value, field_name, _ in typed:
+        without = {k: v for k, v in values.items() if k != field_name}
+        if _settings(preset, without) == chosen_settings:
+            # not a change: said once as a caution, and left out of the note's changes
+            found.caution(f"{name} {text(value)} is the default anyway (blank means the "
+                          f"same{f' with Preset {preset}' if preset != 'keizer' else ''})",
+                          table, row, "Value")
+        else:
+            overrides.append(f"{name} {text(value)}")
+    return dataclasses.replace(chosen_settings, overrides=tuple(overrides))
+
+
+def _settings(preset: str, values: Mapping[str, Any]) -> Settings:
+    """The preset's settings with what the secretary filled in on top."""
     base = preset_values(preset)
     if "top_value" in values:
         base.pop("top_value_auto", None)
@@ -334,6 +353,5 @@ def parse_settings(
         base.pop("forfeit_win_opponent", None)
     base.update(values)
     base["preset"] = preset
-    base["overrides"] = tuple(overrides)
     known = {f.name for f in dataclasses.fields(Settings)}
     return Settings(**{k: v for k, v in base.items() if k in known})

@@ -65,7 +65,7 @@ def _pair(book: Any) -> None:
     write(book, edits)
     _show(book, next(e for e in edits if e.table == "Rounds"))
     notes = [*([next_round.standings.note] if next_round.standings.note else []),
-             *next_round.notes]
+             *next_round.notes, *_warnings(next_round.standings)]
     if notes:
         _note(book, f"Round {next_round.round} is paired. Please note:\n\n"
               + "\n\n".join(notes), "Pair next round")
@@ -77,8 +77,14 @@ def _recalc(book: Any) -> None:
     standings, edits = plan_recalc(read_grids(book))
     write(book, edits)
     _show(book, edits[0])
-    if standings.note:
-        _note(book, standings.note, "Recalculate")
+    notes = [*([standings.note] if standings.note else []), *_warnings(standings)]
+    if notes:
+        _note(book, "\n\n".join(notes), "Recalculate")
+
+
+def _warnings(standings: Any) -> list[str]:
+    """Things allowed but probably not meant: said after the work, which is done."""
+    return [f"Warning: {line}" for line in standings.cautions]
 
 
 # -- reading --------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ problem's cell
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -198,9 +199,21 @@ def standings_cells(standings: Standings) -> dict[Cell, CellValue]:
                       if value is not None})
     note_row = len(standings.rows) + 3
     cells[(note_row, 1)] = standings_note(standings)
-    if standings.note:
-        cells[(note_row + 1, 1)] = standings.note
+    lines = [standings.note] if standings.note else []
+    lines += [f"Warning: {line}" for line in standings.cautions]
+    for n, line in enumerate(lines, start=note_row + 1):
+        cells[(n, 1)] = line
     return cells
+
+
+def with_cautions(standings: Standings, competition: Competition, layout: Layout) -> Standings:
+    """The standings with the season's cautions, each with its cell, to show and to write
+    under the table."""
+    if not competition.cautions:
+        return standings
+    lines = tuple(dict.fromkeys(f"{layout.place(c)}: {c.message}"
+                                for c in competition.cautions))
+    return dataclasses.replace(standings, cautions=lines)
 
 
 def standings_note(standings: Standings) -> str:
@@ -296,7 +309,7 @@ class SheetCells:
 def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]:
     """What "Recalculate" writes: the Standings after the last completed round."""
     competition, layout = read_book(grids)
-    standings = competition.standings()
+    standings = with_cautions(competition.standings(), competition, layout)
     return standings, [_cells("Standings", layout, standings_cells(standings), clear=True)]
 
 
@@ -315,6 +328,8 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
         next_round = competition.next_round()
     except KeizerError as error:
         raise_with(error.problems, layout)
+    next_round = dataclasses.replace(
+        next_round, standings=with_cautions(next_round.standings, competition, layout))
     edits: list[SheetCells] = []
     if competition.top_value_to_fix is not None and next_round.round == 1:
         fixed = next_round.settings.top_value

@@ -114,6 +114,11 @@ def _notes(standings: Standings) -> list[str]:
     return [standings.note] if standings.note else []
 
 
+def cautions(outcome: Outcome) -> list[str]:
+    """What was allowed but probably not meant, each with its cell."""
+    return list(outcome.standings.cautions)
+
+
 def _refuse_if_open(path: Path) -> None:
     from keizer_xl.workbook.xlsx import WorkbookLocked
 

@@ -72,8 +72,8 @@ def test_refuses_while_a_result_is_missing() -> None:
     rounds = [[1, 1, "Anna", "Bert", "1-0"], [1, 2, "Carla", "Daan", None]]
     with pytest.raises(KeizerError) as error:
         competition(FOUR, rounds).next_round()
-    assert problems(error) == [("Rounds", 3, "no result yet for Carla–Daan (round 1); enter "
-                                "every result before pairing the next round")]
+    assert problems(error) == [("Rounds", 3, "round 1, board 2 (Carla – Daan) has no result "
+                                "yet; enter every result before pairing the next round")]
 
 
 def test_refuses_present_players_who_are_not_registered_and_an_empty_evening() -> None:

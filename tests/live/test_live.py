@@ -430,8 +430,8 @@ def test_unfinished_round_is_refused_with_its_cells(xw: Any, tmp_path: Path) -> 
     assert written(actions, excel) == {}
     (alert,) = excel.alerts
     assert "2 problems" in alert[0]
-    assert "Rounds!E2: no result yet for Player 01–Player 02 (round 1)" in alert[0]
-    assert "Rounds!E4: no result yet" in alert[0]
+    assert "Rounds!E2: round 1, board 1 (Player 01 – Player 02) has no result yet" in alert[0]
+    assert "Rounds!E4: round 1, board 3 (" in alert[0]
 
 
 def test_missing_sheet_and_recalculate_problems(xw: Any, tmp_path: Path) -> None:

@@ -233,8 +233,8 @@ BAD: dict[str, tuple[Case, str, list[str]]] = {
                                                                    2): "12.5"}), "recalc",
                             ["Top value: '12.5' is not a whole number above 0 (or auto)"]),
     "unfinished round before pairing": (lambda t: _set(_base(t), "Rounds", {(3, 5): ""}),
-                                        "pair", ["Rounds!E3: no result yet for Carla–Daan "
-                                                 "(round 1)"]),
+                                        "pair", ["Rounds!E3: round 1, board 2 (Carla – Daan) "
+                                                 "has no result yet"]),
     "bye with an opponent": (lambda t: _set(_base(t), "Rounds", {(4, 5): "bye"}), "recalc",
                              ["Rounds!E4: 'bye' is for a row with one player"]),
     "game result without opponent": (lambda t: _set(_base(t), "Rounds", {(4, 4): ""}),
@@ -244,8 +244,8 @@ BAD: dict[str, tuple[Case, str, list[str]]] = {
                           ["Rounds!C4: this row has no player under 'White'"]),
     "earlier round missing a result": (lambda t: _set(_base(t), "Rounds", {
         (3, 5): "", (5, 1): 2, (5, 2): 1, (5, 3): "Anna", (5, 4): "Carla", (5, 5): "1-0"}),
-        "recalc", ["Rounds!E3: no result for Carla–Daan in round 1, but round 2 is already "
-                   "there"]),
+        "recalc", ["Rounds!E3: round 1, board 2 (Carla – Daan) has no result yet, but "
+                   "round 2 is already there"]),
     "plays after leaving": (lambda t: _set(_base(t), "Players", {(2, 4): 0}), "recalc",
                             ["Players!D2: '0' must be 1 or more (round)"]),
     "plays before joining": (lambda t: _set(_base(t), "Players", {(2, 3): 2}), "recalc",

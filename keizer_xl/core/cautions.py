@@ -1,0 +1,131 @@
+"""What is allowed but probably unintended, found in a checked season.
+
+None of this stops a command: a secretary may really mean it. Each caution says what was
+seen and what to do if it was not meant, with its place (`Caution`), and is shown after
+the command and under the standings. The one exception is a round that some players are
+missing from: `pair` refuses to build on it (see `missing_from_rounds`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Sequence
+
+from keizer_xl.core.errors import Problems
+from keizer_xl.core.model import Absence, Game, Player, Rest, Season
+from keizer_xl.core.settings import Settings
+
+IDLE_ROUNDS = 3  # rounds in a row without a game before a player is mentioned
+
+
+def _rounds_of(season: Season) -> dict[str, set[int]]:
+    """For each player, the rounds in which a row names them."""
+    seen: dict[str, set[int]] = defaultdict(set)
+    for e in season.entries:
+        if isinstance(e, Game):
+            seen[e.white].add(e.round)
+            seen[e.black].add(e.round)
+        else:
+            seen[e.player].add(e.round)
+    return seen
+
+
+def newcomers(season: Season) -> list[Player]:
+    """Players taking part in an earlier round who appear in no row of any round: most
+    likely added to the Players sheet after the season began, without a Joined round."""
+    last = season.last_round
+    seen = _rounds_of(season)
+    return [p for p in season.players
+            if p.name not in seen and any(p.takes_part_in(r) for r in range(1, last + 1))]
+
+
+def missing_from_rounds(season: Season) -> dict[int, list[Player]]:
+    """Round -> the players taking part in it who appear in no row of it (a game row
+    deleted, a bye row left alone). Newcomers (in no round at all) are not counted here."""
+    seen = _rounds_of(season)
+    missing: dict[int, list[Player]] = {}
+    for p in season.players:
+        rounds = seen.get(p.name)
+        if not rounds:
+            continue
+        for r in range(1, season.last_round + 1):
+            if r not in rounds and p.takes_part_in(r):
+                missing.setdefault(r, []).append(p)
+    return dict(sorted(missing.items()))
+
+
+def names(players: Sequence[Player]) -> str:
+    listed = [p.name for p in players]
+    return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+
+
+def missing_message(round_no: int, players: Sequence[Player], settings: Settings) -> str:
+    return (f"round {round_no}: {names(players)} {'is' if len(players) == 1 else 'are'} in "
+            f"no row, so counted as {settings.default_absence.value} (Default absence); if a "
+            "game row was deleted, enter it again, otherwise add a row with excused, club or "
+            "unexcused")
+
+
+def find_cautions(season: Season, settings: Settings, problems: Problems) -> None:
+    """Every caution of a checked season, into `problems.cautions`."""
+    last = season.last_round
+    for p in newcomers(season):
+        problems.caution(
+            f"{p.name} is in no round yet, so rounds {p.joined}–{last} each count as "
+            f"{settings.default_absence.value} (Default absence); if {p.name} joined later, "
+            f"put the first round of play in Joined (e.g. {last + 1})", "Players", p.source,
+            "Joined")
+    for round_no, players in missing_from_rounds(season).items():
+        problems.caution(missing_message(round_no, players, settings), "Rounds")
+    _idle(season, problems)
+    _byes_in_a_row(season, problems)
+    _unrated(season, settings, problems)
+
+
+def _idle(season: Season, problems: Problems) -> None:
+    """Players still in who have not played a game for IDLE_ROUNDS rounds or more."""
+    done = season.completed_rounds
+    played: dict[str, int] = {}
+    for g in season.games():
+        if g.result is not None and g.result.played:
+            for name in (g.white, g.black):
+                played[name] = max(played.get(name, 0), g.round)
+    seen = _rounds_of(season)
+    for p in season.players:
+        if not seen.get(p.name) or (p.left is not None and p.left <= done):
+            continue
+        since = max(played.get(p.name, 0), p.joined - 1)
+        if done - since >= IDLE_ROUNDS:
+            problems.caution(f"{p.name} has not played a game in rounds {since + 1}–{done}; if "
+                             f"{p.name} has stopped, put {done} in Left", "Players", p.source,
+                             "Left")
+
+
+def _byes_in_a_row(season: Season, problems: Problems) -> None:
+    byes: dict[str, list[Rest]] = defaultdict(list)
+    for e in season.entries:
+        if isinstance(e, Rest) and e.reason is Absence.BYE:
+            byes[e.player].append(e)
+    for name, rows in byes.items():
+        rows.sort(key=lambda e: e.round)
+        for before, now in itertools.pairwise(rows):
+            if now.round == before.round + 1:
+                problems.caution(f"{name} has the bye in round {before.round} and again in "
+                                 f"round {now.round}", "Rounds", now.source, "Result")
+
+
+def _unrated(season: Season, settings: Settings, problems: Problems) -> None:
+    """A rating of 0 where ratings rank the players: values from ratings all season, or the
+    initial ranking by rating before round 1."""
+    rated = settings.values == "rating" or (
+        settings.initial_order == "rating" and season.last_round == 0)
+    if not rated or not any(p.rating for p in season.players):
+        return
+    for p in season.players:
+        if not p.rating:
+            what = ("a value of 0" if settings.values == "rating"
+                    else "a place below every rated player")
+            problems.caution(f"{p.name} has no rating, which counts as 0 and gives {what}; "
+                             "fill in the Rating if that is not meant", "Players", p.source,
+                             "Rating")
