@@ -240,14 +240,21 @@ def _print_round(next_round: Any) -> None:
          "The full list is in the Rounds sheet.")
 
 
-def _print_standings(standings: Any, title: str) -> None:
+def _print_standings(standings: Any, title: str, groups: dict[str, str] | None = None,
+                     short: Collection[str] = (), only: str | None = None) -> None:
+    """The standings table; a Group column when players have groups (`only`: one group's
+    rows); ranks marked * for players listed last for too few games."""
     from keizer_xl.workbook.contract import shown
 
-    headers = ("#", "Name", "Score", "Value", "Pl", "W", "D", "L", "Bye", "Abs")
-    rows = [(str(row.rank), row.name, "" if row.score is None else f"{shown(row.score)}",
+    headers = ("#", "Name", *(("Group",) if groups else ()), "Score", "Value", "Pl", "W", "D",
+               "L", "Bye", "Abs")
+    rows = [(f"{row.rank}{'*' if row.name in short else ''}", row.name,
+             *((groups.get(row.name, ""),) if groups else ()),
+             "" if row.score is None else f"{shown(row.score)}",
              f"{shown(row.value)}", str(row.played), str(row.won), str(row.drawn),
-             str(row.lost), str(row.byes), str(row.absent)) for row in standings.rows]
-    _print_table(title, headers, set(headers) - {"Name"}, rows)
+             str(row.lost), str(row.byes), str(row.absent)) for row in standings.rows
+            if only is None or (groups or {}).get(row.name, "").casefold() == only.casefold()]
+    _print_table(title, headers, set(headers) - {"Name", "Group"}, rows)
     if standings.note:
         _say(f"Note: {standings.note}")
 
@@ -358,22 +365,31 @@ def check(file: Path) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--after", type=click.IntRange(0), default=None,
               help="Standings after this round (default: the last completed round).")
-def standings(file: Path, after: int | None) -> None:
+@click.option("--group", default=None,
+              help="Only the players of this group (the Players column Group).")
+def standings(file: Path, after: int | None, group: str | None) -> None:
     """Print the standings of FILE in the terminal (the file is not changed)."""
+    from keizer_xl.core.final import final_order
     from keizer_xl.workbook import files as workbook
 
     _tune_gc()
 
-    competition, lines = _attempt(lambda: workbook.check(file))
-    if competition is None:
+    loaded, lines = _attempt(lambda: workbook.load_with_groups(file))
+    if loaded is None:
         sys.exit(_fail(lines))
+    competition, groups = loaded
+    if group is not None and group.casefold() not in {g.casefold() for g in groups.values()}:
+        known = sorted(set(groups.values()))
+        sys.exit(_fail([f"{file}: no player is in group '{group}' (the Players column Group"
+                        + (f" has {', '.join(known)})" if known else " is empty or missing)")]))
     if after is not None and after > competition.season.completed_rounds:
         sys.exit(_fail([f"{file}: round {after} is not complete yet (the last complete round "
                         f"is {competition.season.completed_rounds})"]))
-    table = competition.standings(after)
+    final = final_order(competition.standings(after))
+    table = final.standings
     title = (f"Standings after round {table.after_round}" if table.after_round
-             else "Initial ranking")
-    _print_standings(table, title)
+             else "Initial ranking") + (f", group {group}" if group else "")
+    _print_standings(table, title, groups, final.short, group)
 
 
 @main.command()

@@ -65,6 +65,8 @@ class Settings:
     max_same_colour: int | None = None
     club_name: str | None = None  # shown above published standings; not a rule
     competition_name: str | None = None
+    minimum_games: int | None = None  # after the season's last round: fewer games, listed last
+    rounds_in_season: int | None = None  # None: unknown, so never "after the last round"
     overrides: tuple[str, ...] = field(default=(), compare=False)  # names the secretary filled
 
     def describe(self) -> str:
@@ -243,6 +245,11 @@ SPECS: tuple[SettingSpec, ...] = (
             "Who gets white when neither has played: higher or lower ranked."),
     SettingSpec("Max same colour", "max_same_colour", _whole_from(1), "blank",
                 "Never this many times more the same colour in a row (blank: no limit)."),
+    SettingSpec("Minimum games", "minimum_games", _whole_from(0), "blank",
+                "After the season's last round, players with fewer games are listed after "
+                "the others (blank: no minimum)."),
+    SettingSpec("Rounds in season", "rounds_in_season", _whole_from(1), "blank",
+                "How many rounds the season has, for Minimum games (blank: unknown)."),
     SettingSpec("Club name", "club_name", _words, "blank",
                 "The club's name, above the published standings (blank: none).", rule=False),
     SettingSpec("Competition name", "competition_name", _words, "blank",

@@ -17,7 +17,8 @@ from typing import NoReturn
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_columns, tidy
 from keizer_xl.core.errors import KeizerError, Places, Problem
-from keizer_xl.core.model import Entry, Game
+from keizer_xl.core.final import final_order
+from keizer_xl.core.model import Entry, Game, Season
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import setting_name
@@ -40,7 +41,23 @@ IDENTITY_COLUMNS: dict[str, tuple[str, ...]] = {
     "Sex": ("Sex", "Gender", "Geslacht"),
     "Born": ("Born", "Birth date", "Date of birth", "Birth year", "Geboren",
              "Geboortedatum", "Geboortejaar"),
+    "Group": ("Group", "Groep"),  # e.g. Jeugd, A, B: shown in the standings, filtered by
 }
+GROUP = "Group"
+
+
+def player_groups(season: Season, grid: Grid) -> dict[str, str]:
+    """Each player's Group (from the optional Players column), for those who have one."""
+    col = identity_columns(grid[0]).get(GROUP) if grid else None
+    if col is None:
+        return {}
+    out = {}
+    for p in season.players:
+        row = grid[p.source - 1] if isinstance(p.source, int) and p.source <= len(grid) else ()
+        word = text(row[col]) if col < len(row) else ""
+        if word:
+            out[p.name] = word
+    return out
 
 Grid = Sequence[Sequence[object]]
 Cell = tuple[int, int]  # (row, column), both 1-based as on the sheet
@@ -182,9 +199,15 @@ def _shown_scaled(terms: Sequence[int | None], scale: int) -> list[CellValue]:
             for t in terms]
 
 
-def standings_cells(standings: Standings) -> dict[Cell, CellValue]:
-    """The whole Standings sheet: headers, one row per ranked player, and a note below."""
-    headers = [*STANDINGS_COLUMNS, *(f"R{k + 1}" for k in range(standings.after_round))]
+def standings_cells(standings: Standings, groups: Mapping[str, str] | None = None,
+                    short: frozenset[str] = frozenset()) -> dict[Cell, CellValue]:
+    """The whole Standings sheet: headers, one row per ranked player, and a note below.
+
+    With `groups` (some players have one) a Group column follows Own; the players listed
+    last for too few games (`short`, see core.final) have their rank marked `*`."""
+    group = [GROUP] if groups else []
+    headers = [*STANDINGS_COLUMNS, *group,
+               *(f"R{k + 1}" for k in range(standings.after_round))]
     cells: dict[Cell, CellValue] = {(1, c): h for c, h in enumerate(headers, start=1)}
     for r, row in enumerate(standings.rows, start=2):
         values: list[CellValue]
@@ -195,6 +218,11 @@ def standings_cells(standings: Standings) -> dict[Cell, CellValue]:
             values = [row.rank, row.name, shown(row.score), shown(row.value), row.played,
                       row.won, row.drawn, row.lost, row.byes, row.absent, shown(row.rating),
                       shown(row.own), *_shown_scaled(row.terms, row.scale)]
+        if groups:
+            values[len(STANDINGS_COLUMNS):len(STANDINGS_COLUMNS)] = [groups.get(row.name)
+                                                                     or None]
+        if row.name in short:
+            values[0] = f"{row.rank}*"
         cells.update({(r, c): value for c, value in enumerate(values, start=1)
                       if value is not None})
     note_row = len(standings.rows) + 3
@@ -309,8 +337,10 @@ class SheetCells:
 def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]:
     """What "Recalculate" writes: the Standings after the last completed round."""
     competition, layout = read_book(grids)
-    standings = with_cautions(competition.standings(), competition, layout)
-    return standings, [_cells("Standings", layout, standings_cells(standings), clear=True)]
+    final = final_order(with_cautions(competition.standings(), competition, layout))
+    groups = player_groups(competition.season, grids[layout.sheet["Players"]])
+    cells = standings_cells(final.standings, groups, final.short)
+    return final.standings, [_cells("Standings", layout, cells, clear=True)]
 
 
 def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
@@ -336,7 +366,9 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
         assert fixed is not None
         edits.append(_cells("Settings", layout, top_value_cells(fixed, layout)))
     edits.append(_cells("Rounds", layout, round_cells(next_round, layout)))
-    edits.append(_cells("Standings", layout, standings_cells(next_round.standings), clear=True))
+    groups = player_groups(competition.season, grids[layout.sheet["Players"]])
+    edits.append(_cells("Standings", layout, standings_cells(next_round.standings, groups),
+                        clear=True))
     return next_round, edits
 
 

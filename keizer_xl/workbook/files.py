@@ -97,6 +97,15 @@ def pair(path: Path) -> Outcome:
     return Outcome(path, next_round.standings, next_round, written, notes)
 
 
+def load_with_groups(path: Path) -> tuple[Competition, dict[str, str]]:
+    """Read and check a workbook, with each player's Group (the optional Players column)."""
+    from keizer_xl.workbook.contract import player_groups
+
+    grids = read_grids(path)
+    competition, layout = read_book(grids)
+    return competition, player_groups(competition.season, grids[layout.sheet["Players"]])
+
+
 def write_cells(path: Path, edits: list[SheetCells]) -> bool:
     """Write these cells and nothing else (refused while the workbook is open), atomically,
     keeping a backup; False when they already hold these values."""
