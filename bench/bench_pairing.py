@@ -10,6 +10,7 @@ import random
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 
 from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
 from keizer_xl.core.pairing import pair_round
@@ -81,6 +82,43 @@ def _time(run: Callable[[], object], repeat: int = 3) -> float:
     return best
 
 
+def growth_cases() -> list[tuple[str, Callable[[], object]]]:
+    """Pairing for 60, 200, 1,000 and 5,000 present after 30 rounds, in three cases: the
+    usual (window 3), a wide window (30: no rematch all season) and the bottom 19 having
+    all met within the window (the rest only forfeits)."""
+    cases: list[tuple[str, Callable[[], object]]] = []
+    window3, wide = Settings(rematch_window=3), Settings(rematch_window=30)
+    for n in GROWTH:
+        season, ranking = swiss_like_season(n, 30)
+        cases.append((f"usual, {n} present", partial(pair_round, season, ranking, ranking,
+                                                      window3)))
+        cases.append((f"wide window, {n} present",
+                      partial(pair_round, season, ranking, ranking, wide)))
+        clique, clique_ranking = bottom_clique_season(top=n - 19, bottom=19)
+        cases.append((f"bottom 19 all met, {n} present",
+                      partial(pair_round, clique, clique_ranking, clique_ranking,
+                              Settings(rematch_window=19))))
+    return cases
+
+
+GROWTH = (60, 200, 1000, 5000)
+
+
+def door_pair_frames(players: int, rounds: int) -> tuple[object, object, dict[str, object]]:
+    """A season as the DataFrames a notebook user has, everybody present."""
+    import pandas as pd
+
+    season, _ = swiss_like_season(players, rounds)
+    people = pd.DataFrame({"Name": [p.name for p in season.players],
+                           "Rating": [1000 + players - i for i in range(players)],
+                           "Present": ["x"] * players})
+    rows = [[e.round, e.board, e.white, e.black, e.result.value if e.result else None]
+            if isinstance(e, Game) else [e.round, None, e.player, None, e.reason.value]
+            for e in season.entries]
+    frame = pd.DataFrame(rows, columns=["Round", "Board", "White", "Black", "Result"])
+    return people, frame, {"Top value": round(1.5 * (players - 1))}
+
+
 def main() -> list[tuple[str, float, float]]:
     cases: list[tuple[str, Callable[[], object], float]] = []
 
@@ -111,6 +149,29 @@ def main() -> list[tuple[str, float, float]]:
         seconds = _time(run)
         print(f"{name}: {seconds * 1000:.1f} ms (target {target * 1000:.0f} ms)")
         results.append((name, seconds, target))
+
+    print("growth (ms): pairing after 30 rounds, everybody present")
+    timed: dict[str, float] = {}
+    for name, run in growth_cases():
+        timed[name] = _time(run)
+        print(f"  {name}: {timed[name] * 1000:.1f}")
+    for case in ("usual", "wide window", "bottom 19 all met"):
+        big, small = timed[f"{case}, 5000 present"], timed[f"{case}, 1000 present"]
+        results.append((f"pairing {case}, 5000 present", big, 0.060))
+        results.append((f"pairing {case}, 5000 / 1000 present", big / small, 5.5))
+        print(f"{case}: 5000 present {big * 1000:.1f} ms (target 60 ms), "
+              f"{big / small:.2f} x the time for 1000 (target 5.5)")
+
+    from keizer_xl.engine import pair
+
+    door = {}
+    for n in (1000, 5000):
+        players, rounds, settings = door_pair_frames(n, 30)
+        door[n] = _time(partial(pair, players, rounds, settings), repeat=2)
+        print(f"keizer_xl.engine.pair, {n} present after 30 rounds: {door[n] * 1000:.0f} ms")
+    results.append(("engine.pair 5000 / 1000 present", door[5000] / door[1000], 5.5))
+    print(f"keizer_xl.engine.pair: 5000 present {door[5000] / door[1000]:.2f} x the time for "
+          "1000 (target 5.5)")
     return results
 
 

@@ -12,7 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from keizer_xl.core.model import Game, Season, name_finder, played_games
+import numpy as np
+
+from keizer_xl.core.model import Season
+from keizer_xl.core.rows import SeasonRows, group_order
 from keizer_xl.core.settings import Settings
 
 WHITE = "W"
@@ -37,18 +40,24 @@ class ColourHistory:
 
         Names are taken as on the Players sheet (a game typed as "jansen " counts for
         "Jansen"); games are ordered by round, then board, so the order of the rows in the
-        season does not matter.
+        season does not matter. Made from the season's integer rows: each player's colours
+        are one slice of a single string.
         """
-        games = sorted(played_games(season, before_round), key=_game_order)
-        seqs: dict[str, list[str]] = {}
-        find = name_finder(season)
-        for game in games:
-            white, black = find(game.white), find(game.black)
-            if white == black:
-                continue
-            seqs.setdefault(white, []).append(WHITE)
-            seqs.setdefault(black, []).append(BLACK)
-        return cls({name: "".join(seq) for name, seq in seqs.items()})
+        rows = season.rows
+        games = np.nonzero(rows.played(before_round))[0]
+        games = games[game_order(rows, games)]
+        # one (player, colour) event per side of each game, in game order, then by player
+        who = np.stack([rows.white[games], rows.black[games]], axis=1).ravel()
+        colour = np.tile(np.frombuffer(b"WB", dtype=np.uint8), len(games))
+        text = colour[group_order(who, len(rows.names))].tobytes().decode("ascii")
+        counts = np.bincount(who, minlength=len(rows.names)).tolist()
+        seqs: dict[str, str] = {}
+        start = 0
+        for name, count in zip(rows.names, counts, strict=True):
+            if count:
+                seqs[name] = text[start:start + count]
+                start += count
+        return cls(seqs)
 
     def of(self, player: str) -> str:
         """The player's colours, oldest first ("" before their first game)."""
@@ -74,8 +83,18 @@ class ColourHistory:
         return last, len(seq) - len(seq.rstrip(last))
 
 
-def _game_order(game: Game) -> tuple[int, int, str, str]:
-    return (game.round, game.board if game.board is not None else 0, game.white, game.black)
+def game_order(rows: SeasonRows, games: np.ndarray) -> np.ndarray:
+    """The order of these rows by round, board, white and black (one sort of one key)."""
+    players = len(rows.names)
+    boards = int(rows.board[games].max(initial=0)) + 1
+    rounds = int(rows.round[games].max(initial=0)) + 1
+    if rounds * boards * players * players < 2**62:
+        key = ((rows.round[games] * boards + rows.board[games]) * players
+               + rows.white[games]) * players + rows.black[games]
+        order: np.ndarray = np.argsort(key, kind="stable")
+        return order
+    return np.lexsort((rows.black[games], rows.white[games], rows.board[games],
+                       rows.round[games]))
 
 
 def allocate(higher: str, lower: str, history: ColourHistory,

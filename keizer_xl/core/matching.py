@@ -14,43 +14,136 @@ every vertex at once whether the others can be matched without it (Gallai-Edmond
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from typing import overload
 
 UNMATCHED = -1
+
+
+class Blocks(Sequence[set[int]]):
+    """Blocked sets given all at once, each vertex's partners one after another in
+    `partners` up to `ends[v]`; a vertex's set is made when first asked for (a large graph
+    asks for few of them)."""
+
+    def __init__(self, partners: list[int], ends: list[int]) -> None:
+        self.partners, self.ends = partners, ends
+        self.made: dict[int, set[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    @overload
+    def __getitem__(self, vertex: int) -> set[int]: ...
+    @overload
+    def __getitem__(self, vertex: slice) -> Sequence[set[int]]: ...
+    def __getitem__(self, vertex: int | slice) -> set[int] | Sequence[set[int]]:
+        if isinstance(vertex, slice):
+            return [self[v] for v in range(len(self))[vertex]]
+        found = self.made.get(vertex)
+        if found is None:
+            start = self.ends[vertex - 1] if vertex else 0
+            found = self.made[vertex] = set(self.partners[start:self.ends[vertex]])
+        return found
+
+    def degree(self, vertex: int) -> int:
+        return self.ends[vertex] - (self.ends[vertex - 1] if vertex else 0)
 
 
 class PairabilityOracle:
     """The vertices still to match (in a fixed order) and what is known about matching them.
 
-    `mate` is a matching of the graph on the vertices left (built when first needed and
-    kept up to date), so that an exact check starts from it and needs few searches.
+    For the Dirac test, what matters is the highest *load* (how many vertices left a vertex
+    may not be matched with) against half the vertices left. Loads only fall as vertices
+    are taken, so the highest at the start bounds them all until half the vertices left is
+    no more than that; only from then on (the last few dozen vertices, in a club) are the
+    loads counted and kept up to date, with the vertices at each load, so that no step
+    looks at every vertex. `mate` is a matching of the graph on the vertices left (built
+    when first needed and kept up to date), so that an exact check starts from it and needs
+    few searches.
     """
 
-    def __init__(self, vertices: list[int], blocked: list[set[int]]) -> None:
+    def __init__(self, vertices: list[int], blocked: Sequence[set[int]]) -> None:
         self.blocked = blocked
-        self.left = list(vertices)
+        self._last_first = vertices[::-1]  # taking the first vertex is then a pop()
         self.here = [False] * len(blocked)
         for v in vertices:
             self.here[v] = True
-        # number of vertices left that v may not be matched with; -1 for those taken
-        self.load = [-1] * len(blocked)
-        for v in vertices:
-            self.load[v] = sum(1 for q in blocked[v] if self.here[q])
+        degree = blocked.degree if isinstance(blocked, Blocks) else \
+            (lambda v: len(blocked[v]))
+        self.worst = max((degree(v) for v in vertices), default=-1)  # a bound, so far
+        self.counting = False  # are `load`, `at_load` and `worst` exact (kept up to date)?
+        self.load: list[int] = []
+        self.at_load: list[set[int]] = []
         self.mate: list[int] | None = None
         self.maximum = False  # is `mate` known to be a maximum matching of the vertices left?
 
+    def _count_loads(self) -> None:
+        """Count every load among the vertices left, and keep them up to date from now on."""
+        here, blocked = self.here, self.blocked
+        self.load = [-1] * len(blocked)  # -1 for those taken
+        for v in self._last_first:
+            self.load[v] = sum(1 for q in blocked[v] if here[q])
+        self.worst = max((self.load[v] for v in self._last_first), default=-1)
+        self.at_load = [set() for _ in range(self.worst + 1)]
+        for v in self._last_first:
+            self.at_load[self.load[v]].add(v)
+        self.counting = True
+
+    @property
+    def left(self) -> list[int]:
+        """The vertices left, in order."""
+        return self._last_first[::-1]
+
+    def __len__(self) -> int:
+        return len(self._last_first)
+
+    def at(self, place: int) -> int:
+        """The vertex at this place (0 = first) among those left."""
+        return self._last_first[-1 - place]
+
+    def from_place(self, first: int, last: int | None = None) -> Iterator[int]:
+        """The vertices left from place `first` to place `last` (default: the end), both
+        included; walked backwards when `last` comes before `first`."""
+        order = self._last_first
+        end = len(order) - 1  # the list index of place 0
+        if last is not None and last < first:
+            return islice(order, end - first, end - last + 1)
+        return islice(reversed(order), first, None if last is None else last + 1)
+
     def take(self, vertex: int) -> None:
         """Remove a vertex (matched, or left out on purpose)."""
-        self.here[vertex] = False
-        self.load[vertex] = -1
-        self.left.remove(vertex)
+        here = self.here
+        here[vertex] = False
+        self._remove(vertex)
         self.maximum = False
-        for q in self.blocked[vertex]:
-            if self.here[q]:
-                self.load[q] -= 1
+        if self.counting:
+            load, at_load = self.load, self.at_load
+            at_load[load[vertex]].discard(vertex)
+            load[vertex] = -1
+            for q in self.blocked[vertex]:
+                if here[q]:
+                    was = load[q]
+                    at_load[was].discard(q)
+                    at_load[was - 1].add(q)
+                    load[q] = was - 1
+            while self.worst >= 0 and not at_load[self.worst]:
+                self.worst -= 1
         if self.mate is not None and self.mate[vertex] != UNMATCHED:
             self.mate[self.mate[vertex]] = UNMATCHED
             self.mate[vertex] = UNMATCHED
+
+    def _remove(self, vertex: int) -> None:
+        """Out of the order; the vertex taken is nearly always one of the first few."""
+        order = self._last_first
+        if order[-1] == vertex:
+            order.pop()
+            return
+        try:
+            place = order.index(vertex, max(0, len(order) - 64))
+        except ValueError:
+            place = order.index(vertex)
+        del order[place]
 
     def can_complete(self, gone: tuple[int, ...]) -> bool:
         """Can every vertex left except `gone` be matched? On an exact yes, keep that matching."""
@@ -111,18 +204,18 @@ class PairabilityOracle:
 
     def _dirac(self, gone: tuple[int, ...]) -> bool:
         """Sufficient: each of the m vertices left after `gone` has at least m/2 neighbours."""
-        m = len(self.left) - len(gone)
-        most = m // 2 - 1  # the most blocked partners a vertex may have among the m
-        saved = [self.load[g] for g in gone]
-        for g in gone:
-            self.load[g] = -1
-        worst = max(self.load, default=-1)
-        for g, load in zip(gone, saved, strict=True):
-            self.load[g] = load
-        if worst <= most:
+        most = (len(self._last_first) - len(gone)) // 2 - 1  # most blocked partners allowed
+        if self.worst <= most:  # taking `gone` out only lowers the loads
             return True
-        return all(self.load[v] - len(self.blocked[v].intersection(gone)) <= most
-                   for v in self.left if v not in gone and self.load[v] > most)
+        if not self.counting:
+            self._count_loads()
+            if self.worst <= most:
+                return True
+        for load in range(self.worst, most, -1):
+            for v in self.at_load[load]:
+                if v not in gone and load - len(self.blocked[v].intersection(gone)) > most:
+                    return False
+        return True
 
     def _maximum(self) -> list[int]:
         """The kept matching, made maximum on the vertices left."""
@@ -165,7 +258,7 @@ class PairabilityOracle:
         return mate
 
 
-def _search(root: int, vertices: list[int], blocked: list[set[int]],
+def _search(root: int, vertices: list[int], blocked: Sequence[set[int]],
             mate: list[int]) -> list[bool] | None:
     """Edmonds' blossom search from the unmatched `root` among `vertices`.
 

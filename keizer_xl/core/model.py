@@ -8,10 +8,15 @@ comes out.
 from __future__ import annotations
 
 import enum
+import functools
 import unicodedata
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from keizer_xl.core.rows import SeasonRows
 
 
 class Result(enum.Enum):
@@ -110,6 +115,13 @@ class Season:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_name", {name_key(p.name): p for p in self.players})
 
+    @functools.cached_property
+    def rows(self) -> SeasonRows:
+        """The rows as integer arrays, made when first needed (`keizer_xl.core.rows`)."""
+        from keizer_xl.core.rows import SeasonRows
+
+        return SeasonRows.from_entries(self.players, self.entries)
+
     def player(self, name: str) -> Player:
         return self._by_name[name_key(name)]  # type: ignore[attr-defined,no-any-return]
 
@@ -119,7 +131,8 @@ class Season:
     @property
     def last_round(self) -> int:
         """The highest round number that has rows (0 before the season starts)."""
-        return max((e.round for e in self.entries), default=0)
+        rounds = self.rows.round
+        return int(rounds.max()) if len(rounds) else 0
 
     def round_entries(self, round_no: int) -> list[Entry]:
         return [e for e in self.entries if e.round == round_no]

@@ -18,9 +18,12 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
+import numpy as np
+
 from keizer_xl.core.colours import ColourHistory, allocate
-from keizer_xl.core.matching import PairabilityOracle
-from keizer_xl.core.model import Absence, Game, Rest, Season, name_finder, played_games
+from keizer_xl.core.matching import Blocks, PairabilityOracle
+from keizer_xl.core.model import Absence, Game, Season, name_finder
+from keizer_xl.core.rows import ABSENCE_CODE, SeasonRows, group_order
 from keizer_xl.core.settings import Settings
 
 
@@ -69,16 +72,16 @@ def pair_round(season: Season, ranking: Sequence[str], present: Collection[str],
     if round_no is None:
         round_no = season.last_round + 1
     names = _present_in_order(season, ranking, present)
-    index = {name: i for i, name in enumerate(names)}
-    met = _last_meetings(season, index, round_no)
-    byes = _bye_counts(season, index, round_no)
+    place = _places(season.rows, names)
+    met = _last_meetings(season.rows, place, round_no)
+    byes = _bye_counts(season.rows, place, round_no, len(names))
     divisor = spread_divisor(round_no) if uses_spread(settings, round_no) else None
     players = list(range(len(names)))
     bye_order = list(_bye_candidates(players, byes)) if len(names) % 2 else []
 
     widest = settings.rematch_window
     for window in range(widest, -1, -1):
-        blocked = _blocked(len(names), met, round_no, window)
+        blocked = _blocked(len(names), *met, round_no, window)
         found = _pair_off(players, blocked, bye_order, divisor)
         if found is not None:
             bye, pairs, skipped = found
@@ -90,7 +93,7 @@ def pair_round(season: Season, ranking: Sequence[str], present: Collection[str],
     games: list[Game] = []
     notes: list[str] = []
     if window < widest:
-        notes.append(_relaxed_note(widest, window, pairs, names, met, round_no))
+        notes.append(_relaxed_note(widest, window, pairs, names, _met_in(*met), round_no))
     if bye is not None and skipped:
         notes.append(f"Bye for {names[bye]}: with the bye for "
                      f"{_and(names[s] for s in skipped)} the others could not all be paired.")
@@ -118,31 +121,45 @@ def _present_in_order(season: Season, ranking: Sequence[str],
     return [name for name in ranked if name in wanted]
 
 
-def _last_meetings(season: Season, index: dict[str, int],
-                   round_no: int) -> dict[tuple[int, int], int]:
+def _places(rows: SeasonRows, names: list[str]) -> np.ndarray:
+    """By index of the season's rows: the player's place in `names`, or -1 if not there."""
+    index = {name: i for i, name in enumerate(rows.names)}
+    place = np.full(len(rows.names), -1, dtype=np.intp)
+    for i, name in enumerate(names):
+        found = index.get(name)
+        if found is not None:
+            place[found] = i
+    return place
+
+
+Meetings = tuple[np.ndarray, np.ndarray, np.ndarray]  # (lower place, higher place, round)
+
+
+def _last_meetings(rows: SeasonRows, place: np.ndarray, round_no: int) -> Meetings:
     """For each pair of present players who played each other before, the latest round."""
-    met: dict[tuple[int, int], int] = {}
-    find = name_finder(season)
-    for game in played_games(season, round_no):
-        a = index.get(find(game.white))
-        b = index.get(find(game.black))
-        if a is None or b is None or a == b:
-            continue
-        key = (a, b) if a < b else (b, a)
-        last = met.get(key)
-        if last is None or last < game.round:
-            met[key] = game.round
-    return met
+    played = rows.played(round_no)
+    a, b, when = place[rows.white[played]], place[rows.black[played]], rows.round[played]
+    both = (a >= 0) & (b >= 0)
+    a, b, when = a[both], b[both], when[both]
+    low, high = np.minimum(a, b), np.maximum(a, b)
+    rounds = int(when.max(initial=0)) + 1
+    order = np.argsort((low * len(place) + high) * rounds + when)  # by pair, then round
+    key = (low * len(place) + high)[order]
+    last = np.ones(len(key), dtype=bool)  # the last row of each pair (latest round)
+    last[:-1] = key[1:] != key[:-1]
+    chosen = order[last]
+    return low[chosen], high[chosen], when[chosen]
 
 
-def _bye_counts(season: Season, index: dict[str, int], round_no: int) -> list[int]:
-    counts = [0] * len(index)
-    find = name_finder(season)
-    for entry in season.entries:
-        if isinstance(entry, Rest) and entry.reason is Absence.BYE and entry.round < round_no:
-            player = index.get(find(entry.player))
-            if player is not None:
-                counts[player] += 1
+def _met_in(low: np.ndarray, high: np.ndarray, when: np.ndarray) -> dict[tuple[int, int], int]:
+    return {(a, b): r for a, b, r in zip(low.tolist(), high.tolist(), when.tolist(),
+                                         strict=True)}
+
+
+def _bye_counts(rows: SeasonRows, place: np.ndarray, round_no: int, n: int) -> list[int]:
+    byes = (rows.outcome == ABSENCE_CODE[Absence.BYE]) & (rows.round < round_no)
+    who = place[rows.white[byes]]
+    counts: list[int] = np.bincount(who[who >= 0], minlength=n).tolist()
     return counts
 
 
@@ -154,18 +171,17 @@ def _bye_candidates(players: list[int], byes: list[int]) -> Iterator[int]:
     yield from (p for p in bottom_up if byes[p] != fewest)
 
 
-def _blocked(n: int, met: dict[tuple[int, int], int], round_no: int,
-             window: int) -> list[set[int]]:
+def _blocked(n: int, low: np.ndarray, high: np.ndarray, when: np.ndarray, round_no: int,
+             window: int) -> Blocks:
     """Who may not meet whom: a game in round m blocks a pair while round_no - m <= window."""
-    blocked: list[set[int]] = [set() for _ in range(n)]
-    for (a, b), last in met.items():
-        if round_no - last <= window:
-            blocked[a].add(b)
-            blocked[b].add(a)
-    return blocked
+    recent = round_no - when <= window
+    one = np.concatenate([low[recent], high[recent]])
+    other = np.concatenate([high[recent], low[recent]])
+    partners = other[group_order(one, n)].tolist()
+    return Blocks(partners, np.cumsum(np.bincount(one, minlength=n)).tolist())
 
 
-def _pair_off(players: list[int], blocked: list[set[int]], bye_order: list[int],
+def _pair_off(players: list[int], blocked: Blocks, bye_order: list[int],
               divisor: int | None) -> tuple[int | None, list[tuple[int, int]], list[int]] | None:
     """The first bye candidate and first complete pairing under these blocks, or None.
 
@@ -193,9 +209,9 @@ def _pair_all(oracle: PairabilityOracle, divisor: int | None) -> list[tuple[int,
     simply the players below him in order). The players left must be able to pair.
     """
     pairs: list[tuple[int, int]] = []
-    while oracle.left:
-        top = oracle.left[0]
-        chosen = oracle.choose(top, _candidates(oracle.left, divisor))
+    while len(oracle):
+        top = oracle.at(0)
+        chosen = oracle.choose(top, _candidates(oracle, divisor))
         if chosen is None:  # pragma: no cover - each choice keeps the table pairable
             raise AssertionError("the players left cannot be paired")
         oracle.take(top)
@@ -204,11 +220,11 @@ def _pair_all(oracle: PairabilityOracle, divisor: int | None) -> list[tuple[int,
     return pairs
 
 
-def _candidates(left: list[int], divisor: int | None) -> Iterator[int]:
+def _candidates(oracle: PairabilityOracle, divisor: int | None) -> Iterator[int]:
     """The top player's candidates: from the target up to his neighbour, then below it."""
-    unpaired = len(left)
+    unpaired = len(oracle)
     target = 1 if divisor is None else min(max(1, unpaired // divisor), unpaired - 1)
-    return (left[i] for i in chain(range(target, 0, -1), range(target + 1, unpaired)))
+    return chain(oracle.from_place(target, 1), oracle.from_place(target + 1))
 
 
 def _relaxed_note(widest: int, window: int, pairs: list[tuple[int, int]], names: list[str],

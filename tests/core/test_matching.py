@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from keizer_xl.core.matching import PairabilityOracle
+from keizer_xl.core.matching import Blocks, PairabilityOracle
 
 
 def random_blocks(rng: random.Random, n: int) -> list[set[int]]:
@@ -77,3 +77,21 @@ def test_who_may_leave_against_exhaustive_search(seed: int) -> None:
     rng.shuffle(order)
     chosen = PairabilityOracle(everyone, blocked).choose(top, order)
     assert chosen == next((c for c in order if c in expected), None)
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_blocks_made_on_demand_answer_as_sets(seed: int) -> None:
+    """The same graph given as arrays of pairs (sets made when asked for) and as sets."""
+    rng = random.Random(9000 + seed)
+    n = rng.randint(1, 14)
+    blocked = random_blocks(rng, n)
+    partners = [q for v in range(n) for q in sorted(blocked[v])]
+    ends = [sum(len(blocked[u]) for u in range(v + 1)) for v in range(n)]
+    blocks = Blocks(partners, ends)
+    assert [blocks.degree(v) for v in range(n)] == [len(b) for b in blocked]
+    everyone = list(range(n))
+    order = everyone[1:] if n % 2 == 0 else everyone
+    top = 0 if n % 2 == 0 else None
+    assert (PairabilityOracle(everyone, blocks).choose(top, order)
+            == PairabilityOracle(everyone, blocked).choose(top, order))
+    assert list(blocks) == blocked

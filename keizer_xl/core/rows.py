@@ -1,0 +1,97 @@
+"""A season's rows as integer arrays: who, against whom, in which round, with what outcome.
+
+The standings and the pairing look at every row of the season; as Python objects that is a
+loop over tens of thousands of rows for each calculation. Made once per season (names
+turned into indices), the rows become a few numpy arrays that the calculations index.
+
+Index i < len(players) is the i-th player of the Players sheet; names in the rows that are
+not on it (only in hand-made seasons: the checks refuse them) get the next indices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from keizer_xl.core.model import Absence, Entry, Game, Player, Result, name_key, tidy_name
+
+# The outcome of a row as one small number: a game's result, or why a player did not play.
+NO_RESULT = 0
+RESULT_CODE = {result: code for code, result in enumerate(Result, start=1)}
+ABSENCE_CODE = {reason: code for code, reason in enumerate(Absence, start=len(Result) + 1)}
+OUTCOMES: tuple[Result | Absence | None, ...] = (None, *Result, *Absence)
+PLAYED_CODES = tuple(RESULT_CODE[r] for r in Result if r.played)
+NOBODY = -1
+
+
+def group_order(keys: np.ndarray, groups: int) -> np.ndarray:
+    """The stable order that groups `keys` (each in 0..groups-1): a radix sort when they fit
+    in 16 bits, many times faster than a comparison sort of a large array."""
+    if groups <= 1 << 16:
+        keys = keys.astype(np.uint16)
+    order: np.ndarray = np.argsort(keys, kind="stable")
+    return order
+
+
+@dataclass(frozen=True, eq=False)
+class SeasonRows:
+    """Every row of a season, one array entry per row in the season's order.
+
+    `white` is the player of a bye or absence row; `black` is NOBODY there. `board` is 0
+    where none was given; `outcome` codes a result (RESULT_CODE, NO_RESULT while unplayed)
+    or an absence (ABSENCE_CODE).
+    """
+
+    names: tuple[str, ...]  # by index: players as on the sheet, then unknown names
+    players: int  # how many of `names` are registered players
+    round: np.ndarray
+    board: np.ndarray
+    white: np.ndarray
+    black: np.ndarray
+    outcome: np.ndarray
+
+    @classmethod
+    def from_entries(cls, players: Sequence[Player], entries: Sequence[Entry]) -> SeasonRows:
+        """The rows of Game and Rest objects (names looked up as `model.canonical` does)."""
+        names = [p.name for p in players]
+        registered = {name_key(p.name): i for i, p in enumerate(players)}
+        unknown: dict[str, int] = {}
+        typed: dict[str, int] = {}  # each spelling looked up once
+
+        def look_up(name: str) -> int:
+            found = typed.get(name)
+            if found is None:
+                key = tidy_name(name)
+                found = registered.get(name_key(name))
+                if found is None:
+                    found = unknown.get(key)
+                    if found is None:
+                        found = unknown[key] = len(names)
+                        names.append(key)
+                typed[name] = found
+            return found
+
+        rounds, boards, whites, blacks, outcomes = [], [], [], [], []
+        for e in entries:
+            rounds.append(e.round)
+            if isinstance(e, Game):
+                boards.append(e.board or 0)
+                whites.append(look_up(e.white))
+                blacks.append(look_up(e.black))
+                outcomes.append(NO_RESULT if e.result is None else RESULT_CODE[e.result])
+            else:
+                boards.append(0)
+                whites.append(look_up(e.player))
+                blacks.append(NOBODY)
+                outcomes.append(ABSENCE_CODE[e.reason])
+        return cls(tuple(names), len(players), np.array(rounds, dtype=np.int64),
+                   np.array(boards, dtype=np.int64), np.array(whites, dtype=np.intp),
+                   np.array(blacks, dtype=np.intp), np.array(outcomes, dtype=np.int8))
+
+    def played(self, before_round: int) -> np.ndarray:
+        """Which rows are games played over the board in rounds before `before_round`."""
+        played: np.ndarray = (np.isin(self.outcome, PLAYED_CODES)
+                              & (self.round < before_round) & (self.white != self.black))
+        return played
