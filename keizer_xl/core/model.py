@@ -142,13 +142,14 @@ class Season:
 
     def is_complete(self, round_no: int) -> bool:
         """A round is complete when every game in it has a result."""
-        return all(g.result is not None for g in self.games() if g.round == round_no)
+        return round_no not in self.rows.unfinished_rounds()
 
     @property
     def completed_rounds(self) -> int:
         """The last round r such that rounds 1..r all have every result in."""
+        incomplete = self.rows.unfinished_rounds()
         r = self.last_round
-        while r > 0 and not self.is_complete(r):
+        while r > 0 and r in incomplete:
             r -= 1
         return r
 

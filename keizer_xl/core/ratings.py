@@ -25,10 +25,12 @@ def lcm_of_denominators(numbers: Sequence[Fraction]) -> int:
 class EloRatings:
     """Every player's current rating, times `scale` (a multiple of 100)."""
 
-    def __init__(self, ratings: Sequence[Fraction], k_factor: Fraction) -> None:
-        base = lcm_of_denominators(ratings)
+    def __init__(self, ratings: Sequence[Fraction], k_factor: Fraction,
+                 base: int | None = None) -> None:
+        """`base`: the least common multiple of the ratings' denominators, if known."""
+        base = lcm_of_denominators(ratings) if base is None else base
         self.scale = base * 100 // math.gcd(base, 100)
-        scaled = [int(r * self.scale) for r in ratings]
+        scaled = [r.numerator * (self.scale // r.denominator) for r in ratings]
         safe = max(map(abs, scaled), default=0) * 2 < 2**53  # float Elo keeps them exact
         self.scaled: np.ndarray = np.array(scaled, dtype=np.int64 if safe else object)
         self.k_hundredths = float(k_factor) * 100

@@ -90,6 +90,11 @@ class SeasonRows:
                    np.array(boards, dtype=np.int64), np.array(whites, dtype=np.intp),
                    np.array(blacks, dtype=np.intp), np.array(outcomes, dtype=np.int8))
 
+    def unfinished_rounds(self) -> set[int]:
+        """The rounds with a game still without a result."""
+        unfinished = (self.outcome == NO_RESULT) & (self.black != NOBODY)
+        return set(np.unique(self.round[unfinished]).tolist())
+
     def played(self, before_round: int) -> np.ndarray:
         """Which rows are games played over the board in rounds before `before_round`."""
         played: np.ndarray = (np.isin(self.outcome, PLAYED_CODES)

@@ -14,18 +14,17 @@ only when they are exactly equal. Fractions come back out at the end.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import overload
 
 import numpy as np
 
-from keizer_xl.core.model import Absence, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Player, Result, Season
 from keizer_xl.core.ratings import EloRatings, games_by_round, lcm_of_denominators
+from keizer_xl.core.rows import ABSENCE_CODE, NO_RESULT, NOBODY, OUTCOMES, RESULT_CODE
 from keizer_xl.core.settings import Settings
-
-# What a round meant for a player, for the statistics columns.
-PLAYED_WIN, PLAYED_DRAW, PLAYED_LOSS, FREE, ABSENT, NOT_YET = "W", "D", "L", "B", "A", "J"
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,25 @@ class Standing:
         return tuple(None if t is None else Fraction(t, self.scale) for t in self.terms)
 
 
+@dataclass(frozen=True, eq=False)
+class Breakdown:
+    """What each round is worth to each player, times `scale`, rows in ranking order;
+    `registered` is False where a round has no worth for the player (not registered then,
+    or no result yet). Kept as arrays: a large season has hundreds of thousands of them."""
+
+    terms: np.ndarray
+    registered: np.ndarray
+    scale: int
+
+    def rows(self) -> Iterator[tuple[int | None, ...]]:
+        """Each row's terms as Python numbers, None where not registered."""
+        complete: list[bool] = self.registered.all(axis=1).tolist()  # type: ignore[assignment]
+        registered: list[list[bool]] = self.registered.tolist()
+        for terms, done, counts in zip(self.terms.tolist(), complete, registered, strict=True):
+            yield tuple(terms) if done else tuple(
+                t if r else None for t, r in zip(terms, counts, strict=True))
+
+
 @dataclass(frozen=True)
 class Standings:
     """The standings after a round, and the ranking the next round is paired from."""
@@ -65,8 +83,9 @@ class Standings:
     top_value: Fraction | None  # the top value used (None with Values `rating`)
     passes: int = 0  # extra re-pricing passes made by Iterate final/converge
     note: str = ""  # e.g. a ranking cycle found by Iterate converge
-    rankings: tuple[tuple[str, ...], ...] = field(default=(), repr=False)  # after 0..R
+    rankings: Sequence[tuple[str, ...]] = field(default=(), repr=False, compare=False)
     cautions: tuple[str, ...] = ()  # said under the table: allowed but probably unintended
+    breakdown: Breakdown | None = field(default=None, repr=False, compare=False)
 
     @property
     def ranking(self) -> tuple[str, ...]:
@@ -82,131 +101,144 @@ def automatic_top_value(n_players: int) -> Fraction:
     return Fraction(round(Fraction(3, 2) * (n_players - 1)))
 
 
-_ELO_POINTS = {PLAYED_WIN: 1.0, PLAYED_DRAW: 0.5, PLAYED_LOSS: 0.0}
+# What a round meant for a player, as a small number per player and round.
+NONE, WON, DRAWN, LOST, FREE, ABSENT, NOT_YET = range(7)
 
-# How each side of a game row counts: (white's outcome, black's outcome).
-_SIDES: dict[Result, tuple[str, str]] = {
-    Result.WHITE_WINS: ("win", "loss"),
-    Result.BLACK_WINS: ("loss", "win"),
-    Result.DRAW: ("draw", "draw"),
-    Result.WHITE_FORFEIT_WIN: ("forfeit win", "no show"),
-    Result.BLACK_FORFEIT_WIN: ("no show", "forfeit win"),
-    Result.DOUBLE_FORFEIT: ("no show", "no show"),
-}
+# How each side of a game counts, by result code (`rows.RESULT_CODE`): white's, black's.
+_WIN, _DRAW, _LOSS, _FORFEIT_WIN, _NO_SHOW = range(1, 6)
+_SIDES = np.zeros((len(OUTCOMES), 2), dtype=np.int8)
+for _result, _sides in {Result.WHITE_WINS: (_WIN, _LOSS), Result.BLACK_WINS: (_LOSS, _WIN),
+                        Result.DRAW: (_DRAW, _DRAW),
+                        Result.WHITE_FORFEIT_WIN: (_FORFEIT_WIN, _NO_SHOW),
+                        Result.BLACK_FORFEIT_WIN: (_NO_SHOW, _FORFEIT_WIN),
+                        Result.DOUBLE_FORFEIT: (_NO_SHOW, _NO_SHOW)}.items():
+    _SIDES[RESULT_CODE[_result]] = _sides
+_ELO_POINTS = np.full(7, np.nan)
+_ELO_POINTS[[WON, DRAWN, LOST]] = 1.0, 0.5, 0.0
 
 
-class _Coefficients:
-    """Per player and round: share of own value, opponent index and share of his value.
+class _Shares:
+    """The few distinct fractions a season's coefficients use, each with a small code."""
 
-    Shares are stored as small integer codes into `shares` (a season uses only a handful
-    of distinct fractions), so that building them for thousands of players stays cheap.
-    """
+    def __init__(self) -> None:
+        self.values: list[Fraction] = [Fraction(0)]
+        self._codes: dict[Fraction, int] = {Fraction(0): 0}
 
-    def __init__(self, season: Season, settings: Settings, rounds: int,
-                 dropped: set[str]) -> None:
-        players = season.players
-        n = len(players)
-        s = settings
-        self.shares: list[Fraction] = [Fraction(0)]
-        codes: dict[Fraction, int] = {Fraction(0): 0}
-
-        def code(x: Fraction) -> int:
-            if x not in codes:
-                codes[x] = len(self.shares)
-                self.shares.append(x)
-            return codes[x]
-
-        bye, unexcused, late = code(s.bye), code(s.unexcused), code(s.excused[0])
-        rewarded_codes = {Absence.EXCUSED: [code(x) for x in s.excused],
-                          Absence.CLUB: [code(x) for x in s.club]}
-        forfeit, one = code(s.forfeit_win), code(Fraction(1))
-        no_show = None if s.forfeit_loss is None else code(s.forfeit_loss)
-        points = {"win": (one, PLAYED_WIN), "draw": (code(Fraction(1, 2)), PLAYED_DRAW),
-                  "loss": (code(s.loss), PLAYED_LOSS)}
-        vs_dropped = {outcome: code(s.withdrawn_opponent * self.shares[c])
-                      for outcome, (c, _) in points.items()}
-        forfeit_vs_dropped = code(s.withdrawn_opponent)
-        cap = s.max_rewarded_absences
-
-        index = {p.name: i for i, p in enumerate(players)}
-        gone = [p.name in dropped for p in players]
-        own = [[0] * rounds for _ in range(n)]
-        opp_share = [[0] * rounds for _ in range(n)]
-        opp = [[n] * rounds for _ in range(n)]  # n = "nobody", worth 0
-        kind: list[list[str | None]] = [[None] * rounds for _ in range(n)]
-        rewarded = [0] * n
-
-        def absence(i: int, k: int, reason: Absence) -> None:
-            if reason is Absence.BYE:
-                own[i][k], kind[i][k] = bye, FREE
-                return
-            kind[i][k] = ABSENT
-            if reason is Absence.UNEXCUSED:
-                own[i][k] = unexcused
-                return
-            rewarded[i] += 1
-            if cap is None or rewarded[i] <= cap:
-                shares = rewarded_codes[reason]
-                own[i][k] = shares[min(rewarded[i], len(shares)) - 1]
-
-        by_round: list[list[Game | Rest]] = [[] for _ in range(rounds)]
-        for e in season.entries:
-            if e.round <= rounds:
-                by_round[e.round - 1].append(e)
-        for k in range(rounds):
-            seen = [False] * n
-            for e in by_round[k]:
-                if isinstance(e, Rest):
-                    i = index[e.player]
-                    seen[i] = True
-                    absence(i, k, e.reason)
-                    continue
-                w, b = index[e.white], index[e.black]
-                seen[w] = seen[b] = True
-                result = e.result
-                if result is None:  # only in an unfinished round, never scored
-                    continue
-                for me, them, outcome in zip((w, b), (b, w), _SIDES[result], strict=True):
-                    if outcome in points:
-                        share, kind[me][k] = points[outcome]
-                        if gone[them]:
-                            own[me][k] = vs_dropped[outcome]
-                        else:
-                            opp[me][k], opp_share[me][k] = them, share
-                    elif outcome == "no show":
-                        absence(me, k, Absence.UNEXCUSED)
-                        if no_show is not None:
-                            own[me][k] = no_show
-                    else:
-                        kind[me][k] = FREE
-                        if not s.forfeit_win_opponent:
-                            own[me][k] = forfeit
-                        elif gone[them]:
-                            own[me][k] = forfeit_vs_dropped
-                        else:
-                            opp[me][k], opp_share[me][k] = them, one
-            # players taking part who appear nowhere in this completed round
-            rnd = k + 1
-            for i, p in enumerate(players):
-                if seen[i] or gone[i]:
-                    continue
-                if p.takes_part_in(rnd):
-                    absence(i, k, s.default_absence)
-                elif rnd < p.joined:
-                    kind[i][k] = NOT_YET
-                    if s.late_entry_rounds == "excused":
-                        own[i][k] = late
-        shape = (n, rounds)
-        self.own = np.array(own, dtype=np.int64).reshape(shape)
-        self.opp_share = np.array(opp_share, dtype=np.int64).reshape(shape)
-        self.opp = np.array(opp, dtype=np.int64).reshape(shape)
-        self.kind = kind
+    def code(self, x: Fraction) -> int:
+        if x not in self._codes:
+            self._codes[x] = len(self.values)
+            self.values.append(x)
+        return self._codes[x]
 
     def scaled(self, codes: np.ndarray, scale: int, dtype: type) -> np.ndarray:
         """A code matrix as shares multiplied by `scale` (whole numbers)."""
-        lookup: np.ndarray = np.array([int(x * scale) for x in self.shares], dtype=dtype)
+        lookup: np.ndarray = np.array([int(x * scale) for x in self.values], dtype=dtype)
         scaled: np.ndarray = lookup[codes]
         return scaled
+
+
+class _Coefficients:
+    """Per player and round: what the round meant (`kind`), the share of the own value
+    (`own`), the opponent (`opp`, n for nobody) and the share of his value (`opp_share`).
+
+    Shares are small integer codes into `shares`. Everything is filled from the season's
+    integer rows with numpy indexing, one step per kind of row, not row by row.
+    """
+
+    def __init__(self, season: Season, settings: Settings, rounds: int,
+                 gone: np.ndarray) -> None:
+        n = len(season.players)
+        self.settings, self.rounds, self.gone = settings, rounds, gone
+        self.shares = _Shares()
+        shape = (n, rounds)
+        self.kind = np.zeros(shape, dtype=np.int8)
+        self.own = np.zeros(shape, dtype=np.intp)
+        self.opp = np.full(shape, n, dtype=np.intp)
+        self.opp_share = np.zeros(shape, dtype=np.intp)
+        self.reason = np.zeros(shape, dtype=np.int8)  # absence code (rows.ABSENCE_CODE)
+        rows = season.rows
+        counted = (rows.round >= 1) & (rows.round <= rounds)
+        who, rnd = rows.white[counted], rows.round[counted] - 1
+        black, outcome = rows.black[counted], rows.outcome[counted]
+        seen = np.zeros(shape, dtype=bool)
+        seen[who, rnd] = True
+        game = black != NOBODY
+        seen[black[game], rnd[game]] = True
+        rest = ~game
+        self.reason[who[rest], rnd[rest]] = outcome[rest]
+        scored = game & (outcome != NO_RESULT)  # an unfinished game is never scored
+        w, b, k, result = who[scored], black[scored], rnd[scored], outcome[scored]
+        self._games(np.concatenate([w, b]), np.concatenate([b, w]), np.concatenate([k, k]),
+                    np.concatenate([_SIDES[result, 0], _SIDES[result, 1]]))
+        self._missing(season.players, seen)
+        self._absences()
+
+    def _games(self, me: np.ndarray, them: np.ndarray, k: np.ndarray,
+               side: np.ndarray) -> None:
+        """Each side of each game with a result (cells addressed by one flat index)."""
+        s, code = self.settings, self.shares.code
+        cell = me * self.rounds + k
+        kind, own = self.kind.reshape(-1), self.own.reshape(-1)
+        opp, opp_share = self.opp.reshape(-1), self.opp_share.reshape(-1)
+        dropped = self.gone[them]
+        counted = [(_WIN, WON, Fraction(1)), (_DRAW, DRAWN, Fraction(1, 2)), (_LOSS, LOST, s.loss)]
+        for outcome, what, share in counted:
+            here = side == outcome
+            kind[cell[here]] = what
+            if dropped.any():
+                own[cell[here & dropped]] = code(s.withdrawn_opponent * share)
+                here &= ~dropped
+            opp[cell[here]] = them[here]
+            opp_share[cell[here]] = code(share)
+        free = side == _FORFEIT_WIN
+        kind[cell[free]] = FREE
+        if not s.forfeit_win_opponent:
+            own[cell[free]] = code(s.forfeit_win)
+        else:
+            own[cell[free & dropped]] = code(s.withdrawn_opponent)
+            free &= ~dropped
+            opp[cell[free]] = them[free]
+            opp_share[cell[free]] = code(Fraction(1))
+        self.no_show = cell[side == _NO_SHOW]
+        self.reason.reshape(-1)[self.no_show] = ABSENCE_CODE[Absence.UNEXCUSED]
+
+    def _missing(self, players: Sequence[Player], seen: np.ndarray) -> None:
+        """Players in nobody's row of a round: the default absence while registered, the
+        late entry share before they join (a dropped player gets nothing)."""
+        s = self.settings
+        rnd = np.arange(1, self.rounds + 1)
+        joined = np.array([p.joined for p in players], dtype=np.int64)[:, None]
+        left = np.array([self.rounds if p.left is None else p.left for p in players],
+                        dtype=np.int64)[:, None]
+        missing = ~seen & ~self.gone[:, None]
+        default = missing & (joined <= rnd) & (rnd <= left)
+        self.reason[default] = ABSENCE_CODE[s.default_absence]
+        early = missing & (rnd < joined)
+        self.kind[early] = NOT_YET
+        if s.late_entry_rounds == "excused":
+            self.own[early] = self.shares.code(s.excused[0])
+
+    def _absences(self) -> None:
+        """Byes and absences, rewarded ones counted in round order for the decreasing
+        shares and the cap."""
+        s, code, reason = self.settings, self.shares.code, self.reason
+        bye = reason == ABSENCE_CODE[Absence.BYE]
+        self.kind[bye] = FREE
+        self.own[bye] = code(s.bye)
+        absent = reason > ABSENCE_CODE[Absence.BYE]
+        self.kind[absent] = ABSENT
+        self.own[reason == ABSENCE_CODE[Absence.UNEXCUSED]] = code(s.unexcused)
+        if s.forfeit_loss is not None:
+            self.own.reshape(-1)[self.no_show] = code(s.forfeit_loss)
+        excused = reason == ABSENCE_CODE[Absence.EXCUSED]
+        club = reason == ABSENCE_CODE[Absence.CLUB]
+        count = np.cumsum(excused | club, axis=1)  # the how-manieth rewarded absence
+        cap = s.max_rewarded_absences
+        for which, shares in ((excused, s.excused), (club, s.club)):
+            if cap is not None:
+                which = which & (count <= cap)
+            codes = np.array([code(x) for x in shares], dtype=np.intp)
+            self.own[which] = codes[np.minimum(count[which], len(shares)) - 1]
 
 
 class _Calculator:
@@ -220,32 +252,44 @@ class _Calculator:
         self.season, self.settings, self.rounds = season, settings, rounds
         players = self.players = season.players
         n = self.n = len(players)
-        self.dropped = {
-            p.name for p in players
-            if settings.withdrawn == "drop" and p.left is not None and p.left < rounds
-        }
-        self.coef = _Coefficients(season, settings, rounds, self.dropped)
-        self.coef_scale = lcm_of_denominators(self.coef.shares)
+        self.gone = np.array([settings.withdrawn == "drop" and p.left is not None
+                              and p.left < rounds for p in players], dtype=bool)
+        self.coef = _Coefficients(season, settings, rounds, self.gone)
+        self.coef_scale = lcm_of_denominators(self.coef.shares.values)
         self.fixed_top = settings.top_value
         if self.fixed_top is None and not settings.top_value_auto and settings.values == "rank":
             self.fixed_top = automatic_top_value(n)
         # Values `rating` (Geel): the value is the rating / divisor, and with a K-factor the
         # ratings move after each round (`ratings.EloRatings`); value × value_scale =
         # rating × rating scale × q (divisor p/q).
-        self.elo = EloRatings([p.rating for p in players], settings.rating_k)
-        self.elo_games: list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+        ratings = [p.rating for p in players]
+        self.rating_scale = lcm_of_denominators(ratings)
+        self.elo = EloRatings(ratings, settings.rating_k, self.rating_scale)
         self.value_scale, biggest = self._value_scale()
-        self.dtype: type = np.int64 if self._biggest_sum(biggest) < 2**62 else object
+        bound = self._biggest_sum(biggest)
+        self.dtype: type = np.int64 if bound < 2**62 else object
         dtype = self.dtype  # int64 when every sum provably fits, Python integers otherwise
-        self.own_share = self.coef.scaled(self.coef.own, self.coef_scale, dtype)
-        self.opp_share = self.coef.scaled(self.coef.opp_share, self.coef_scale, dtype)
+        shares = self.coef.shares
+        self.own_share = shares.scaled(self.coef.own, self.coef_scale, dtype)
         self.opp = self.coef.opp
-        rating_scale = lcm_of_denominators([p.rating for p in players])
-        self.initial_rating = np.array([int(p.rating * rating_scale) for p in players],
-                                       dtype=dtype)  # for the order of equal scores
+        # the rounds one after another in memory: a score sums the first r of them
+        self.opp_by_round = np.ascontiguousarray(self.opp.T)
+        # a term of one round fits in 32 bits in any club: gathered at half the memory
+        self.narrow = dtype is np.int64 and self._biggest_term(biggest) < 2**31
+        self.opp_share_by_round = np.ascontiguousarray(shares.scaled(
+            self.coef.opp_share, self.coef_scale, np.int32 if self.narrow else dtype).T)
+        self.own_so_far = np.cumsum(self.own_share, axis=1)  # own shares of rounds 1..k
+        # the order among equal scores: higher rating, then earlier on the Players sheet
+        rating = np.array([r.numerator * (self.rating_scale // r.denominator) for r in ratings],
+                          dtype=dtype)
+        by_rating = np.lexsort((np.arange(n), -rating))
+        self.rating_place = np.empty(n, dtype=np.int64)
+        self.rating_place[by_rating] = np.arange(n)
+        self.one_key = dtype is np.int64 and bound * (n + 1) < 2**62  # (score, place) as one
         self.joined = np.array([p.joined for p in players], dtype=np.int64)
-        self.gone = np.array([p.name in self.dropped for p in players], dtype=bool)
-        self.order = np.arange(n)
+        self.everyone_from_round_one = not self.gone.any() and not (self.joined > 1).any()
+        self.nobody = np.arange(0)
+        self.ladder: np.ndarray | None = None  # values by place, when the top is fixed
 
     def _value_scale(self) -> tuple[int, Fraction]:
         """What values are multiplied by to be whole numbers, and the largest value."""
@@ -258,36 +302,45 @@ class _Calculator:
             Fraction(round(n * s.ratio / (s.ratio - 1)))
         return lcm_of_denominators([s.step, top]), abs(top) + n * s.step
 
+    def _biggest_term(self, biggest_value: Fraction) -> Fraction:
+        """A bound on one round's scaled worth."""
+        most_share = max((abs(x) for x in self.coef.shares.values), default=Fraction(0))
+        return most_share * self.coef_scale * biggest_value * self.value_scale
+
     def _biggest_sum(self, biggest_value: Fraction) -> Fraction:
         """A bound on every scaled number the calculation makes."""
-        most_share = max((abs(x) for x in self.coef.shares), default=Fraction(0))
+        most_share = max((abs(x) for x in self.coef.shares.values), default=Fraction(0))
         bound = ((self.rounds + 2) * (most_share * self.coef_scale + self.coef_scale)
                  * biggest_value * self.value_scale)
-        rating_scale = lcm_of_denominators([p.rating for p in self.players])
         return max(bound, max((p.rating for p in self.players), default=Fraction(0))
-                   * rating_scale)
+                   * self.rating_scale)
 
     # -- rankings and values ------------------------------------------------------------
     def members(self, after: int) -> tuple[np.ndarray, np.ndarray]:
         """Players in the ranking after round `after`: (scored ones, newcomers without score)."""
+        if self.settings.late_entry == "rating" or self.everyone_from_round_one:
+            everyone = np.nonzero(~self.gone)[0]
+            return (everyone, self.nobody) if after else (self.nobody, everyone)
         here = ~self.gone
-        if self.settings.late_entry == "rating":
-            everyone = np.nonzero(here)[0]
-            return (everyone, everyone[:0]) if after else (everyone[:0], everyone)
         if after == 0:
-            return self.order[:0], np.nonzero(here & (self.joined <= 1))[0]
+            return self.nobody, np.nonzero(here & (self.joined <= 1))[0]
         return (np.nonzero(here & (self.joined <= after))[0],
                 np.nonzero(here & (self.joined == after + 1))[0])
 
     def _by_rating(self, who: np.ndarray) -> np.ndarray:
-        return who[np.lexsort((who, -self.initial_rating[who]))]
+        return who[np.argsort(self.rating_place[who])]
 
     def initial_ranking(self) -> np.ndarray:
         _, members = self.members(0)
         return members if self.settings.initial_order == "as listed" else self._by_rating(members)
 
     def rank(self, score: np.ndarray, scored: np.ndarray, newcomers: np.ndarray) -> np.ndarray:
-        ranked = scored[np.lexsort((scored, -self.initial_rating[scored], -score[scored]))]
+        if self.one_key:
+            ranked = scored[np.argsort(self.rating_place[scored] - score[scored] * (self.n + 1))]
+        else:
+            ranked = scored[np.lexsort((self.rating_place[scored], -score[scored]))]
+        if not len(newcomers):
+            return ranked
         return np.concatenate([ranked, self._by_rating(newcomers)])
 
     def values(self, ranking: np.ndarray, score: np.ndarray | None,
@@ -298,25 +351,23 @@ class _Calculator:
         if s.values == "rating":
             out[ranking] = self.elo.scaled[ranking] * s.rating_divisor.denominator
             return out
+        shared = s.ties == "shared" and score is not None and scored > 1
+        if self.ladder is not None and not shared:
+            out[ranking] = self.ladder[:len(ranking)]
+            return out
         top = int(self.top_value(len(ranking)) * self.value_scale)
         step = int(s.step * self.value_scale)
         places = np.arange(len(ranking))
-        if s.ties == "shared" and score is not None and scored > 1:
+        if not shared and not s.top_value_auto:
+            self.ladder = top - np.arange(self.n).astype(self.dtype) * step
+        if shared:
+            assert score is not None
             ordered = score[ranking[:scored]]
             starts = np.ones(scored, dtype=bool)
             starts[1:] = ordered[1:] != ordered[:-1]
             places[:scored] = np.maximum.accumulate(np.where(starts, places[:scored], 0))
         out[ranking] = top - places.astype(self.dtype) * step
         return out
-
-    def _move_ratings(self, k: int) -> None:
-        """Elo after round k+1's games (`ratings.EloRatings`)."""
-        if self.elo_games is None:  # who played whom with what points, per round, made once
-            get = _ELO_POINTS.get
-            points = np.array([[get(kind or "", np.nan) for kind in row]
-                               for row in self.coef.kind], dtype=float).reshape(self.n, -1)
-            self.elo_games = games_by_round(points, self.opp)
-        self.elo.move(*self.elo_games[k])
 
     def top_value(self, ranked: int) -> Fraction:
         if self.settings.top_value_auto:
@@ -326,15 +377,24 @@ class _Calculator:
         return self.fixed_top
 
     # -- scores -------------------------------------------------------------------------
-    def scores(self, upto: int, value: np.ndarray, initial: np.ndarray,
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Scaled scores after round `upto` priced with `value`; per-round terms; own term."""
-        n = self.n
-        terms = self.own_share[:, :upto] * value[:n, None] + \
-            self.opp_share[:, :upto] * value[self.opp[:, :upto]]
-        own = {"current": value[:n], "initial": initial[:n],
-               "none": np.zeros(n, dtype=self.dtype)}[self.settings.own_value] * self.coef_scale
-        return own + terms.sum(axis=1), terms, own
+    def scores(self, upto: int, value: np.ndarray, initial: np.ndarray) -> np.ndarray:
+        """Scaled scores after round `upto` priced with `value`."""
+        own: np.ndarray = self.own_term(value, initial)
+        if not upto:
+            return own
+        narrow = value.astype(np.int32) if self.narrow else value
+        opponents = np.take(narrow, self.opp_by_round[:upto])  # rounds x players
+        opponents *= self.opp_share_by_round[:upto]
+        score: np.ndarray = own + self.own_so_far[:, upto - 1] * value[:self.n] + \
+            opponents.sum(axis=0, dtype=self.dtype)
+        return score
+
+    def own_term(self, value: np.ndarray, initial: np.ndarray) -> np.ndarray:
+        """The own value counted once more in the score (Own value current/initial/none)."""
+        own = self.settings.own_value
+        if own == "none":
+            return np.zeros(self.n, dtype=self.dtype)
+        return (value if own == "current" else initial)[:self.n] * self.coef_scale
 
     def run(self) -> Standings:
         s = self.settings
@@ -344,18 +404,21 @@ class _Calculator:
         priced = np.zeros(self.n + 1, dtype=bool)
         rankings = [ranking]
         score: np.ndarray = np.zeros(self.n, dtype=self.dtype)
-        terms: np.ndarray = np.zeros((self.n, 0), dtype=self.dtype)
-        own = score
-        scored = self.order[:0]
+        priced_with = value
+        scored = self.nobody
+        elo_games = None
         for r in range(1, self.rounds + 1):
             scored, newcomers = self.members(r)
-            fresh = scored[~priced[scored]]  # first priced now: that is their initial value
-            initial[fresh] = value[fresh]
-            priced[fresh] = True
-            score, terms, own = self.scores(r, value, initial)
+            if s.own_value == "initial":
+                fresh = scored[~priced[scored]]  # first priced now: their initial value
+                initial[fresh] = value[fresh]
+                priced[fresh] = True
+            score, priced_with = self.scores(r, value, initial), value
             ranking = self.rank(score, scored, newcomers)
             if s.values == "rating" and s.rating_k:
-                self._move_ratings(r - 1)
+                if elo_games is None:  # who played whom with what points, made once
+                    elo_games = games_by_round(_ELO_POINTS[self.coef.kind], self.opp)
+                self.elo.move(*elo_games[r - 1])
             value = self.values(ranking, score, len(scored))
             rankings.append(ranking)
         passes, note = 0, ""
@@ -368,7 +431,7 @@ class _Calculator:
             seen = [state(ranking, value)]
             while True:
                 scored, newcomers = self.members(self.rounds)
-                score, terms, own = self.scores(self.rounds, value, initial)
+                score, priced_with = self.scores(self.rounds, value, initial), value
                 ranking = self.rank(score, scored, newcomers)
                 value = self.values(ranking, score, len(scored))
                 passes += 1
@@ -384,40 +447,69 @@ class _Calculator:
                             else "Iterate converge: the ranking did not settle in 100 passes")
                     break
                 seen.append(key)
-        return self.table(ranking, set(scored.tolist()) if self.rounds else set(), score,
-                          value, terms, own, rankings, passes, note)
+        own = self.own_term(priced_with, initial)
+        terms = self.own_share * priced_with[:self.n, None] + \
+            self.opp_share_by_round.T * priced_with[self.opp]
+        return self.table(ranking, scored if self.rounds else self.nobody, score, value,
+                          terms, own, rankings, passes, note)
 
-    def table(self, ranking: np.ndarray, scored: set[int], score: np.ndarray,
+    def table(self, ranking: np.ndarray, scored: np.ndarray, score: np.ndarray,
               value: np.ndarray, terms: np.ndarray, own: np.ndarray,
               rankings: list[np.ndarray], passes: int, note: str) -> Standings:
-        scale = self.value_scale * self.coef_scale
+        """The standings in ranking order: counts and Python numbers taken out of numpy in
+        whole columns, one Standing per player."""
+        scale, value_scale = self.value_scale * self.coef_scale, self.value_scale
+        kind = self.coef.kind[ranking]
+        is_scored = np.zeros(self.n, dtype=bool)
+        is_scored[scored] = True
+        is_scored = is_scored[ranking]
+        won, drawn, lost = ((kind == k).sum(axis=1) for k in (WON, DRAWN, LOST))
+        columns = [ranking, is_scored, score[ranking], value[ranking], won + drawn + lost,
+                   won, drawn, lost, (kind == FREE).sum(axis=1),
+                   np.where(is_scored, (kind == ABSENT).sum(axis=1), 0), own[ranking]]
+        worth = terms[ranking]
+        registered = kind != NONE
+        breakdown = Breakdown(worth, registered, scale)
+        moved = self.settings.values == "rating" and bool(self.settings.rating_k)
+        players = self.players
         rows = []
-        kinds = self.coef.kind
-        # Python numbers, taken out of numpy once (not number by number)
-        scores, values, owns, worths = score.tolist(), value.tolist(), own.tolist(), terms.tolist()
-        for place, i in enumerate(ranking.tolist(), start=1):
-            p: Player = self.players[i]
-            stats = Counter(kinds[i])
-            is_scored = i in scored
-            worth: tuple[int | None, ...] = ()
-            if is_scored:
-                worth = tuple(worths[i]) if None not in kinds[i] else tuple(
-                    None if kind is None else t
-                    for t, kind in zip(worths[i], kinds[i], strict=True))
+        for place, (i, counted, points, val, played, w, d, lo, byes, absent, own_points), \
+                terms_of in zip(range(1, len(ranking) + 1), zip(*(c.tolist() for c in columns),
+                                                                 strict=True),
+                                breakdown.rows(), strict=True):
+            p: Player = players[i]
             rows.append(Standing(
                 rank=place, name=p.name,
-                score=Fraction(int(scores[i]), scale) if is_scored else None,
-                value=Fraction(int(values[i]), self.value_scale),
-                played=stats[PLAYED_WIN] + stats[PLAYED_DRAW] + stats[PLAYED_LOSS],
-                won=stats[PLAYED_WIN], drawn=stats[PLAYED_DRAW], lost=stats[PLAYED_LOSS],
-                byes=stats[FREE], absent=stats[ABSENT] if is_scored else 0,
-                rating=self.elo.rating(i),
-                own=Fraction(int(owns[i]), scale) if is_scored else None, terms=worth,
-                scale=scale))
-        everyone = [p.name for p in self.players]
-        names = tuple(tuple([everyone[i] for i in rk.tolist()]) for rk in rankings)
+                score=Fraction(points, scale) if counted else None,
+                value=Fraction(val, value_scale), played=played, won=w, drawn=d, lost=lo,
+                byes=byes, absent=absent,
+                rating=self.elo.rating(i) if moved else p.rating,
+                own=Fraction(own_points, scale) if counted else None,
+                terms=terms_of if counted else (), scale=scale))
         top = None if self.settings.values == "rating" else self.top_value(len(ranking))
-        return Standings(self.rounds, tuple(rows), self.settings, top, passes, note, names)
+        names = tuple(p.name for p in players)
+        return Standings(self.rounds, tuple(rows), self.settings, top, passes, note,
+                         rankings=_Rankings(names, rankings), breakdown=breakdown)
+
+
+class _Rankings(Sequence[tuple[str, ...]]):
+    """The ranking after each round 0..R, as names; each made when first asked for."""
+
+    def __init__(self, names: tuple[str, ...], rankings: list[np.ndarray]) -> None:
+        self.names, self.rankings = names, rankings
+
+    def __len__(self) -> int:
+        return len(self.rankings)
+
+    @overload
+    def __getitem__(self, k: int) -> tuple[str, ...]: ...
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[tuple[str, ...]]: ...
+    def __getitem__(self, k: int | slice) -> tuple[str, ...] | Sequence[tuple[str, ...]]:
+        if isinstance(k, slice):
+            return [self[j] for j in range(len(self))[k]]
+        names = self.names
+        return tuple([names[i] for i in self.rankings[k].tolist()])
 
 
 def compute_standings(season: Season, settings: Settings,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction as F
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -297,3 +298,121 @@ def test_late_entrant_bottom_and_withdrawn_stay() -> None:
     assert [r.score for r in after1.rows[:3]] == [19, F(32, 3), 9]
     after0 = compute_standings(season, s, 0)
     assert after0.ranking == ("A", "B", "C")
+
+
+# -- the coefficient tables against a plain row-by-row fill ---------------------------------
+
+def plain_cells(season: Season, s: Settings, rounds: int, dropped: set[str],
+                ) -> dict[tuple[str, int], tuple[str | None, F, str | None, F]]:
+    """Per (player, round): what the round meant (W D L B A J or None), the share of the own
+    value, the opponent whose value counts and its share; the season read row by row."""
+    cells: dict[tuple[str, int], tuple[str | None, F, str | None, F]] = {}
+    rewarded: dict[str, int] = {}
+    sides = {Result.WHITE_WINS: ("win", "loss"), Result.BLACK_WINS: ("loss", "win"),
+             Result.DRAW: ("draw", "draw"), Result.WHITE_FORFEIT_WIN: ("forfeit", "no show"),
+             Result.BLACK_FORFEIT_WIN: ("no show", "forfeit"),
+             Result.DOUBLE_FORFEIT: ("no show", "no show")}
+    points = {"win": ("W", F(1)), "draw": ("D", F(1, 2)), "loss": ("L", s.loss)}
+
+    def absence(name: str, k: int, reason: Absence) -> tuple[str, F, None, F]:
+        if reason is Absence.BYE:
+            return "B", s.bye, None, F(0)
+        if reason is Absence.UNEXCUSED:
+            return "A", s.unexcused, None, F(0)
+        rewarded[name] = rewarded.get(name, 0) + 1
+        count = rewarded[name]
+        shares = s.excused if reason is Absence.EXCUSED else s.club
+        cap = s.max_rewarded_absences
+        return "A", shares[min(count, len(shares)) - 1] if cap is None or count <= cap \
+            else F(0), None, F(0)
+
+    for k in range(1, rounds + 1):
+        seen = set()
+        for e in (e for e in season.entries if e.round == k):
+            if isinstance(e, Rest):
+                seen.add(e.player)
+                cells[(e.player, k)] = absence(e.player, k, e.reason)
+                continue
+            seen |= {e.white, e.black}
+            if e.result is None:
+                continue
+            for me, them, side in ((e.white, e.black, sides[e.result][0]),
+                                   (e.black, e.white, sides[e.result][1])):
+                if side in points:
+                    kind, share = points[side]
+                    cells[(me, k)] = (kind, s.withdrawn_opponent * share, None, F(0)) \
+                        if them in dropped else (kind, F(0), them, share)
+                elif side == "no show":
+                    kind, own, _, _ = absence(me, k, Absence.UNEXCUSED)
+                    cells[(me, k)] = (kind, own if s.forfeit_loss is None else s.forfeit_loss,
+                                      None, F(0))
+                elif not s.forfeit_win_opponent:
+                    cells[(me, k)] = ("B", s.forfeit_win, None, F(0))
+                elif them in dropped:
+                    cells[(me, k)] = ("B", s.withdrawn_opponent, None, F(0))
+                else:
+                    cells[(me, k)] = ("B", F(0), them, F(1))
+        for p in season.players:
+            if p.name in seen or p.name in dropped:
+                continue
+            if p.takes_part_in(k):
+                cells[(p.name, k)] = absence(p.name, k, s.default_absence)
+            elif k < p.joined:
+                cells[(p.name, k)] = ("J", s.excused[0] if s.late_entry_rounds == "excused"
+                                      else F(0), None, F(0))
+    return cells
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.integers(2, 10), st.integers(1, 6),
+       st.booleans())
+def test_coefficients_and_counts_as_row_by_row(rnd: random.Random, n: int, rounds: int,
+                                               drop: bool) -> None:
+    """The tables filled with numpy indexing, and the counts of the standings, are what a
+    plain walk through the rows gives (every setting that changes a cell drawn at random)."""
+    from keizer_xl.core.scoring import _Coefficients
+
+    season = random_season(rnd, n, rounds)
+    s = random_settings(rnd)
+    if drop:
+        s = parse_settings({"Withdrawn": "drop", "Withdrawn opponent": rnd.choice(["", "1/2"]),
+                            "Forfeit win": rnd.choice(["", "opponent"]),
+                            "Loss": rnd.choice(["", "1/6"])})
+    dropped = {p.name for p in season.players
+               if s.withdrawn == "drop" and p.left is not None and p.left < rounds}
+    gone = np.array([p.name in dropped for p in season.players], dtype=bool)
+    coef = _Coefficients(season, s, rounds, gone)
+    letters = [None, "W", "D", "L", "B", "A", "J"]
+    names = [p.name for p in season.players]
+    shares = coef.shares.values
+    want = plain_cells(season, s, rounds, dropped)
+    for i, name in enumerate(names):
+        for k in range(rounds):
+            opp = int(coef.opp[i, k])
+            got = (letters[coef.kind[i, k]], shares[coef.own[i, k]],
+                   names[opp] if opp < n else None, shares[coef.opp_share[i, k]])
+            assert got == want.get((name, k + 1), (None, F(0), None, F(0))), (name, k + 1)
+    table = compute_standings(season, s, rounds)
+    for row in table.rows:
+        kinds = [want.get((row.name, k), (None,))[0] for k in range(1, rounds + 1)]
+        counted = row.score is not None
+        assert (row.won, row.drawn, row.lost, row.byes, row.played) == (
+            kinds.count("W"), kinds.count("D"), kinds.count("L"), kinds.count("B"),
+            kinds.count("W") + kinds.count("D") + kinds.count("L"))
+        assert row.absent == (kinds.count("A") if counted else 0)
+        if counted:
+            assert [x is None for x in row.rounds] == [kind is None for kind in kinds]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.integers(2, 9), st.integers(1, 5),
+       st.sampled_from(["1000000000000", "10000000000000000", "1000000000000000000"]))
+def test_large_values_take_the_wider_paths_exactly(rnd: random.Random, n: int, rounds: int,
+                                                   top: str) -> None:
+    """Top values so large that one round's worth needs more than 32 bits, that a score and
+    a place no longer fit one 64-bit sort key, or that scores need Python integers."""
+    season = random_season(rnd, n, rounds)
+    s = parse_settings({"Top value": top, "Step": rnd.choice(["1", "1/2", "7"]),
+                        "Loss": rnd.choice(["", "1/6"])})
+    got = compute_standings(season, s, rounds)
+    assert [(r.name, r.score, r.value) for r in got.rows] == reference(season, s, rounds)
