@@ -94,9 +94,9 @@ def read_grids(book: Any) -> dict[str, Grid]:
 
     Other sheets are listed by name only (the reader's messages name them) and not read.
     """
-    from keizer_xl.workbook.contract import SHEETS
+    from keizer_xl.workbook.contract import SHEETS, sheet_names
 
-    wanted = {name.casefold() for name in SHEETS}
+    wanted = {name for sheet in SHEETS for name in sheet_names(sheet)}
     grids: dict[str, Grid] = {}
     for sheet in book.sheets:
         name = sheet.name

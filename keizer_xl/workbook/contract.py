@@ -18,7 +18,7 @@ from typing import NoReturn
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_columns, tidy
 from keizer_xl.core.errors import KeizerError, Places, Problem
 from keizer_xl.core.final import final_order
-from keizer_xl.core.model import Entry, Game, Season
+from keizer_xl.core.model import Absence, Entry, Game, Season
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import setting_name
@@ -28,6 +28,89 @@ SHEETS = ("Players", "Rounds", "Standings", "Settings")
 SETTINGS_COLUMNS = ("Setting", "Value")
 STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
                      "Byes", "Absent", "Rating", "Own")
+
+# -- the workbook's language --------------------------------------------------------------
+# Every name keizer_xl reads or writes in a workbook, in each language besides the
+# contract's own English: sheets, headers, setting names and the words of bye and absence
+# rows. A workbook is read in any of them (sheets and headers found in either) and written
+# in its own. A language more is one dictionary more here.
+LANGUAGES = ("en", "nl")
+TRANSLATIONS: dict[str, dict[str, str]] = {
+    "nl": {
+        # sheets
+        "Players": "Spelers", "Rounds": "Ronden", "Standings": "Stand",
+        "Settings": "Instellingen", "Pairings": "Indeling",
+        # Players and Rounds
+        "Name": "Naam", "Rating": "Rating", "Joined": "Vanaf ronde", "Left": "Tot ronde",
+        "Present": "Aanwezig", "Group": "Groep",
+        "Round": "Ronde", "Board": "Bord", "White": "Wit", "Black": "Zwart",
+        "Result": "Uitslag",
+        # Standings
+        "Rank": "Plaats", "Score": "Score", "Value": "Waarde", "Played": "Gespeeld",
+        "Won": "Gewonnen", "Drawn": "Remise", "Lost": "Verloren", "Byes": "Vrij",
+        "Absent": "Afwezig", "Own": "Eigen",
+        # Settings
+        "Setting": "Instelling", "What it does": "Uitleg",
+    },
+}
+SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
+    "nl": {
+        "Top value": "Topwaarde", "Step": "Stap", "Initial order": "Beginvolgorde",
+        "Bye": "Vrije ronde", "Excused absence": "Afwezig met bericht",
+        "Club duty": "Clubverplichting", "Unexcused absence": "Afwezig zonder bericht",
+        "Default absence": "Standaard afwezigheid", "Forfeit win": "Reglementaire winst",
+        "Forfeit loss": "Reglementair verlies", "Late entry": "Late instroom",
+        "Late entry rounds": "Ronden voor instroom",
+        "Max rewarded absences": "Max beloonde afwezigheid", "Ties": "Gelijke stand",
+        "Iterate": "Herberekenen", "Rematch window": "Geen herhaling binnen",
+        "Colours": "Kleuren", "Preset": "Voorinstelling",
+        "Ratio first to last": "Verhouding eerste tot laatste", "Loss": "Verlies",
+        "Withdrawn": "Teruggetrokken", "Withdrawn opponent": "Teruggetrokken tegenstander",
+        "Own value": "Eigen waarde", "Values": "Waarden", "Rating divisor": "Ratingdeler",
+        "Rating K-factor": "Rating K-factor", "Pairing": "Indeling",
+        "Top-down from round": "Van boven af vanaf ronde",
+        "First round white": "Wit in eerste ronde", "Max same colour": "Max zelfde kleur",
+        "Minimum games": "Minimum partijen", "Rounds in season": "Ronden in seizoen",
+        "Club name": "Clubnaam", "Competition name": "Competitienaam",
+    },
+}
+# How keizer_xl writes a bye or absence row in each language (all are read in every one).
+REST_WORDS: dict[str, dict[Absence, str]] = {
+    "nl": {Absence.BYE: "vrij", Absence.EXCUSED: "afgemeld", Absence.CLUB: "extern",
+           Absence.UNEXCUSED: "onafgemeld"},
+}
+
+
+def _name_key(name: object) -> str:
+    return " ".join(text(name).split()).casefold()
+
+
+# Any language's name (as matched: spaces and case ignored) -> the contract's name.
+_TO_CONTRACT = {_name_key(local): name for names in TRANSLATIONS.values()
+                for name, local in names.items()}
+_SETTINGS_TO_CONTRACT = {_name_key(local): name for names in SETTING_TRANSLATIONS.values()
+                         for name, local in names.items()}
+
+
+def local_name(name: str, language: str) -> str:
+    """A sheet, header or setting name as a workbook in `language` writes it."""
+    return (TRANSLATIONS.get(language, {}).get(name)
+            or SETTING_TRANSLATIONS.get(language, {}).get(name) or name)
+
+
+def sheet_names(sheet: str) -> set[str]:
+    """Every language's name of one of the contract's sheets, as matched (case folded)."""
+    return {_name_key(local_name(sheet, language)) for language in LANGUAGES}
+
+
+def _contract_headers(header: Sequence[object]) -> list[object]:
+    """A header row with every language's names turned into the contract's."""
+    return [_TO_CONTRACT.get(_name_key(cell), cell) for cell in header]
+
+
+def rest_word(reason: Absence, language: str) -> str:
+    return REST_WORDS.get(language, {}).get(reason, reason.value)
+
 
 # Optional Players columns that the files of the chess world read and fill (TRF, rating
 # lists): each one's header as keizer_xl writes it, then the other spellings it accepts.
@@ -72,6 +155,7 @@ class Layout:
     columns: dict[str, dict[str, int]] = field(default_factory=dict)  # sheet -> header -> col
     used_rows: dict[str, int] = field(default_factory=dict)  # sheet -> last non-blank row
     setting_rows: dict[str, int] = field(default_factory=dict)  # setting name -> row
+    language: str = "en"  # the language the workbook is written in
 
     @property
     def places(self) -> Places:
@@ -91,7 +175,7 @@ def _table(grid: Grid, wanted: Sequence[str], layout: Layout, name: str) -> Tabl
 
     Built column by column: blank cells ("" from calamine, None from xlwings, only spaces)
     become None, and rows with nothing in the wanted columns are left out."""
-    header = list(grid[0]) if grid else []
+    header = _contract_headers(grid[0]) if grid else []
     positions = find_columns(header, wanted)
     layout.columns[name] = {col: i + 1 for col, i in positions.items()}
     used = len(grid)
@@ -136,16 +220,25 @@ def identity_columns(header: Sequence[object]) -> dict[str, int]:
     return found
 
 
+def language_of(grids: Mapping[str, object]) -> str:
+    """The language a workbook is written in, told by the name of its Players sheet."""
+    names = {_name_key(name) for name in grids}
+    return next((language for language in LANGUAGES[1:]
+                 if _name_key(local_name("Players", language)) in names), "en")
+
+
 def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
     """Check the workbook's sheets and build the Competition; KeizerError lists every
     problem (use `Layout.describe` to name their cells)."""
-    layout = Layout()
-    by_key = {" ".join(name.split()).casefold(): name for name in grids}
+    layout = Layout(language=language_of(grids))
+    by_key = {_name_key(name): name for name in grids}
     problems: list[Problem] = []
     for sheet in SHEETS:
-        actual = by_key.get(sheet.casefold())
+        actual = next((by_key[key] for key in (_name_key(sheet), *sorted(sheet_names(sheet)))
+                       if key in by_key), None)
         if actual is None:
-            problems.append(Problem(f"the workbook has no sheet named '{sheet}' "
+            wanted = local_name(sheet, layout.language)
+            problems.append(Problem(f"the workbook has no sheet named '{wanted}' "
                                     f"(it has: {', '.join(grids) or 'no sheets'})"))
         layout.sheet[sheet] = actual or sheet
     if problems:
@@ -153,6 +246,11 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
     players = _table(grids[layout.sheet["Players"]], PLAYER_COLUMNS, layout, "Players")
     rounds = _table(grids[layout.sheet["Rounds"]], ROUND_COLUMNS, layout, "Rounds")
     settings = _table(grids[layout.sheet["Settings"]], SETTINGS_COLUMNS, layout, "Settings")
+    if "Setting" in settings.cells:  # setting names of every language, as the contract's
+        settings = Table(settings.name, settings.labels, {
+            **settings.cells, "Setting": [_SETTINGS_TO_CONTRACT.get(_name_key(name), name)
+                                          if name is not None else None
+                                          for name in settings.column("Setting")]})
     for row, name in zip(settings.labels, settings.column("Setting"), strict=True):
         canonical = None if name is None else setting_name(name)
         if canonical:
@@ -200,7 +298,8 @@ def _shown_scaled(terms: Sequence[int | None], scale: int) -> list[CellValue]:
 
 
 def standings_cells(standings: Standings, groups: Mapping[str, str] | None = None,
-                    short: frozenset[str] = frozenset()) -> dict[Cell, CellValue]:
+                    short: frozenset[str] = frozenset(), language: str = "en"
+                    ) -> dict[Cell, CellValue]:
     """The whole Standings sheet: headers, one row per ranked player, and a note below.
 
     With `groups` (some players have one) a Group column follows Own; the players listed
@@ -208,7 +307,8 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
     group = [GROUP] if groups else []
     headers = [*STANDINGS_COLUMNS, *group,
                *(f"R{k + 1}" for k in range(standings.after_round))]
-    cells: dict[Cell, CellValue] = {(1, c): h for c, h in enumerate(headers, start=1)}
+    cells: dict[Cell, CellValue] = {(1, c): local_name(h, language)
+                                    for c, h in enumerate(headers, start=1)}
     for r, row in enumerate(standings.rows, start=2):
         values: list[CellValue]
         if row.score is None:  # a newcomer of the next round: place and value only
@@ -268,7 +368,8 @@ def entry_cells(entries: Sequence[Entry], layout: Layout) -> dict[Cell, CellValu
             if e.result is not None:
                 values["Result"] = e.result.value
         else:
-            values = {"Round": e.round, "White": e.player, "Result": e.reason.value}
+            values = {"Round": e.round, "White": e.player,
+                      "Result": rest_word(e.reason, layout.language)}
         for name, value in values.items():
             cells[(row, cols[name])] = value
         row += 1
@@ -282,7 +383,7 @@ def top_value_cells(value: Fraction, layout: Layout) -> dict[Cell, CellValue]:
     cells: dict[Cell, CellValue] = {}
     if row is None:
         row = layout.used_rows.get("Settings", 1) + 1
-        cells[(row, cols["Setting"])] = "Top value"
+        cells[(row, cols["Setting"])] = local_name("Top value", layout.language)
     cells[(row, cols["Value"])] = shown(value)
     return cells
 
@@ -315,7 +416,7 @@ def settings_cells(values: Sequence[tuple[str, str]], layout: Layout) -> dict[Ce
         if row is None:
             extra += 1
             row = extra
-            cells[(row, cols["Setting"])] = name
+            cells[(row, cols["Setting"])] = local_name(name, layout.language)
         cells[(row, cols["Value"])] = value
     return cells
 
@@ -339,7 +440,7 @@ def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]
     competition, layout = read_book(grids)
     final = final_order(with_cautions(competition.standings(), competition, layout))
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
-    cells = standings_cells(final.standings, groups, final.short)
+    cells = standings_cells(final.standings, groups, final.short, layout.language)
     return final.standings, [_cells("Standings", layout, cells, clear=True)]
 
 
@@ -367,7 +468,8 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
         edits.append(_cells("Settings", layout, top_value_cells(fixed, layout)))
     edits.append(_cells("Rounds", layout, round_cells(next_round, layout)))
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
-    edits.append(_cells("Standings", layout, standings_cells(next_round.standings, groups),
+    edits.append(_cells("Standings", layout, standings_cells(next_round.standings, groups,
+                                                        language=layout.language),
                         clear=True))
     return next_round, edits
 

@@ -15,11 +15,19 @@ from pathlib import Path
 from keizer_xl.core.errors import KeizerXLError, Problem
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
-from keizer_xl.workbook.contract import Grid, Layout, SheetCells, plan_pair, plan_recalc, read_book
+from keizer_xl.workbook.contract import (
+    Grid,
+    Layout,
+    SheetCells,
+    plan_pair,
+    plan_recalc,
+    read_book,
+    sheet_names,
+)
 from keizer_xl.workbook.xlsx import NotAWorkbook, SheetEdit, check_not_open, save_edits
 
 SUFFIXES = (".xlsx", ".xlsm")
-READ = {"players", "rounds", "settings"}
+READ = {name for sheet in ("Players", "Rounds", "Settings") for name in sheet_names(sheet)}
 
 
 class FileProblem(KeizerXLError):

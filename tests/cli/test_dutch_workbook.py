@@ -1,0 +1,124 @@
+"""A Dutch workbook (Spelers, Ronden, Stand, Instellingen; Dutch headers, setting names and
+words) is read and written by every command as the English one, with the same numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import xlsxwriter
+from python_calamine import CalamineWorkbook
+
+from keizer_xl.core.model import Absence, Game, Season
+from keizer_xl.core.settings import SETTINGS
+from keizer_xl.workbook.contract import SETTING_TRANSLATIONS, TRANSLATIONS
+from tests.conftest import run_cli
+from tests.exchange.seasons import club_season, season_book
+
+SETTINGS_USED = {"Top value": 30, "Ties": "shared", "Excused absence": "1/3, 1/4",
+                 "Max rewarded absences": 5}
+DUTCH_WORDS = {Absence.BYE: "vrij", Absence.EXCUSED: "afgemeld", Absence.CLUB: "extern",
+               Absence.UNEXCUSED: "onafgemeld"}
+NL = TRANSLATIONS["nl"]
+
+
+def present(i: int, season: Season) -> tuple[str, str]:
+    """Who comes next week, in English and in Dutch words (those who left: blank)."""
+    if season.players[i].left is not None:
+        return ("", "")
+    return [("x", "ja"), ("excused", "afgemeld"), ("x", "✓"), ("club", "extern")][i % 4]
+
+
+def dutch_book(path: Path, season: Season) -> Path:
+    """The season as a Dutch club would type it, in a workbook of its own making."""
+    book = xlsxwriter.Workbook(str(path))
+    players = book.add_worksheet("Spelers")
+    players.write_row(0, 0, ["Naam", "Rating", "Vanaf ronde", "Tot ronde", "Aanwezig",
+                             "Telefoon"])
+    for r, p in enumerate(season.players, start=1):
+        players.write_string(r, 0, p.name)
+        if p.rating:
+            players.write_number(r, 1, int(p.rating))
+        if p.joined > 1:
+            players.write_number(r, 2, p.joined)
+        if p.left is not None:
+            players.write_number(r, 3, p.left)
+        if present(r - 1, season)[1]:
+            players.write_string(r, 4, present(r - 1, season)[1])
+        players.write_string(r, 5, f"06-{r:08d}")
+    rounds = book.add_worksheet("Ronden")
+    rounds.write_row(0, 0, ["Ronde", "Bord", "Wit", "Zwart", "Uitslag"])
+    for r, e in enumerate(season.entries, start=1):
+        if isinstance(e, Game):
+            assert e.result is not None
+            rounds.write_row(r, 0, [e.round, e.board, e.white, e.black, e.result.value])
+        else:
+            rounds.write_row(r, 0, [e.round, "", e.player, "", DUTCH_WORDS[e.reason]])
+    book.add_worksheet("Stand")
+    settings = book.add_worksheet("Instellingen")
+    settings.write_row(0, 0, ["Instelling", "Waarde", "Uitleg"])
+    for r, name in enumerate(SETTINGS, start=1):
+        settings.write_string(r, 0, SETTING_TRANSLATIONS["nl"][name])
+        if name in SETTINGS_USED:
+            settings.write(r, 1, SETTINGS_USED[name])
+    book.add_worksheet("Notities")
+    book.close()
+    return path
+
+
+def sheet(path: Path, name: str) -> list[list[object]]:
+    return CalamineWorkbook.from_path(str(path)).get_sheet_by_name(  # type: ignore[no-any-return]
+        name).to_python()
+
+
+def test_every_setting_has_a_dutch_name() -> None:
+    assert set(SETTING_TRANSLATIONS["nl"]) == set(SETTINGS)
+    assert len(set(SETTING_TRANSLATIONS["nl"].values())) == len(SETTINGS)
+
+
+def test_a_dutch_season_gives_the_same_numbers(tmp_path: Path) -> None:
+    season = club_season(24, 8, seed=4)
+    english = season_book(tmp_path / "club.xlsx", season, SETTINGS_USED)
+    from keizer_xl.workbook.xlsx import SheetEdit, save_edits
+
+    save_edits(english, [SheetEdit("Players", {(r, 5): present(r - 2, season)[0] or None
+                                               for r in range(2, len(season.players) + 2)})],
+               backup=False)
+    (tmp_path / "nl").mkdir()
+    dutch = dutch_book(tmp_path / "nl" / "club.xlsx", season)
+
+    for path in (english, dutch):
+        result = run_cli("check", path)
+        assert result.exit_code == 0, result.output
+        result = run_cli("recalc", path)
+        assert result.exit_code == 0, result.output
+    en, nl = sheet(english, "Standings"), sheet(dutch, "Stand")
+    assert nl[0] == [NL.get(h, h) for h in en[0]]
+    assert nl[0][:4] == ["Plaats", "Naam", "Score", "Waarde"]
+    players = len(season.players)
+    assert nl[1:players + 1] == en[1:players + 1]  # every number of every row
+
+    for path in (english, dutch):
+        result = run_cli("pair", path)
+        assert result.exit_code == 0, result.output
+    en_rounds, nl_rounds = sheet(english, "Rounds"), sheet(dutch, "Ronden")
+    new = len(season.entries) + 1
+    english_words = {a.value: DUTCH_WORDS[a] for a in Absence}
+    assert [row[:4] for row in nl_rounds[new:]] == [row[:4] for row in en_rounds[new:]]
+    assert [row[4] for row in nl_rounds[new:]] == [english_words.get(str(row[4]), row[4])
+                                                   for row in en_rounds[new:]]
+    assert {"afgemeld", "extern"} <= {row[4] for row in nl_rounds[new:]}
+    assert sheet(dutch, "Stand")[1:players + 1] == sheet(english, "Standings")[1:players + 1]
+    assert sheet(dutch, "Spelers")[1][5] == "06-00000001"  # the club's own column
+
+
+def test_a_problem_names_the_dutch_cell(tmp_path: Path) -> None:
+    season = club_season(6, 2, seed=2)
+    dutch = dutch_book(tmp_path / "club.xlsx", season)
+    from keizer_xl.workbook.xlsx import SheetEdit, save_edits
+
+    save_edits(dutch, [SheetEdit("Ronden", {(2, 5): "l-0"}),
+                       SheetEdit("Instellingen", {(3, 1): "Stapp"})], backup=False)
+    result = run_cli("check", dutch)
+    assert result.exit_code == 1
+    assert "Ronden!E2: 'l-0' is not a result" in result.output
+    assert "Instellingen!A3: 'Stapp' is not a setting" in result.output
