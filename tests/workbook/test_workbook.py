@@ -167,9 +167,9 @@ BAD: dict[str, tuple[Case, str, list[str]]] = {
     "missing Standings sheet": (lambda t: _bare_book(t / "club.xlsx", {
         k: v for k, v in MINIMAL.items() if k != "Standings"}), "recalc",
         ["no sheet named 'Standings'"]),
-    "renamed Name header": (lambda t: _set(_base(t), "Players", {(1, 1): "Naam"}), "recalc",
+    "renamed Name header": (lambda t: _set(_base(t), "Players", {(1, 1): "Nmae"}), "recalc",
                             ["Players: no column headed 'Name'"]),
-    "renamed Result header": (lambda t: _set(_base(t), "Rounds", {(1, 5): "Uitslag"}),
+    "renamed Result header": (lambda t: _set(_base(t), "Rounds", {(1, 5): "Outcome"}),
                               "recalc", ["Rounds: no column headed 'Result'"]),
     "duplicate name": (lambda t: _set(_base(t), "Players", {(3, 1): "Anna"}), "recalc",
                        ["Players!A3: 'Anna' is listed twice (also in row 2)"]),
