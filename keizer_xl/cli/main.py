@@ -93,9 +93,12 @@ def main() -> None:
 @click.option("--order", type=click.Choice(["rating", "standings"]), default=None,
               help="With --from last season's workbook: initial ranking by rating (default) "
               "or by last season's final standings.")
+@click.option("--lang", "language", type=click.Choice(["en", "nl"]), default=None,
+              help="The workbook's language: en (Players, Rounds, ...) or nl (Spelers, "
+              "Ronden, ...). Default en; from last season's workbook, its language.")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def new(file: Path, players_csv: Path | None, source: Path | None, order: str | None,
-        force: bool) -> None:
+        language: str | None, force: bool) -> None:
     """Make a fresh competition workbook FILE (.xlsx, or .xlsm with the two buttons)."""
     suffix = file.suffix.lower()
     if suffix not in (".xlsx", ".xlsm"):
@@ -108,9 +111,9 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
         if players_csv is not None:
             raise click.UsageError("use --players or --from, not both")
         if source.suffix.lower() in SUFFIXES:
-            _new_season(file, source, order or "rating")
+            _new_season(file, source, order or "rating", language)
         else:
-            _new_from(file, source)
+            _new_from(file, source, language or "en")
         return
     players: list[dict[str, object]] = []
     if players_csv is not None:
@@ -119,7 +122,7 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
             sys.exit(_fail(problems))
     from keizer_xl.workbook.newbook import create
 
-    _, lines = _attempt(lambda: create(file, players))
+    _, lines = _attempt(lambda: create(file, players, language=language or "en"))
     if lines:
         sys.exit(_fail(lines))
     _say(f"Made {file} with {len(players)} players. Fill in the Players sheet, "
@@ -129,12 +132,12 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
 SUFFIXES = (".xlsx", ".xlsm")
 
 
-def _new_season(file: Path, last: Path, order: str) -> None:
+def _new_season(file: Path, last: Path, order: str, language: str | None) -> None:
     """`new NEXT --from LAST.xlsx`: next season from last season's workbook."""
     from keizer_xl.exchange.nextseason import new_from_last
 
     _tune_gc()
-    outcome, lines = _attempt(lambda: new_from_last(last, file, order))
+    outcome, lines = _attempt(lambda: new_from_last(last, file, order, language))
     if outcome is None:
         sys.exit(_fail(lines))
     for note in outcome.notes:
@@ -146,7 +149,7 @@ def _new_season(file: Path, last: Path, order: str) -> None:
          f"season's settings. Tick who is present, then: keizer-xl pair {file}")
 
 
-def _new_from(file: Path, source: Path) -> None:
+def _new_from(file: Path, source: Path, language: str) -> None:
     """`new FILE --from SEASON.trf`: the season's players, rounds and standings."""
     if source.suffix.lower() not in (".trf", ".txt"):
         raise click.UsageError(f"{source}: --from takes last season's workbook (.xlsx, "
@@ -154,7 +157,7 @@ def _new_from(file: Path, source: Path) -> None:
     from keizer_xl.exchange.trffiles import new_from_trf
 
     _tune_gc()
-    made, lines = _attempt(lambda: new_from_trf(source, file))
+    made, lines = _attempt(lambda: new_from_trf(source, file, language))
     if made is None:
         sys.exit(_fail(lines))
     outcome, _ = made

@@ -82,8 +82,10 @@ def _cell(value: object) -> str | int | float | None:
     return str(value)
 
 
-def new_from_last(last: Path, book: Path, order: str = "rating") -> NextSeasonOutcome:
-    """Make `book` for next season from last season's workbook `last` (only read)."""
+def new_from_last(last: Path, book: Path, order: str = "rating",
+                  language: str | None = None) -> NextSeasonOutcome:
+    """Make `book` for next season from last season's workbook `last` (only read), in
+    `language` (default: last season's)."""
     from keizer_xl.workbook.contract import filled_settings, read_book
     from keizer_xl.workbook.files import read_grids
     from keizer_xl.workbook.newbook import create
@@ -112,7 +114,8 @@ def new_from_last(last: Path, book: Path, order: str = "rating") -> NextSeasonOu
     if last.suffix.lower() == ".xlsm" and book.suffix.lower() != ".xlsm":
         notes.append(f"{last.name} has the buttons; {book.name} has none (name it .xlsm to "
                      "keep them)")
-    create(book, players, fill=lambda tmp: _fill(tmp, own, settings))
+    create(book, players, fill=lambda tmp: _fill(tmp, own, settings),
+           language=language or layout.language)
     left_out = [p.name for p in season.players if p not in stay]
     return NextSeasonOutcome(book, len(stay), left_out, notes)
 

@@ -95,7 +95,8 @@ def read_identities(season: Season, grid: Sequence[Sequence[object]]) -> dict[st
     return out
 
 
-def new_from_trf(source: Path, book: Path) -> tuple[TrfOutcome, ImportedSeason]:
+def new_from_trf(source: Path, book: Path, language: str = "en"
+                 ) -> tuple[TrfOutcome, ImportedSeason]:
     """Make the workbook `book` holding the TRF file's players and rounds, with its
     standings; nothing is written unless all of it can be."""
     from keizer_xl.workbook.newbook import create
@@ -106,7 +107,7 @@ def new_from_trf(source: Path, book: Path) -> tuple[TrfOutcome, ImportedSeason]:
     players = [{"Name": p.name, "Rating": int(p.rating) if p.rating else None,
                 "Joined": p.joined if p.joined > 1 else None, "Left": p.left}
                for p in season.players]
-    create(book, players, fill=lambda tmp: _fill(tmp, imported))
+    create(book, players, fill=lambda tmp: _fill(tmp, imported), language=language)
     return TrfOutcome(book, len(season.players), season.last_round,
                       list(imported.notes)), imported
 

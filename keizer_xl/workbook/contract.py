@@ -51,6 +51,10 @@ TRANSLATIONS: dict[str, dict[str, str]] = {
         "Absent": "Afwezig", "Own": "Eigen",
         # Settings
         "Setting": "Instelling", "What it does": "Uitleg",
+        # Pairings, and the buttons' captions
+        "Bye": "Vrij", "Pair next round": "Volgende ronde indelen",
+        "Recalculate": "Herberekenen", "Undo last pairing": "Laatste indeling terugdraaien",
+        "Publish": "Publiceren",
     },
 }
 SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
@@ -93,9 +97,13 @@ _SETTINGS_TO_CONTRACT = {_name_key(local): name for names in SETTING_TRANSLATION
 
 
 def local_name(name: str, language: str) -> str:
-    """A sheet, header or setting name as a workbook in `language` writes it."""
-    return (TRANSLATIONS.get(language, {}).get(name)
-            or SETTING_TRANSLATIONS.get(language, {}).get(name) or name)
+    """A sheet name, header or caption as a workbook in `language` writes it."""
+    return TRANSLATIONS.get(language, {}).get(name) or name
+
+
+def local_setting(name: str, language: str) -> str:
+    """A setting's name as a workbook in `language` writes it."""
+    return SETTING_TRANSLATIONS.get(language, {}).get(name) or name
 
 
 def sheet_names(sheet: str) -> set[str]:
@@ -383,7 +391,7 @@ def top_value_cells(value: Fraction, layout: Layout) -> dict[Cell, CellValue]:
     cells: dict[Cell, CellValue] = {}
     if row is None:
         row = layout.used_rows.get("Settings", 1) + 1
-        cells[(row, cols["Setting"])] = local_name("Top value", layout.language)
+        cells[(row, cols["Setting"])] = local_setting("Top value", layout.language)
     cells[(row, cols["Value"])] = shown(value)
     return cells
 
@@ -416,7 +424,7 @@ def settings_cells(values: Sequence[tuple[str, str]], layout: Layout) -> dict[Ce
         if row is None:
             extra += 1
             row = extra
-            cells[(row, cols["Setting"])] = local_name(name, layout.language)
+            cells[(row, cols["Setting"])] = local_setting(name, layout.language)
         cells[(row, cols["Value"])] = value
     return cells
 

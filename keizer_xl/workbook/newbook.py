@@ -9,12 +9,12 @@ from pathlib import Path
 
 
 def create(path: Path, players: Sequence[Mapping[str, object]] = (),
-           fill: Callable[[Path], None] | None = None) -> None:
+           fill: Callable[[Path], None] | None = None, language: str = "en") -> None:
     """Write a new workbook: .xlsx plain, .xlsm with the VBA module and the two buttons.
 
     Built beside the target and moved into place, so a failure leaves nothing half-made.
     `fill`, if given, writes more into the new workbook (rounds, own columns, standings)
-    before it is moved into place.
+    before it is moved into place. `language`: the workbook's language ("en", "nl").
     """
     from keizer_xl.workbook.template import CODE_NAMES, build_template
 
@@ -27,7 +27,7 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = (),
     fd, tmp = tempfile.mkstemp(prefix=f".~{path.stem}.", suffix=path.suffix, dir=folder)
     os.close(fd)
     try:
-        build_template(Path(tmp), players, vba_project=vba)
+        build_template(Path(tmp), players, vba_project=vba, language=language)
         if fill is not None:
             fill(Path(tmp))
         mask = os.umask(0)

@@ -22,7 +22,9 @@ from typing import Any
 import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name
 
+from keizer_xl.core.model import Absence
 from keizer_xl.core.settings import SPECS
+from keizer_xl.workbook.contract import local_name, local_setting, rest_word
 
 PLAYERS_HEADERS = ("Name", "Rating", "Joined", "Left", "Present")
 ROUNDS_HEADERS = ("Round", "Board", "White", "Black", "Result")
@@ -95,6 +97,20 @@ class _Formats:
                                            "align": "center"})
 
 
+def _local(names: Sequence[str], language: str) -> list[str]:
+    return [local_name(name, language) for name in names]
+
+
+def _words(words: Sequence[str], language: str) -> list[str]:
+    """Dropdown words in the workbook's language (the absence words; others as they are)."""
+    return [rest_word(Absence(w), language) if w in {a.value for a in Absence} else w
+            for w in words]
+
+
+def _present_words(language: str) -> list[str]:
+    return ["x" if language == "en" else "ja", *_words(PRESENT_WORDS[1:], language)]
+
+
 def _key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
@@ -131,13 +147,15 @@ def _cell_value(value: object) -> object:
     return value
 
 
-def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, object]]) -> Any:
-    sheet = book.add_worksheet("Players")
+def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, object]],
+                   language: str = "en") -> Any:
+    sheet = book.add_worksheet(local_name("Players", language))
     name, rating, joined, left, present = range(len(PLAYERS_HEADERS))
     formats = {present: fmt.word, joined: fmt.centre, left: fmt.centre}
     for col, width in enumerate(_WIDTHS["Players"]):
         _column(sheet, col, width, formats.get(col))
-    _header_row(sheet, PLAYERS_HEADERS, fmt, centred=(joined, left, present), right=(rating,))
+    _header_row(sheet, _local(PLAYERS_HEADERS, language), fmt, centred=(joined, left, present),
+                right=(rating,))
     sheet.freeze_panes(1, 0)
 
     sheet.data_validation(1, name, _LAST_ROW, name, {
@@ -158,7 +176,7 @@ def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, obje
         "Left: last round (blank: still in).",
     })
     sheet.data_validation(1, present, _LAST_ROW, present, {
-        "validate": "list", "source": list(PRESENT_WORDS), "show_error": False,
+        "validate": "list", "source": _present_words(language), "show_error": False,
         "input_title": "Present next round?",
         "input_message": "x = present (yes, y, 1, ja, ✓ also work).\n"
         "excused, club or unexcused = absent for that reason.\n"
@@ -195,25 +213,26 @@ def _write_player(sheet: Any, row: int, player: Mapping[str, object], formats: d
             sheet.write_string(row, col, str(value), cell_format)
 
 
-def _rounds_sheet(book: Any, fmt: _Formats) -> Any:
-    sheet = book.add_worksheet("Rounds")
+def _rounds_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
+    sheet = book.add_worksheet(local_name("Rounds", language))
     round_, board, white, black, result = range(len(ROUNDS_HEADERS))
     formats = {round_: fmt.centre, board: fmt.centre, result: fmt.word}
     for col, width in enumerate(_WIDTHS["Rounds"]):
         _column(sheet, col, width, formats.get(col))
-    _header_row(sheet, ROUNDS_HEADERS, fmt, centred=(round_, board, result))
+    _header_row(sheet, _local(ROUNDS_HEADERS, language), fmt, centred=(round_, board, result))
     sheet.freeze_panes(1, 0)
 
     sheet.data_validation(1, round_, _LAST_ROW, board, {
         "validate": "integer", "criteria": ">=", "value": 1, "error_type": "warning",
         "error_title": "Number", "error_message": "Round and Board are numbers 1, 2, ...",
     })
-    names = f"=OFFSET(Players!$A$2,0,0,MAX(1,COUNTA(Players!$A$2:$A${_ROUNDS_SCAN})),1)"
+    players = local_name("Players", language)
+    names = f"=OFFSET({players}!$A$2,0,0,MAX(1,COUNTA({players}!$A$2:$A${_ROUNDS_SCAN})),1)"
     sheet.data_validation(1, white, _LAST_ROW, black, {
         "validate": "list", "source": names, "show_error": False,
     })
     sheet.data_validation(1, result, _LAST_ROW, result, {
-        "validate": "list", "source": list(RESULT_WORDS), "show_error": False,
+        "validate": "list", "source": _words(RESULT_WORDS, language), "show_error": False,
         "input_title": "Result",
         "input_message": "Games: 1-0, 0-1, ½-½ (also 1:0, 1/2, 0.5-0.5 or =).\n"
         "Forfeits: +- (Black did not come), -+, --.\n"
@@ -224,29 +243,30 @@ def _rounds_sheet(book: Any, fmt: _Formats) -> Any:
     return sheet
 
 
-def _standings_sheet(book: Any, fmt: _Formats) -> Any:
-    sheet = book.add_worksheet("Standings")
+def _standings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
+    sheet = book.add_worksheet(local_name("Standings", language))
     widths = _WIDTHS["Standings"]
     for col, width in enumerate(widths):
         _column(sheet, col, width)
     sheet.set_column(len(widths), len(widths) + _ROUND_COLUMNS - 1, _ROUND_WIDTH)
-    _header_row(sheet, STANDINGS_HEADERS, fmt, right=(0, *range(2, len(STANDINGS_HEADERS))))
+    _header_row(sheet, _local(STANDINGS_HEADERS, language), fmt,
+                right=(0, *range(2, len(STANDINGS_HEADERS))))
     sheet.freeze_panes(1, 2)  # rank and name stay in view beside the round columns
     _print_setup(sheet, landscape=True)
     return sheet
 
 
-def _settings_sheet(book: Any, fmt: _Formats) -> Any:
-    sheet = book.add_worksheet("Settings")
+def _settings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
+    sheet = book.add_worksheet(local_name("Settings", language))
     name_width, value_width, meaning_width = _WIDTHS["Settings"]
     _column(sheet, 0, name_width, fmt.top)
     _column(sheet, 1, value_width, fmt.value)
     _column(sheet, 2, meaning_width, fmt.wrap)
-    _header_row(sheet, SETTINGS_HEADERS, fmt)
+    _header_row(sheet, _local(SETTINGS_HEADERS, language), fmt)
     sheet.freeze_panes(1, 0)
     sheet.ignore_errors({"number_stored_as_text": f"B2:B{_LAST_ROW + 1}"})  # `3`, `0.5`
     for row, spec in enumerate(SPECS, start=1):
-        name, meaning = spec.name, spec.meaning
+        name, meaning = local_setting(spec.name, language), spec.meaning
         sheet.write_string(row, 0, name, fmt.top)
         lines = -(-len(meaning) // meaning_width) or 1  # apps do not grow wrapped rows
         if lines > 1:
@@ -263,46 +283,49 @@ def _settings_sheet(book: Any, fmt: _Formats) -> Any:
     return sheet
 
 
-def _pairings_sheet(book: Any, fmt: _Formats) -> Any:
+def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     """Board list of one round for the notice board, computed from Rounds by formulas.
 
     Hidden column E holds the Rounds row of each line (0: none), found with SUMPRODUCT,
     which Excel and LibreOffice both evaluate without array entry.
     """
-    sheet = book.add_worksheet(PAIRINGS)
+    sheet = book.add_worksheet(local_name(PAIRINGS, language))
+    rounds = local_name("Rounds", language)
     scan = _ROUNDS_SCAN
 
     def rounds_row(condition: str) -> str:
-        return (f'=IF($B$1="",0,SUMPRODUCT((Rounds!$A$2:$A${scan}=$B$1)'
-                f"*({condition})*ROW(Rounds!$A$2:$A${scan})))")
+        return (f'=IF($B$1="",0,SUMPRODUCT(({rounds}!$A$2:$A${scan}=$B$1)'
+                f"*({condition})*ROW({rounds}!$A$2:$A${scan})))")
 
     def rounds_cell(column: str, line: int) -> str:
-        return f'=IF($E{line}=0,"",INDEX(Rounds!${column}:${column},$E{line})&"")'
+        return f'=IF($E{line}=0,"",INDEX({rounds}!${column}:${column},$E{line})&"")'
 
     for col, width in enumerate((8, 30, 30, 12)):
         _column(sheet, col, width, fmt.big_centre if col in (0, 3) else fmt.big)
     sheet.set_column(4, 4, 6, None, {"hidden": True})
 
-    sheet.write_string(0, 0, "Round", fmt.title)
-    sheet.write_formula(0, 1, f'=IF(COUNT(Rounds!$A$2:$A${scan})=0,"",'
-                        f"MAX(Rounds!$A$2:$A${scan}))", fmt.title_value, "")
+    sheet.write_string(0, 0, local_name("Round", language), fmt.title)
+    sheet.write_formula(0, 1, f'=IF(COUNT({rounds}!$A$2:$A${scan})=0,"",'
+                        f"MAX({rounds}!$A$2:$A${scan}))", fmt.title_value, "")
     sheet.data_validation(0, 1, 0, 1, {
         "validate": "any", "input_title": "Round shown",
         "input_message": "Shows the latest round. Type a round number to print another one.",
     })
-    sheet.write_formula(1, 4, rounds_row(f'Rounds!$E$2:$E${scan}="bye"'), None, 0)
-    sheet.write_formula(1, 0, '=IF($E2=0,"","Bye")', fmt.title, "")
+    bye = rest_word(Absence.BYE, language)
+    sheet.write_formula(1, 4, rounds_row(f'{rounds}!$E$2:$E${scan}="{bye}"'), None, 0)
+    sheet.write_formula(1, 0, f'=IF($E2=0,"","{local_name("Bye", language)}")', fmt.title, "")
     sheet.write_formula(1, 1, rounds_cell("C", 2), fmt.title_value, "")
 
     top = 4  # zero-based row of board 1, below the titles in row 4
-    _header_row(sheet, ("Board", "White", "Black", "Result"), fmt, row=top - 1,
+    _header_row(sheet, _local(("Board", "White", "Black", "Result"), language), fmt,
+                row=top - 1,
                 centred=(0, 3))
     sheet.set_row(top - 1, _BIG_HEIGHT)
     for board in range(1, _BOARDS + 1):
         row = top + board - 1
         line = row + 1
         sheet.set_row(row, _BIG_HEIGHT)
-        sheet.write_formula(row, 4, rounds_row(f"Rounds!$B$2:$B${scan}={board}"), None, 0)
+        sheet.write_formula(row, 4, rounds_row(f"{rounds}!$B$2:$B${scan}={board}"), None, 0)
         sheet.write_formula(row, 0, f'=IF($E{line}=0,"",{board})', fmt.big_centre, "")
         for col, column in ((1, "C"), (2, "D"), (3, "E")):
             sheet.write_formula(row, col, rounds_cell(column, line),
@@ -323,12 +346,14 @@ def build_template(
     path: Path | str,
     players: Sequence[Mapping[str, object]] = (),
     vba_project: bytes | None = None,
+    language: str = "en",
 ) -> None:
     """Write the club workbook: an .xlsx, or an .xlsm with buttons when VBA is given.
 
-    `players` fills the Players sheet (keys as the headers). Excel refuses a workbook whose
-    extension does not match its content, so the extension must be .xlsm exactly when
-    `vba_project` is given.
+    `players` fills the Players sheet (keys as the English headers). Excel refuses a
+    workbook whose extension does not match its content, so the extension must be .xlsm
+    exactly when `vba_project` is given. `language` names the sheets, headers, settings and
+    buttons (the workbook contract's names: "en" or "nl").
     """
     target = Path(path)
     macro = vba_project is not None
@@ -346,11 +371,11 @@ def build_template(
     })
     fmt = _Formats(book)
     sheets = [
-        _players_sheet(book, fmt, players),
-        _rounds_sheet(book, fmt),
-        _standings_sheet(book, fmt),
-        _settings_sheet(book, fmt),
-        _pairings_sheet(book, fmt),
+        _players_sheet(book, fmt, players, language),
+        _rounds_sheet(book, fmt, language),
+        _standings_sheet(book, fmt, language),
+        _settings_sheet(book, fmt, language),
+        _pairings_sheet(book, fmt, language),
     ]
     if vba_project is not None:
         book.add_vba_project(io.BytesIO(vba_project), is_stream=True)
@@ -359,7 +384,8 @@ def build_template(
             sheet.set_vba_name(code_name)
         for number, (caption, macro_name) in enumerate(BUTTONS):
             sheets[0].insert_button(1 + 3 * number, len(PLAYERS_HEADERS) + 2, {
-                "caption": caption, "macro": macro_name, "width": 150, "height": 36,
+                "caption": local_name(caption, language), "macro": macro_name, "width": 150,
+                "height": 36,
             })
     book.close()
 

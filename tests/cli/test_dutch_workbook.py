@@ -3,16 +3,22 @@ words) is read and written by every command as the English one, with the same nu
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
+import openpyxl
+import pytest
 import xlsxwriter
 from python_calamine import CalamineWorkbook
 
 from keizer_xl.core.model import Absence, Game, Season
 from keizer_xl.core.settings import SETTINGS
 from keizer_xl.workbook.contract import SETTING_TRANSLATIONS, TRANSLATIONS
+from keizer_xl.workbook.template import build_template
 from tests.conftest import run_cli
 from tests.exchange.seasons import club_season, season_book
+from tests.workbook.test_template import needs_soffice, soffice
 
 SETTINGS_USED = {"Top value": 30, "Ties": "shared", "Excused absence": "1/3, 1/4",
                  "Max rewarded absences": 5}
@@ -122,3 +128,84 @@ def test_a_problem_names_the_dutch_cell(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "Ronden!E2: 'l-0' is not a result" in result.output
     assert "Instellingen!A3: 'Stapp' is not a setting" in result.output
+
+
+def test_new_dutch_workbook_plays_like_the_english_one(tmp_path: Path) -> None:
+    import zipfile
+
+    from keizer_xl.workbook.xlsx import SheetEdit, save_edits
+
+    names = [f"Speler {i}" for i in range(1, 10)]
+    players = tmp_path / "leden.csv"
+    players.write_text("Name,Rating\n" + "".join(f"{n},{2000 - 37 * i}\n"
+                                                 for i, n in enumerate(names)), "utf-8")
+    books = {}
+    for language, suffix in (("en", "xlsm"), ("nl", "xlsm")):
+        path = tmp_path / language / f"club.{suffix}"
+        path.parent.mkdir()
+        result = run_cli("new", path, "--lang", language, "--players", players)
+        assert result.exit_code == 0, result.output
+        books[language] = path
+    nl = books["nl"]
+    grids = {name: sheet(nl, name) for name in ("Spelers", "Ronden", "Stand", "Instellingen")}
+    assert grids["Spelers"][0][:5] == ["Naam", "Rating", "Vanaf ronde", "Tot ronde", "Aanwezig"]
+    assert grids["Ronden"][0] == ["Ronde", "Bord", "Wit", "Zwart", "Uitslag"]
+    assert grids["Instellingen"][0][:2] == ["Instelling", "Waarde"]
+    assert [row[0] for row in grids["Instellingen"][1:]] == [
+        SETTING_TRANSLATIONS["nl"][name] for name in SETTINGS]
+    with zipfile.ZipFile(nl) as package:
+        book_xml = package.read("xl/workbook.xml").decode()
+        drawings = "".join(package.read(n).decode() for n in package.namelist()
+                           if n.startswith("xl/drawings/vmlDrawing"))
+    assert all(f'name="{n}"' in book_xml for n in ("Spelers", "Ronden", "Stand",
+                                                  "Instellingen", "Indeling"))
+    assert "Volgende ronde indelen" in drawings and "Herberekenen" in drawings
+
+    present = {"en": ["x", "excused", "x", "club"], "nl": ["ja", "afgemeld", "✓", "extern"]}
+    for language, path in books.items():
+        players_sheet = "Players" if language == "en" else "Spelers"
+        rounds_sheet = "Rounds" if language == "en" else "Ronden"
+        for round_no in (1, 2, 3):
+            marks = {(r, 5): present[language][(r + round_no) % 4]
+                     for r in range(2, len(names) + 2)}
+            save_edits(path, [SheetEdit(players_sheet, marks)], backup=False)  # type: ignore[arg-type]
+            result = run_cli("pair", path)
+            assert result.exit_code == 0, result.output
+            grid = sheet(path, rounds_sheet)
+            results = {(r + 1, 5): ("1-0", "0-1", "½-½")[(r + round_no) % 3]
+                       for r, row in enumerate(grid) if row[0] == round_no and row[3]}
+            save_edits(path, [SheetEdit(rounds_sheet, results)], backup=False)  # type: ignore[arg-type]
+        assert run_cli("recalc", path).exit_code == 0
+    english, dutch = sheet(books["en"], "Standings"), sheet(nl, "Stand")
+    assert dutch[1:len(names) + 1] == english[1:len(names) + 1]
+    assert dutch[0][:3] == ["Plaats", "Naam", "Score"]
+    words = {row[4] for row in sheet(nl, "Ronden")[1:] if not row[3]}
+    assert words <= {"vrij", "afgemeld", "extern"} and "afgemeld" in words
+    nxt = tmp_path / "volgend.xlsm"
+    result = run_cli("new", nxt, "--from", nl)
+    assert result.exit_code == 0, result.output
+    assert sheet(nxt, "Spelers")[0][0] == "Naam"
+
+
+@pytest.mark.libreoffice
+@needs_soffice
+def test_libreoffice_shows_the_dutch_indeling(tmp_path: Path) -> None:
+    path = tmp_path / "gespeeld.xlsx"
+    build_template(path, [{"Name": n} for n in ("Anna", "Bram", "Carla", "Dirk", "Eva")],
+                   language="nl")
+    workbook = openpyxl.load_workbook(path)
+    for row in [(1, 1, "Anna", "Bram", "1-0"), (1, 2, "Carla", "Dirk", "½-½"),
+                (1, None, "Eva", None, "vrij"),
+                (2, 1, "Dirk", "Anna", None), (2, 2, "Bram", "Carla", "0-1"),
+                (2, None, "Eva", None, "vrij")]:
+        workbook["Ronden"].append(row)
+    workbook.save(path)
+    outdir = soffice(tmp_path, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,"
+                     "false,false,5", path)
+    (found,) = outdir.glob("*.csv")
+    lines = [row[:4] for row in csv.reader(io.StringIO(found.read_text(encoding="utf-8")))]
+    assert lines[0][:2] == ["Ronde", "2"]
+    assert lines[1][:2] == ["Vrij", "Eva"]
+    assert lines[3] == ["Bord", "Wit", "Zwart", "Uitslag"]
+    assert lines[4] == ["1", "Dirk", "Anna", ""]
+    assert lines[5] == ["2", "Bram", "Carla", "0-1"]
