@@ -22,3 +22,15 @@ class NotAWorkbook(XlsxError):
 
 class MissingSheet(NotAWorkbook):
     """The workbook has no worksheet of the name an edit asks for."""
+
+
+class WorkbookBusy(XlsxError):
+    """Another keizer_xl run holds the workbook's writer lock and did not finish in time."""
+
+
+class SheetTooLarge(NotAWorkbook):
+    """A sheet to be read has data beyond the limits; `far` lists (sheet, cell, why)."""
+
+    def __init__(self, message: str, far: list[tuple[str, str, str]]):
+        super().__init__(message)
+        self.far = far

@@ -8,18 +8,17 @@ reads the members, follows the relationships from the package to the workbook pa
 its sheets, and makes the two package-level changes Excel needs: `fullCalcOnLoad` when the
 workbook has formulas (so Excel recomputes those that read the new values), and dropping
 the calculation chain when a formula cell is overwritten (Excel calls a stale entry
-damage). `save_edits` ties it together with the atomic save of `safety`.
+damage).
 """
 
 from __future__ import annotations
 
 import errno
 import io
-import os
 import posixpath
 import re
-import stat
 import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,11 +29,6 @@ from defusedxml.ElementTree import fromstring as parse_xml
 
 from keizer_xl.workbook.xlsx.cells import _SharedStrings
 from keizer_xl.workbook.xlsx.errors import MissingSheet, NotAWorkbook
-from keizer_xl.workbook.xlsx.safety import (
-    _remove_stale_temps,
-    _replace_atomically,
-    check_not_open,
-)
 from keizer_xl.workbook.xlsx.sheet import SheetEdit, _Sheet
 from keizer_xl.workbook.xlsx.xmltext import (
     _attr,
@@ -47,6 +41,7 @@ from keizer_xl.workbook.xlsx.xmltext import (
 from keizer_xl.workbook.xlsx.zipcopy import (
     _PACK_EARLY,
     _deflate,
+    _Member,
     _stored_data,
     write_members,
 )
@@ -55,46 +50,27 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
 
 
-def save_edits(path: Path, edits: Sequence[SheetEdit], backup: bool = True) -> bool:
-    """Write `edits` into the workbook at `path`; False (and nothing written) if nothing changes.
-
-    Raises WorkbookLocked when the workbook is open, FileNotFoundError when it is missing,
-    NotAWorkbook (or MissingSheet) when it cannot be edited, ValueError/TypeError for cells
-    that cannot be written, PermissionError when it is read-only. In every one of these cases
-    the workbook is left exactly as it was.
-    """
-    path = Path(path)
-    check_not_open(path)
-    target = Path(os.path.realpath(path))
-    if target != path.absolute():
-        check_not_open(target)
-    _remove_stale_temps(target)
-    package = _Package.read(target)
-    if not package.apply(edits):
-        return False
-    if not os.access(target, os.W_OK) or not os.stat(target).st_mode & stat.S_IWUSR:
-        raise PermissionError(
-            errno.EACCES, "The workbook is read-only; keizer_xl cannot save into it", str(path)
-        )
-    _replace_atomically(target, package.write, backup)
-    return True
-
-
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+MAX_PART = 64 << 20  # bytes: the most one part may unpack to (a 100,000-row sheet is ~30 MB)
 
 
 class _Package:
-    """The members of the zip package in their original order, with their bytes."""
+    """The members of the zip package in their original order.
 
-    def __init__(self, path: Path, members: list[tuple[zipfile.ZipInfo, bytes]], comment: bytes):
+    A part is unpacked only when it is needed (the sheets keizer_xl reads or edits and the
+    few parts that say where they are), and never beyond `MAX_PART`; every other part is
+    copied as stored, so a part that would unpack to gigabytes is never unpacked."""
+
+    def __init__(self, path: Path, blob: bytes, package: zipfile.ZipFile):
         self.path = path
-        self.members = members
-        self.comment = comment
-        self.data = {info.filename: data for info, data in members}
-        self.infos = {info.filename: info for info, _ in members}
-        self.by_lower = {info.filename.lower(): info.filename for info, _ in members}
+        self.blob = blob
+        self.zip = package
+        self.members = package.infolist()
+        self.comment = package.comment
+        self.infos = {info.filename: info for info in self.members}
+        self.by_lower = {info.filename.lower(): info.filename for info in self.members}
+        self.data: dict[str, bytes] = {}  # part name -> its unpacked bytes, once needed
         self.changed: dict[str, bytes | None] = {}  # part name -> new bytes (None: drop it)
-        self.stored: dict[str, bytes | None] = {}  # part name -> its data as stored in the zip
         self.packing: dict[str, tuple[bytes, Future[tuple[bytes, int]]]] = {}  # `_pack_early`
 
     @classmethod
@@ -102,12 +78,9 @@ class _Package:
         name = path.name
         try:
             blob = path.read_bytes()
-            with zipfile.ZipFile(io.BytesIO(blob)) as package:
-                infos = package.infolist()
-                if len({i.filename for i in infos}) != len(infos):
-                    raise NotAWorkbook(f"{name} is damaged: it holds the same part twice.")
-                members = [(info, package.read(info)) for info in infos]  # checks every CRC
-                comment = package.comment
+            package = zipfile.ZipFile(io.BytesIO(blob))
+            if len(package.NameToInfo) != len(package.infolist()):
+                raise NotAWorkbook(f"{name} is damaged: it holds the same part twice.")
         except FileNotFoundError:
             raise FileNotFoundError(
                 errno.ENOENT, "There is no workbook at this place", str(path)
@@ -120,21 +93,63 @@ class _Package:
             raise NotAWorkbook(
                 f"{name} is damaged or uses a packing keizer_xl cannot read."
             ) from None
-        pkg = cls(path, members, comment)
-        pkg.stored = {info.filename: _stored_data(blob, info) for info, _ in members}
-        if "mimetype" in pkg.data and b"opendocument" in pkg.data["mimetype"]:
+        pkg = cls(path, blob, package)
+        if "mimetype" in pkg.infos and b"opendocument" in pkg.content("mimetype"):
             raise NotAWorkbook(
-                f"{name} is an OpenDocument spreadsheet; save it as an Excel workbook "
+                f"{name} is an OpenDocument spreadsheet (.ods); save it as an Excel workbook "
                 "(.xlsx, or .xlsm with the buttons) and use that."
             )
         return pkg
+
+    def content(self, name: str) -> bytes:
+        """The unpacked bytes of the member called `name` (its CRC checked), unpacked once."""
+        found = self.data.get(name)
+        if found is not None:
+            return found
+        info = self.infos[name]
+        where = f"{self.path.name} is damaged or hostile: its part {name}"
+        if info.file_size > MAX_PART:
+            raise NotAWorkbook(f"{where} would unpack to {info.file_size >> 20} MB; "
+                               f"keizer_xl unpacks at most {MAX_PART >> 20} MB of one part.")
+        try:
+            with self.zip.open(info) as member:
+                data = member.read(MAX_PART + 1)  # to the end, where zipfile checks the CRC
+        except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError, RuntimeError,
+                ValueError, zlib.error) as exc:
+            raise NotAWorkbook(f"{where} cannot be unpacked ({exc}).") from None
+        if len(data) > MAX_PART:
+            raise NotAWorkbook(f"{where} unpacks to more than {MAX_PART >> 20} MB.")
+        self.data[name] = data
+        return data
+
+    def mentions(self, name: str, pattern: re.Pattern[bytes], limit: int = MAX_PART) -> bool:
+        """Does the member's content match `pattern` (a short one)? Read in pieces, without
+        keeping the part; True also when it is longer than `limit` or cannot be read."""
+        if name in self.data or name in self.changed:
+            return pattern.search(self.part(name) or b"") is not None
+        tail, seen = b"", 0
+        try:
+            with self.zip.open(self.infos[name]) as member:
+                while piece := member.read(1 << 20):
+                    if pattern.search(tail + piece):
+                        return True
+                    tail = piece[-64:]
+                    seen += len(piece)
+                    if seen > limit:
+                        return True
+        except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError, RuntimeError,
+                ValueError, zlib.error):
+            return True
+        return False
 
     def part(self, name: str) -> bytes | None:
         """The current bytes of a part (edits applied), found case-insensitively like OPC does."""
         real = self.by_lower.get(name.lower())
         if real is None:
             return None
-        return self.changed.get(real, self.data[real])
+        if real in self.changed:
+            return self.changed[real]
+        return self.content(real)
 
     def apply(self, edits: Sequence[SheetEdit]) -> bool:
         """Apply the edits in memory; True when some part really changes."""
@@ -149,7 +164,7 @@ class _Package:
                 self.changed[part] = sheet.to_bytes()
                 self._pack_early(part)
             formulas_removed = formulas_removed or sheet.formulas_removed
-        self.changed = {k: v for k, v in self.changed.items() if v != self.data[k]}
+        self.changed = {k: v for k, v in self.changed.items() if v != self.content(k)}
         if not self.changed:
             return False
         if formulas_removed and book.calc_chain:
@@ -161,9 +176,10 @@ class _Package:
     def _has_formulas(self, book: _WorkbookParts) -> bool:
         """Does any worksheet hold a formula (whose cached value our edit may make stale)?"""
         for part in book.worksheet_parts():
-            data = self.part(part) or b""
-            p = _root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
-            if re.search(rb"<" + re.escape(p.encode()) + rb"f[\s>/]", data):
+            with self.zip.open(self.infos[part]) as member:
+                head = member.read(4096).decode("utf-8", "replace")
+            p = _root_prefix(head, "worksheet")
+            if self.mentions(part, re.compile(rb"<" + re.escape(p.encode()) + rb"f[\s>/]")):
                 return True
         return False
 
@@ -181,41 +197,53 @@ class _Package:
             self.packing[part] = (content, packer.submit(_deflate, content))
             packer.shutdown(wait=False)  # the thread ends when it has done this
 
-    def _packed(self, info: zipfile.ZipInfo, content: bytes) -> tuple[bytes, int] | None:
+    def _packed(self, info: zipfile.ZipInfo) -> tuple[bytes, int] | None:
         """The stored data and CRC of a member when they can be taken over: an unchanged
         part's as they are, a changed one's if `_pack_early` packed this very content."""
         if info.filename not in self.changed:
-            stored = self.stored.get(info.filename)
+            stored = _stored_data(self.blob, info)
             return None if stored is None else (stored, info.CRC)
         early = self.packing.get(info.filename)
+        content = self.changed[info.filename]
         return early[1].result() if early is not None and early[0] is content else None
 
     def write(self, fd: int) -> None:
         """Write the package (changed parts replaced) to `fd`, then flush it to disk.
 
         Unchanged parts keep their compressed data as stored: copying it is much quicker
-        than compressing the content again, and the content is the same."""
-        kept = [(info, new, self._packed(info, new)) for info, data in self.members
-                if (new := self.changed.get(info.filename, data)) is not None]
-        write_members(fd, kept, self.comment)
+        than compressing the content again, the content is the same, and a part that
+        would unpack to far more than it takes on disk is never unpacked."""
+        kept: list[_Member] = []
+        for info in self.members:
+            if info.filename in self.changed:
+                new = self.changed[info.filename]
+                if new is not None:
+                    kept.append((info, new, self._packed(info)))
+            else:
+                packed = self._packed(info)
+                kept.append((info, None if packed else self.content(info.filename), packed))
+        write_members(fd, kept, self.comment, lambda info: self.content(info.filename))
 
 
 def _not_a_zip_message(path: Path) -> str:
+    """Why a file that is no zip package is not a workbook keizer_xl can use."""
     try:
         with open(path, "rb") as f:
             head = f.read(8)
+            rest = f.read(MAX_PART) if head == _OLE_MAGIC else b""
     except OSError:
-        head = b""
+        head = rest = b""
+    if head == _OLE_MAGIC and "EncryptedPackage".encode("utf-16-le") in rest:
+        return (
+            f"{path.name} is protected with a password, so keizer_xl cannot read it. Open it "
+            "in Excel, remove the password (File > Info > Protect Workbook), save, and try again."
+        )
     if head == _OLE_MAGIC:
         return (
-            f"{path.name} is an old-style Excel file (.xls) or is protected with a password. "
-            "Open it in Excel, remove the password if any, and save it as .xlsx or .xlsm."
+            f"{path.name} is an old-style Excel file (.xls). Open it in Excel or LibreOffice "
+            "and save it as an Excel workbook (.xlsx, or .xlsm with the buttons)."
         )
     return f"{path.name} is not an Excel workbook (.xlsx or .xlsm), or it is damaged."
-
-
-# ----------------------------------------------------------------------------------------
-# Finding the parts: package relationships -> workbook -> sheets
 
 
 def _rel_id(element: Element) -> str | None:

@@ -13,12 +13,45 @@ import contextlib
 import os
 import shutil
 import stat
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from keizer_xl.workbook.xlsx.errors import WorkbookLocked
+from keizer_xl.workbook.xlsx.errors import WorkbookBusy, WorkbookLocked
 
 TEMP_SUFFIX = ".keizer-xl.tmp"
+LOCK_SUFFIX = ".keizer-xl.lock"
+WAIT = 10.0  # seconds a second run waits for the first to finish with the workbook
+
+
+def writer_lock_path(path: Path) -> Path:
+    """The lock file keizer_xl takes beside a workbook while it reads and saves it."""
+    target = Path(os.path.realpath(path))
+    return target.with_name(f".{target.name}{LOCK_SUFFIX}")
+
+
+@contextlib.contextmanager
+def one_writer(path: Path, wait: float = WAIT) -> Iterator[None]:
+    """Hold the workbook's writer lock: one keizer_xl run at a time reads and saves it.
+
+    The lock is the operating system's lock on the lock file (`filelock`), which ends with
+    the process that held it: a file left behind by a run that was killed is no lock, and
+    the next run takes it at once. A second run waits up to `wait` seconds, then refuses.
+    """
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(writer_lock_path(path), timeout=wait)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise WorkbookBusy(
+            f"{Path(path).name} is being changed by another keizer-xl run or button "
+            f"(waited {wait:g} seconds). Try again when it has finished."
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def lock_files(path: Path) -> list[Path]:
@@ -59,18 +92,45 @@ def backup_path(path: Path) -> Path:
 
 
 def _temp_name(target: Path) -> Path:
-    """A hidden name beside `target` for a file being written (cleaned by the next save)."""
-    return target.with_name(f".{target.name}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
+    """A hidden name beside `target` for a file being written, with this process's id in it
+    so that another run can tell whether its writer is still alive (see `_stale`)."""
+    return target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}{TEMP_SUFFIX}")
+
+
+STALE_AFTER = 3600  # seconds: a temporary file this old is left over, whoever wrote it
 
 
 def _remove_stale_temps(target: Path) -> None:
-    """Delete temporary files a killed earlier save may have left beside the workbook."""
+    """Delete temporary files a killed earlier save left beside the workbook; never those of
+    a run still writing (its process is alive and its file is fresh)."""
     prefix = f".{target.name}."
     with contextlib.suppress(OSError):
         for entry in os.scandir(target.parent):
             if entry.name.startswith(prefix) and entry.name.endswith(TEMP_SUFFIX):
                 with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
+                    if _stale(entry.name[len(prefix) : -len(TEMP_SUFFIX)], entry.stat()):
+                        os.unlink(entry.path)
+
+
+def _stale(middle: str, info: os.stat_result) -> bool:
+    """Is the temporary file named `.<workbook>.<middle>.keizer-xl.tmp` left over?
+
+    `middle` is `<pid>-<random>`: the file is left over when that process is gone. Where
+    that cannot be asked (Windows; names without a pid), only old files are."""
+    if time.time() - info.st_mtime > STALE_AFTER:
+        return True
+    pid, dash, _ = middle.partition("-")
+    if not (dash and pid.isdigit()) or os.name != "posix":
+        return False
+    if int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, but another user's
+        return False
+    return False
 
 
 def _replace_atomically(target: Path, write: Callable[[int], None], backup: bool) -> None:

@@ -14,7 +14,7 @@ import os
 import struct
 import zipfile
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import BinaryIO
 
 _ZIP64_EXTRA = 0x0001
@@ -37,16 +37,22 @@ def _stored_data(blob: bytes, info: zipfile.ZipInfo) -> bytes | None:
     return data if len(data) == info.compress_size else None
 
 
-_Member = tuple[zipfile.ZipInfo, bytes, tuple[bytes, int] | None]  # see `_write_zip`
+# (original entry, content or None when only copied, (stored data, CRC) or None): `_write_zip`
+_Member = tuple[zipfile.ZipInfo, bytes | None, tuple[bytes, int] | None]
 _PACK_EARLY = 1 << 20  # bytes: a part this large is compressed in a second thread
 
 
 def _plain_zip(members: Sequence[_Member]) -> bool:
     """Can `_write_zip` write these (no zip64 sizes, stored or deflated only)?"""
-    size = sum(len(content) + len(packed[0] if packed else b"") + 1024
-               for _, content, packed in members)
+    size = sum(_size(info, content) + len(packed[0] if packed else b"") + 1024
+               for info, content, packed in members)
     return (len(members) < 0xFFFF and size < zipfile.ZIP64_LIMIT // 2
             and all(info.compress_type in _COPYABLE for info, _, _ in members))
+
+
+def _size(info: zipfile.ZipInfo, content: bytes | None) -> int:
+    """A member's unpacked size: its content's, or as the original entry says for a copy."""
+    return info.file_size if content is None else len(content)
 
 
 def _deflate(content: bytes) -> tuple[bytes, int]:
@@ -59,13 +65,16 @@ def _write_zip(out: BinaryIO, members: Sequence[_Member], comment: bytes) -> Non
     """Write a zip package as zipfile writes one, taking stored data over where given.
 
     `members` are (original entry, content, (stored data, CRC) or None); a member without
-    stored data is compressed here as zipfile does. Names, dates, compression, attributes,
+    stored data is compressed here as zipfile does, one with stored data is copied as it is
+    (its content then need not be given). Names, dates, compression, attributes,
     extra fields and comments are the original entries'."""
     directory: list[bytes] = []
     offset = 0
     for info, content, packed in members:
         if packed is not None:
             stored, crc = packed
+        elif content is None:
+            raise ValueError(f"{info.filename}: neither content nor stored data")
         elif info.compress_type == zipfile.ZIP_DEFLATED:
             stored, crc = _deflate(content)
         else:
@@ -78,7 +87,7 @@ def _write_zip(out: BinaryIO, members: Sequence[_Member], comment: bytes) -> Non
         year, month, day, hour, minute, second = info.date_time
         date = (year - 1980) << 9 | month << 5 | day
         time = hour << 11 | minute << 5 | second // 2
-        fields = (flags, info.compress_type, time, date, crc, len(stored), len(content),
+        fields = (flags, info.compress_type, time, date, crc, len(stored), _size(info, content),
                   len(name), len(extra))
         out.write(_LOCAL_HEADER.pack(b"PK\x03\x04", 20, 0, *fields) + name + extra)
         out.write(stored)
@@ -120,8 +129,10 @@ def _without_zip64(extra: bytes) -> bytes:
     return kept
 
 
-def write_members(fd: int, members: Sequence[_Member], comment: bytes) -> None:
-    """Write a package of `members` to `fd`, flush it to disk and close `fd`."""
+def write_members(fd: int, members: Sequence[_Member], comment: bytes,
+                  load: Callable[[zipfile.ZipInfo], bytes]) -> None:
+    """Write a package of `members` to `fd`, flush it to disk and close `fd`; `load` gives
+    the content of a member given without it, should zipfile have to write the package."""
     with open(fd, "wb") as out:
         if _plain_zip(members):
             _write_zip(out, members, comment)
@@ -130,7 +141,7 @@ def write_members(fd: int, members: Sequence[_Member], comment: bytes) -> None:
                 package.comment = comment
                 for info, content, _ in members:
                     entry = _same_entry(info)
-                    package.writestr(entry, content)
+                    package.writestr(entry, load(info) if content is None else content)
                     entry.external_attr = info.external_attr  # zipfile fills in 0o600
         out.flush()
         os.fsync(out.fileno())

@@ -1,0 +1,96 @@
+"""A workbook file opened once to read a few sheets and, perhaps, to save edits into it.
+
+Checking a workbook and changing it must accept and refuse the same files, so both go
+through `Workbook`: opening refuses what is open elsewhere, no zip package, an OpenDocument
+or binary workbook and a damaged package; `read` gives the values of the sheets asked for
+under the limits of `reading`; `try_edits` makes every edit in memory with all of the
+writer's checks; `save` does the same and replaces the file atomically (see `safety`).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Collection, Sequence
+from pathlib import Path
+
+from keizer_xl.workbook.xlsx.package import _Package, _WorkbookParts
+from keizer_xl.workbook.xlsx.reading import SheetValues, read_values
+from keizer_xl.workbook.xlsx.safety import (
+    _remove_stale_temps,
+    _replace_atomically,
+    check_not_open,
+)
+from keizer_xl.workbook.xlsx.sheet import SheetEdit, _Sheet
+
+
+class Workbook:
+    """An .xlsx/.xlsm file, its package read (parts unpacked only when needed)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        check_not_open(self.path)
+        self.target = Path(os.path.realpath(self.path))
+        if self.target != self.path.absolute():
+            check_not_open(self.target)
+        self.package = _Package.read(self.target)
+        self.parts = _WorkbookParts(self.package)
+
+    def worksheets(self) -> list[str]:
+        """The names of the ordinary worksheets, in the workbook's order."""
+        kinds = self.parts.rels
+        return [name for name, rid in self.parts.sheets.values()
+                if kinds.get(rid, ("", ""))[0].endswith("/worksheet")]
+
+    def read(self, sheets: Collection[str]) -> dict[str, SheetValues]:
+        """The values of these worksheets (exact names), each checked as the writer would
+        check a sheet it edits; SheetTooLarge names the cells past the limits."""
+        package = self.package
+        wanted = {name: self.parts.sheet_part(name) for name in sheets}
+        where = self.path.name
+        for name, part in wanted.items():
+            _Sheet(package.content(part), f"{where}: sheet {name!r}")  # editable at all?
+        names = [*wanted.values(), self.parts.workbook, self.parts.rels_part, "_rels/.rels",
+                 "[Content_Types].xml"]
+        names += [t for kind, t in self.parts.rels.values()
+                  if kind.endswith(("/sharedStrings", "/styles"))]
+        parts = {}
+        for name in names:
+            real = package.by_lower.get(name.lower())
+            if real is not None:
+                parts[real] = package.content(real)
+        return read_values(parts, wanted, where)
+
+    def try_edits(self, edits: Sequence[SheetEdit]) -> bool:
+        """Make the edits in memory, with every check a save makes; True if a part changes.
+
+        The edits stay made: `save` afterwards writes them without making them again."""
+        return self.package.apply(edits)
+
+    def save(self, edits: Sequence[SheetEdit], backup: bool = True) -> bool:
+        """Write `edits` into the file; False (and nothing written) if nothing changes.
+
+        Raises as `save_edits` does; in every such case the file is left as it was."""
+        if not self.package.apply(edits):
+            return False
+        target = self.target
+        if not os.access(target, os.W_OK) or not os.stat(target).st_mode & stat.S_IWUSR:
+            raise PermissionError(errno.EACCES,
+                                  "The workbook is read-only; keizer_xl cannot save into it",
+                                  str(self.path))
+        _remove_stale_temps(target)
+        _replace_atomically(target, self.package.write, backup)
+        return True
+
+
+def save_edits(path: Path, edits: Sequence[SheetEdit], backup: bool = True) -> bool:
+    """Write `edits` into the workbook at `path`; False (and nothing written) if nothing changes.
+
+    Raises WorkbookLocked when the workbook is open, FileNotFoundError when it is missing,
+    NotAWorkbook (or MissingSheet) when it cannot be edited, ValueError/TypeError for cells
+    that cannot be written, PermissionError when it is read-only. In every one of these cases
+    the workbook is left exactly as it was.
+    """
+    return Workbook(path).save(edits, backup)
+

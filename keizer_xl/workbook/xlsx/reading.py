@@ -1,0 +1,182 @@
+"""Reading the values of a few sheets with bounded memory, and what a value hides.
+
+A reader that builds a sheet as a rectangle from A1 to its farthest value allocates for
+every empty cell in between: one value typed at XFD1048576 asks for seventeen billion.
+So the sheet's XML is scanned first, cheaply, for the cells that hold something; a sheet
+reaching past the limits is refused with that far cell, and only a sheet within them is
+handed to python-calamine, inside a small package of just the parts it needs (all of them
+unpacked under `MAX_PART`, so calamine never unpacks anything unchecked). The same scan
+finds formulas whose value was never saved (calamine reads those as empty).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from keizer_xl.workbook.xlsx.errors import NotAWorkbook, SheetTooLarge
+from keizer_xl.workbook.xlsx.sheet import _Sheet
+from keizer_xl.workbook.xlsx.xmltext import (
+    _CELL_REF,
+    _attr,
+    _column_number,
+    _root_prefix,
+    _well_formed,
+    column_letters,
+)
+
+MAX_ROWS = 100_000
+MAX_COLUMNS = 1_000
+MAX_CELLS = 2_000_000  # the rectangle from A1 to the farthest value
+
+
+@dataclass
+class SheetValues:
+    """One sheet's values (row 0 = sheet row 1, column 0 = column A, "" for empty) and the
+    cells holding a formula whose value was never saved, as (row, column), 1-based."""
+
+    rows: Sequence[Sequence[object]]
+    unsaved: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class Scan:
+    """What a sheet's XML says before it is read: its farthest cells that hold something,
+    as (row, column), and its formulas without a saved value."""
+
+    bottom: tuple[int, int] = (0, 0)  # a cell in the last row
+    right: tuple[int, int] = (0, 0)  # a cell in the last column
+    unsaved: list[tuple[int, int]] = field(default_factory=list)
+
+    def too_far(self, sheet: str) -> list[tuple[str, str, str]]:
+        """(sheet, cell, why) for each limit the sheet's data passes."""
+        rows, columns = self.bottom[0], self.right[1]
+        found = []
+        if rows > MAX_ROWS:
+            found.append((sheet, _ref(self.bottom), f"row {rows:,}, past {MAX_ROWS:,} rows"))
+        if columns > MAX_COLUMNS:
+            found.append((sheet, _ref(self.right),
+                          f"column {column_letters(columns)}, past {MAX_COLUMNS:,} columns"))
+        if not found and rows * columns > MAX_CELLS:
+            found.append((sheet, _ref(self.bottom), f"A1:{column_letters(columns)}{rows} is "
+                          f"{rows * columns:,} cells, past {MAX_CELLS:,}"))
+        return found
+
+
+def _ref(cell: tuple[int, int]) -> str:
+    return f"{column_letters(cell[1])}{cell[0]}"
+
+
+@functools.cache
+def _patterns(p: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
+    """For a prefix: a cell start tag with `r` first (column, row, '/' if empty); any cell
+    start tag; a formula start tag."""
+    e = re.escape(p.encode())
+    return (re.compile(rb'<' + e + rb'c r="([A-Z]{1,3})([0-9]{1,7})"[^>]*?(/?)>'),
+            re.compile(rb"<" + e + rb"c[\s>/]"),
+            re.compile(rb"<" + e + rb"f[\s>/]"))
+
+
+def scan(data: bytes, where: str) -> Scan:
+    """Where the cells that hold something end, and which formulas have no saved value.
+
+    Most sheets write every cell as `<c r="B7" ...>`, which one pattern finds quickly; a
+    sheet with other markup (cells without `r`) is taken apart row by row instead."""
+    p = _root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
+    quick, any_cell, formula = _patterns(p)
+    found = quick.findall(data)
+    if len(found) != len(any_cell.findall(data)):
+        return _scan_rows(data, where)
+    result = Scan()
+    filled = [(letters, row) for letters, row, empty in found if not empty]
+    if filled:
+        last = max(map(int, (row for _, row in filled)))
+        result.bottom = (last, next(_column_number(c.decode()) for c, r in filled
+                                    if int(r) == last))
+        widest = max({c for c, _ in filled}, key=lambda c: (len(c), c))
+        result.right = (next(int(r) for c, r in filled if c == widest),
+                        _column_number(widest.decode()))
+    close = b"</" + p.encode() + b"c>"
+    for m in formula.finditer(data):
+        start = max(data.rfind(b"<" + p.encode() + b"c ", 0, m.start()),
+                    data.rfind(b"<" + p.encode() + b"c>", 0, m.start()))
+        end = data.find(close, m.end())
+        cell = data[start:end].decode("utf-8", "replace")
+        tag = cell[: cell.find(">") + 1]
+        ref = _CELL_REF.fullmatch(_attr(tag, "r") or "")
+        if ref and not _saved(cell, tag, p):
+            result.unsaved.append((int(ref.group(2)), _column_number(ref.group(1))))
+    return result
+
+
+def _saved(cell: str, tag: str, p: str) -> bool:
+    """Does a formula cell hold its value? An empty `<v>` is a saved value only for a formula
+    giving text (t="str"): Excel and LibreOffice write it so for ""; openpyxl and other
+    writers write it, or no `<v>` at all, for a value never computed."""
+    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", cell)
+    if v is None:
+        return False
+    return bool(v.group(1)) or _attr(tag, "t") == "str"
+
+
+def _scan_rows(data: bytes, where: str) -> Scan:
+    """`scan` for any markup, through the sheet editor's own reading of rows and cells."""
+    sheet = _Sheet(data, where)
+    result = Scan()
+    for item in sheet.items:
+        if isinstance(item, str):
+            continue
+        cells, _ = sheet._cells(item)
+        for cell in cells:
+            if cell.start.endswith("/>"):
+                continue
+            here = (item.number, cell.column)
+            if here[0] > result.bottom[0]:
+                result.bottom = here
+            if here[1] > result.right[1]:
+                result.right = here
+            if f"<{sheet.p}f" in cell.markup and re.search(
+                    rf"<{re.escape(sheet.p)}f[\s>/]", cell.markup) and not _saved(
+                    cell.markup, cell.start, sheet.p):
+                result.unsaved.append(here)
+    return result
+
+
+def read_values(parts: dict[str, bytes], wanted: dict[str, str],
+                where: str) -> dict[str, SheetValues]:
+    """The values of the sheets `wanted` (sheet name -> its part) of a package whose parts
+    calamine needs are given, unpacked, in `parts` (part name -> bytes).
+
+    Each sheet is scanned first; sheets past the limits raise SheetTooLarge naming every
+    far cell. Calamine then reads a package holding only `parts`, never the original file.
+    """
+    scans: dict[str, Scan] = {}
+    far: list[tuple[str, str, str]] = []
+    for name, part in wanted.items():
+        data = parts[part]
+        if not _well_formed(data):
+            raise NotAWorkbook(f"{where}: the sheet {name!r} is damaged (its XML is broken).")
+        scans[name] = scan(data, f"{where}: sheet {name!r}")
+        far += scans[name].too_far(name)
+    if far:
+        lines = [f"{sheet}!{cell}: the sheet's data reaches this cell ({why})"
+                 for sheet, cell, why in far]
+        raise SheetTooLarge("\n".join(lines), far)
+    small = io.BytesIO()
+    with zipfile.ZipFile(small, "w", zipfile.ZIP_STORED) as package:
+        for name, data in parts.items():
+            package.writestr(name, data)
+    try:
+        from python_calamine import CalamineWorkbook
+
+        book = CalamineWorkbook.from_filelike(io.BytesIO(small.getvalue()))
+        del small
+        return {name: SheetValues(book.get_sheet_by_name(name).to_python(
+                    skip_empty_area=False), scans[name].unsaved) for name in wanted}
+    except Exception as exc:  # calamine raises its own types for damaged parts
+        raise NotAWorkbook(f"{where} could not be read as a workbook ({exc}).") from None
+
