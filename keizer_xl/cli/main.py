@@ -198,7 +198,7 @@ def _number_or_text(value: str) -> object:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))
 def pair(file: Path) -> None:
     """Pair the next round in FILE, as the "Pair next round" button does.
 
@@ -277,7 +277,7 @@ def _print_table(title: str, headers: Sequence[str], right: Collection[str],
 
 @main.command()
 @click.argument("files", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, path_type=Path))
+                type=click.Path(path_type=Path))
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Processes to use (default: all cores for large batches).")
 def recalc(files: Sequence[Path], jobs: int | None) -> None:
@@ -349,23 +349,26 @@ def _run_batch(files: list[Path], jobs: int | None) -> list[tuple[str, list[str]
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))
 def check(file: Path) -> None:
     """Report the problems in FILE (with their cells); change nothing."""
     from keizer_xl.workbook import files as workbook
 
     _tune_gc()
 
-    competition, lines = _attempt(lambda: workbook.check(file))
-    if competition is None:
+    checked, lines = _attempt(lambda: workbook.inspect(file))
+    if checked is None:
         sys.exit(_fail(lines))
+    competition, notes = checked
     season = competition.season
     _say(f"{file}: no problems found ({len(season.players)} players, "
                      f"{season.last_round} rounds).")
+    for note in notes:
+        _say(f"Note: {note}")
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(path_type=Path))
 @click.option("--after", type=click.IntRange(0), default=None,
               help="Standings after this round (default: the last completed round).")
 @click.option("--group", default=None,

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import NoReturn
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_columns, tidy
-from keizer_xl.core.errors import KeizerError, Places, Problem
+from keizer_xl.core.errors import KeizerError, Places, Problem, column_letters
 from keizer_xl.core.final import final_order
 from keizer_xl.core.model import Absence, Entry, Game, Season
 from keizer_xl.core.round import Competition, NextRound
@@ -427,6 +427,34 @@ def settings_cells(values: Sequence[tuple[str, str]], layout: Layout) -> dict[Ce
             cells[(row, cols["Setting"])] = local_setting(name, layout.language)
         cells[(row, cols["Value"])] = value
     return cells
+
+def board_notes(grids: Mapping[str, Grid]) -> list[str]:
+    """A note for each board used by two games of one round (worth a look, no error).
+
+    Read from the Rounds sheet as it is: a row is a game when it has both players."""
+    sheet = next((name for name in grids if " ".join(name.split()).casefold() == "rounds"),
+                 None)
+    grid = grids.get(sheet, []) if sheet else []
+    if not grid:
+        return []
+    cols = find_columns(list(grid[0]), ROUND_COLUMNS)
+    if not {"Round", "Board", "White", "Black"} <= cols.keys():
+        return []
+    first: dict[tuple[str, str], int] = {}
+    notes = []
+    for number, row in enumerate(grid[1:], start=2):
+        cells = {name: row[i] if i < len(row) else None for name, i in cols.items()}
+        if any(is_blank(cells[name]) for name in ("Round", "Board", "White", "Black")):
+            continue
+        key = (str(cells["Round"]).strip().removesuffix(".0"),
+               str(cells["Board"]).strip().removesuffix(".0"))
+        if key in first:
+            notes.append(f"{sheet}!{column_letters(cols['Board'] + 1)}{number}: board {key[1]} "
+                         f"of round {key[0]} is also used in row {first[key]}; two games on "
+                         "one board")
+        else:
+            first[key] = number
+    return notes
 
 
 # -- the buttons' work, shared by the file path and live Excel ---------------------------

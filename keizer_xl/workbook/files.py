@@ -1,66 +1,146 @@
 """Workbook files: read with python-calamine, write only keizer_xl's cells, atomically.
 
-The file-level shell around the engine, used by the command line. Reading goes through
-python-calamine (several times faster than openpyxl); writing goes through
-`keizer_xl.workbook.xlsx`, which edits only the sheet parts that change and leaves every other
-byte of the file as it was.
+The file-level shell around the engine, used by the command line. `check`, `recalc` and
+`pair` take one path: open the file with `keizer_xl.workbook.xlsx` (which refuses damaged,
+hostile and foreign files, and reads only the sheets keizer_xl needs, with bounded memory,
+through python-calamine), check it, plan, and (`recalc`, `pair`) save only keizer_xl's
+cells, atomically, holding the workbook's writer lock from reading to saving.
 """
 
 from __future__ import annotations
 
-import zipfile
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
-from keizer_xl.core.errors import KeizerXLError, Problem
+from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
+from keizer_xl.core.errors import KeizerXLError, Places, Problem
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.workbook.contract import (
+    SETTINGS_COLUMNS,
+    BookError,
     Grid,
     Layout,
     SheetCells,
+    _contract_headers,
+    board_notes,
     plan_pair,
     plan_recalc,
     read_book,
     sheet_names,
 )
-from keizer_xl.workbook.xlsx import NotAWorkbook, SheetEdit, check_not_open, save_edits
+from keizer_xl.workbook.xlsx import SheetEdit, Workbook, XlsxError, column_letters, one_writer
 
 SUFFIXES = (".xlsx", ".xlsm")
-READ = {name for sheet in ("Players", "Rounds", "Settings") for name in sheet_names(sheet)}
+OTHER_KINDS = {
+    ".xls": "an old-style Excel file (.xls); open it in Excel or LibreOffice and save it as "
+            "an Excel workbook (.xlsx, or .xlsm with the buttons)",
+    ".xlsb": "a binary Excel workbook (.xlsb); open it in Excel and save it as .xlsx or .xlsm",
+    ".ods": "an OpenDocument spreadsheet (.ods); open it in LibreOffice and save it as an "
+            "Excel workbook (.xlsx, or .xlsm with the buttons)",
+}
+T = TypeVar("T")
 
 
 class FileProblem(KeizerXLError):
     """The file itself cannot be used (missing, not a workbook, open in Excel)."""
 
 
-def read_grids(path: Path) -> dict[str, Grid]:
-    """The cell values of the sheets keizer_xl reads, row 0 = the sheet's row 1.
+UNSAVED = ("a formula whose value is not saved: open and save the workbook in Excel or "
+           "LibreOffice, or type the value")
+# the sheets keizer_xl reads, by every language's name (as matched), and their columns
+COLUMNS = {name: columns for table, columns in (("Players", PLAYER_COLUMNS),
+                                                ("Rounds", ROUND_COLUMNS),
+                                                ("Settings", SETTINGS_COLUMNS))
+           for name in sheet_names(table)}
+
+
+def _key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
+    """The workbook opened, the cell values of the sheets keizer_xl reads (row 0 = the
+    sheet's row 1), and the cells it reads that hold a formula whose value was never saved.
 
     Other worksheets (Standings, which is rewritten whole, and the secretary's own) are
     listed with no cells: only their names matter, and reading them would cost time."""
-    from python_calamine import CalamineWorkbook
-
-    if not path.exists():
-        raise FileProblem(f"{path}: there is no such file")
+    path = Path(path)
     if path.is_dir():
         raise FileProblem(f"{path}: this is a folder, not a workbook")
+    if not path.exists():
+        raise FileProblem(f"{path}: there is no such file")
+    if path.suffix.lower() in OTHER_KINDS:
+        raise FileProblem(f"{path}: {OTHER_KINDS[path.suffix.lower()]}")
     if path.suffix.lower() not in SUFFIXES:
         raise FileProblem(f"{path}: not an Excel workbook (.xlsx or .xlsm)")
-    if not zipfile.is_zipfile(path):
-        raise FileProblem(f"{path}: not an Excel workbook (the file is damaged or of "
-                          "another kind)")
+    with _as_file_problem(path):
+        book = Workbook(path)
+        names = book.worksheets()
+        values = book.read([name for name in names if _key(name) in COLUMNS])
+    grids: dict[str, Grid] = {name: values[name].rows if name in values else []
+                              for name in names}
+    return book, grids, [cell for name, read in values.items()
+                         for cell in _unsaved(name, read.rows, read.unsaved)]
+
+
+Unsaved = tuple[str, int, int]  # a formula cell without a saved value: sheet, row, column
+
+
+def _unsaved(sheet: str, rows: Grid, cells: list[tuple[int, int]]) -> list[Unsaved]:
+    """The formula cells without a saved value in the columns keizer_xl reads (and in the
+    header row, which says what the columns are)."""
+    if not cells:
+        return []
+    header = _contract_headers(list(rows[0]) if rows else [])
+    read = {i + 1 for i in find_columns(header, COLUMNS[_key(sheet)]).values()}
+    return [(sheet, row, column) for row, column in sorted(cells)
+            if row == 1 or column in read]
+
+
+def _with_unsaved(cells: list[Unsaved], error: BookError | None = None) -> BookError:
+    """A BookError naming these formula cells first, then `error`'s problems if any."""
+    places = error.places if error is not None else Places()
+    sheets, columns = dict(places.sheets), {t: dict(c) for t, c in places.columns.items()}
+    problems = []
+    for sheet, row, column in cells:
+        table = f"{sheet} (formulas)"  # a place of its own: any column of the sheet
+        sheets[table] = sheet
+        columns.setdefault(table, {})[column_letters(column)] = column
+        problems.append(Problem(UNSAVED, table, row, column_letters(column)))
+    return BookError([*problems, *(error.problems if error else [])],
+                     Places(sheets, columns))
+
+
+@contextlib.contextmanager
+def _as_file_problem(path: Path) -> Iterator[None]:
+    """The writer's refusals and the system's errors as FileProblems naming the file."""
     try:
-        book = CalamineWorkbook.from_path(str(path))
-        grids: dict[str, Grid] = {}
-        for meta in book.sheets_metadata:
-            if str(meta.typ).endswith("WorkSheet"):
-                wanted = " ".join(meta.name.split()).casefold() in READ
-                grids[meta.name] = book.get_sheet_by_name(meta.name).to_python(
-                    skip_empty_area=False) if wanted else []
-        return grids
-    except Exception as exc:  # calamine raises its own types for damaged packages
-        raise FileProblem(f"{path}: could not be read as a workbook ({exc})") from None
+        yield
+    except XlsxError as exc:
+        raise FileProblem(_named(path, str(exc))) from None
+    except (ValueError, TypeError) as exc:  # a cell the writer will not overwrite
+        raise FileProblem(_named(path, str(exc))) from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise FileProblem(f"{exc.filename or path}: {reason[:1].lower()}{reason[1:]}") from None
+
+
+def _named(path: Path, message: str) -> str:
+    """The message, starting with the file's name as given if it does not name it yet."""
+    return message if message.startswith((str(path), path.name)) else f"{path}: {message}"
+
+
+def read_grids(path: Path) -> dict[str, Grid]:
+    """The cell values of the sheets keizer_xl reads, row 0 = the sheet's row 1 (other
+    worksheets are listed with no cells); BookError for formulas without saved values."""
+    _, grids, unsaved = _open(path)
+    if unsaved:
+        raise _with_unsaved(unsaved)
+    return grids
 
 
 @dataclass
@@ -76,32 +156,47 @@ class Outcome:
 
 def load(path: Path) -> tuple[Competition, Layout]:
     """Read and check a workbook; BookError lists every problem with its cell."""
-    return read_book(read_grids(path))
+    _, grids, unsaved = _open(path)
+    return _planned(read_book, grids, unsaved)
 
 
-def _save(path: Path, edits: list[SheetCells]) -> bool:
-    sheet_edits = [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None)
-                   for e in edits]
+def _planned(plan: Callable[[dict[str, Grid]], T], grids: dict[str, Grid],
+             unsaved: list[Unsaved]) -> T:
+    """`plan(grids)`, with the formulas without a saved value among its problems."""
     try:
-        return save_edits(path, sheet_edits)
-    except NotAWorkbook as exc:
-        raise FileProblem(str(exc)) from None
+        planned = plan(grids)
+    except BookError as error:
+        if not unsaved:
+            raise
+        raise _with_unsaved(unsaved, error) from None
+    if unsaved:
+        raise _with_unsaved(unsaved)
+    return planned
+
+
+def _edits(edits: list[SheetCells]) -> list[SheetEdit]:
+    return [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None)
+            for e in edits]
 
 
 def recalc(path: Path) -> Outcome:
     """Rewrite the Standings sheet after the last completed round."""
-    _refuse_if_open(path)
-    standings, edits = plan_recalc(read_grids(path))
-    written = _save(path, edits)
-    return Outcome(path, standings, None, written, _notes(standings))
+    with _one_writer(path):
+        book, grids, unsaved = _open(path)
+        standings, edits = _planned(plan_recalc, grids, unsaved)
+        with _as_file_problem(path):
+            written = book.save(_edits(edits))
+    return Outcome(path, standings, None, written, _notes(standings) + board_notes(grids))
 
 
 def pair(path: Path) -> Outcome:
     """What the "Pair next round" button does: check, pair, append the round, standings."""
-    _refuse_if_open(path)
-    next_round, edits = plan_pair(read_grids(path))
-    written = _save(path, edits)
-    notes = [*_notes(next_round.standings), *next_round.notes]
+    with _one_writer(path):
+        book, grids, unsaved = _open(path)
+        next_round, edits = _planned(plan_pair, grids, unsaved)
+        with _as_file_problem(path):
+            written = book.save(_edits(edits))
+    notes = [*_notes(next_round.standings), *next_round.notes, *board_notes(grids)]
     return Outcome(path, next_round.standings, next_round, written, notes)
 
 
@@ -116,15 +211,33 @@ def load_with_groups(path: Path) -> tuple[Competition, dict[str, str]]:
 
 def write_cells(path: Path, edits: list[SheetCells]) -> bool:
     """Write these cells and nothing else (refused while the workbook is open), atomically,
-    keeping a backup; False when they already hold these values."""
-    _refuse_if_open(path)
-    return _save(path, edits)
+    keeping a backup, holding the writer lock; False when they already hold these values."""
+    with _one_writer(path), _as_file_problem(path):
+        return Workbook(path).save(_edits(edits))
 
 
 def check(path: Path) -> Competition:
-    """Only check: raises with every problem, writes nothing."""
-    competition, _ = load(path)
-    return competition
+    """Only check: raises with every problem, writes nothing (see `inspect`)."""
+    return inspect(path)[0]
+
+
+def inspect(path: Path) -> tuple[Competition, list[str]]:
+    """Check exactly as `recalc` and `pair` check before they write: the file, the package,
+    every sheet keizer_xl reads, and the Standings it would write (made in memory only).
+    Raises with every problem; gives the notes worth knowing (two games on one board)."""
+    book, grids, unsaved = _open(path)
+    competition, _ = _planned(read_book, grids, unsaved)
+    _, edits = plan_recalc(grids)
+    with _as_file_problem(path):
+        book.try_edits(_edits(edits))
+    return competition, board_notes(grids)
+
+
+@contextlib.contextmanager
+def _one_writer(path: Path) -> Iterator[None]:
+    """Hold the workbook's writer lock from reading it to saving it."""
+    with _as_file_problem(path), one_writer(path):
+        yield
 
 
 def _notes(standings: Standings) -> list[str]:
@@ -136,14 +249,5 @@ def cautions(outcome: Outcome) -> list[str]:
     return list(outcome.standings.cautions)
 
 
-def _refuse_if_open(path: Path) -> None:
-    from keizer_xl.workbook.xlsx import WorkbookLocked
-
-    try:
-        check_not_open(path)
-    except WorkbookLocked as exc:
-        raise FileProblem(str(exc)) from None
-
-
-__all__ = ["FileProblem", "Outcome", "Problem", "check", "load", "pair", "read_grids",
-           "recalc", "write_cells"]
+__all__ = ["FileProblem", "Outcome", "Problem", "cautions", "check", "inspect", "load",
+           "pair", "read_grids", "recalc", "write_cells"]

@@ -37,10 +37,15 @@ def one_writer(path: Path, wait: float = WAIT) -> Iterator[None]:
     The lock is the operating system's lock on the lock file (`filelock`), which ends with
     the process that held it: a file left behind by a run that was killed is no lock, and
     the next run takes it at once. A second run waits up to `wait` seconds, then refuses.
+
+    The file is removed when the work is done, just before the lock is let go: a run
+    waiting on the removed file finds it gone once it gets the lock (filelock checks) and
+    starts over on a fresh one, so two runs never work at once.
     """
     from filelock import FileLock, Timeout
 
-    lock = FileLock(writer_lock_path(path), timeout=wait)
+    lock_path = writer_lock_path(path)
+    lock = FileLock(lock_path, timeout=wait)
     try:
         lock.acquire()
     except Timeout:
@@ -51,6 +56,8 @@ def one_writer(path: Path, wait: float = WAIT) -> Iterator[None]:
     try:
         yield
     finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock_path)
         lock.release()
 
 
