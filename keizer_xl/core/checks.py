@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from keizer_xl.core.errors import Problems
 from keizer_xl.core.model import (
@@ -24,7 +24,7 @@ from keizer_xl.core.model import (
     name_key,
     tidy_name,
 )
-from keizer_xl.core.settings import Settings, parse_settings
+from keizer_xl.core.settings import Settings, parse_settings, short_text
 from keizer_xl.core.words import (
     DEFAULT_ABSENCE,
     PRESENT,
@@ -38,6 +38,21 @@ from keizer_xl.core.words import (
 
 PLAYER_COLUMNS = ("Name", "Rating", "Joined", "Left", "Present")
 ROUND_COLUMNS = ("Round", "Board", "White", "Black", "Result")
+
+MAX_ROUND = 1_000  # rounds, boards and ratings past these are typing mistakes, and their
+MAX_BOARD = 10_000  # arithmetic (values of a million-digit rating) would never end
+MAX_RATING = 10_000
+
+N = TypeVar("N", int, Fraction)
+
+
+def _at_most(number: N, high: int, value: object) -> N:
+    """The number, if it is at most `high`; WordError naming the sensible range if not."""
+    if number > high:
+        raise WordError(f"'{short_text(value)}' is more than {high:,}, outside the sensible "
+                        "range")
+    return number
+
 
 Row = tuple[Hashable, Mapping[str, Any]]  # (row label, {canonical column: cell value})
 
@@ -139,10 +154,11 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
                     rating = parse_number(value)
                     if rating < 0:
                         raise WordError(f"'{text(value)}' is negative; a rating is 0 or more")
+                    _at_most(rating, MAX_RATING, value)
                 elif col == "Joined":
-                    joined = parse_whole(value, 1)
+                    joined = _at_most(parse_whole(value, 1), MAX_ROUND, value)
                 elif col == "Left":
-                    left = parse_whole(value, 1)
+                    left = _at_most(parse_whole(value, 1), MAX_ROUND, value)
                 else:
                     word = parse_presence(value)
                     present = (settings.default_absence if word == DEFAULT_ABSENCE
@@ -216,7 +232,7 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
     for label, round_cell, board_cell, white_cell, black_cell, result_cell in zip(
             table.labels, *columns, strict=True):
         try:
-            round_no = parse_whole(round_cell, 1)
+            round_no = _at_most(parse_whole(round_cell, 1), MAX_ROUND, round_cell)
         except WordError as exc:
             problems.add(f"{exc}; a round number is 1, 2, 3, ..." if round_cell is not None
                          else "this row has no round number", table.name, label, "Round")
@@ -224,7 +240,7 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
         board: int | None = None
         if board_cell is not None:
             try:
-                board = parse_whole(board_cell, 1)
+                board = _at_most(parse_whole(board_cell, 1), MAX_BOARD, board_cell)
             except WordError as exc:
                 problems.add(f"{exc} (board number)", table.name, label, "Board")
         try:

@@ -126,6 +126,15 @@ def _forfeit_loss(value: object) -> Fraction | None:
     return parse_fraction(value)
 
 
+def short_text(value: object) -> str:
+    """The typed value for a message; a huge number as Excel shows it (1e+308), not in
+    full."""
+    if isinstance(value, float) and abs(value) >= 1e15:
+        return f"{value:.6g}"
+    shown = text(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
 def _words(value: object) -> str:
     return " ".join(text(value).split())
 
@@ -151,13 +160,23 @@ class SettingSpec:
     choices: tuple[str, ...] | None = None
     presets: Mapping[str, str] = dataclasses.field(default_factory=dict)
     rule: bool = True  # False: not a rule of the game (a name), not listed as a changed rule
+    range: tuple[int, int] | None = None  # the sensible numbers, both ends included
 
     def read(self, value: object) -> tuple[str, Any]:
         """(field, value) for what was typed; WordError says what is allowed."""
         parsed = self.parse(value)
         if isinstance(parsed, tuple) and len(parsed) == 2 and isinstance(parsed[0], str):
-            return parsed[0], parsed[1]
-        return self.field, parsed
+            field_name, parsed = parsed
+        else:
+            field_name = self.field
+        numbers = parsed if isinstance(parsed, tuple) else (parsed,)
+        if self.range is not None and any(
+                isinstance(n, (int, Fraction)) and not isinstance(n, bool)
+                and not self.range[0] <= n <= self.range[1] for n in numbers):
+            low, high = self.range
+            raise WordError(f"'{short_text(value)}' is outside the sensible range, "
+                            f"{low:,} to {high:,}")
+        return field_name, parsed
 
 
 def _choice(name: str, field_name: str, choices: tuple[str, ...], default: str, meaning: str,
@@ -178,78 +197,97 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("Top value", "top_value", _top_value, "blank",
                 "Value of the number 1. Blank: 1.5 × (players − 1), fixed when round 1 is "
                 "paired; auto: recomputed every time from 'Ratio first to last'.",
-                presets={"kfc": "auto"}),
-    SettingSpec("Step", "step", _positive, "1", "How much less each next place is worth."),
+                presets={"kfc": "auto"},
+                range=(1, 1_000_000)),
+    SettingSpec("Step", "step", _positive, "1", "How much less each next place is worth.",
+                range=(0, 10_000)),
     _choice("Initial order", "initial_order", ("rating", "as listed"), "rating",
             "Ranking before round 1: rating (highest first) or as listed."),
     SettingSpec("Bye", "bye", parse_fraction, "2/3",
-                "Share of own value for the odd player out.", presets={"kfc": "1/2"}),
+                "Share of own value for the odd player out.", presets={"kfc": "1/2"},
+                range=(0, 10)),
     SettingSpec("Excused absence", "excused", _fractions, "1/3",
                 "Share of own value for an excused absence; a list (1/3, 1/4) gives the n-th "
-                "absence the n-th share.", presets={"kfc": "35%"}),
+                "absence the n-th share.", presets={"kfc": "35%"},
+                range=(0, 10)),
     SettingSpec("Club duty", "club", _fractions, "2/3",
                 "Share of own value when playing a team match for the club (list allowed).",
-                presets={"kfc": "70%"}),
+                presets={"kfc": "70%"},
+                range=(0, 10)),
     SettingSpec("Unexcused absence", "unexcused", parse_fraction, "0",
-                "Share of own value for an unexcused absence.", presets={"kfc": "35%"}),
+                "Share of own value for an unexcused absence.", presets={"kfc": "35%"},
+                range=(0, 10)),
     SettingSpec("Default absence", "default_absence", _absence, "excused",
                 "Reason used when the Present cell is blank: excused, club or unexcused.",
                 ("excused", "club", "unexcused")),
     SettingSpec("Forfeit win", "forfeit_win", _forfeit, "2/3",
                 "Share of own value when the opponent did not turn up; 'opponent' counts it "
-                "as a win over the board.", presets={"kfc": "opponent"}),
+                "as a win over the board.", presets={"kfc": "opponent"},
+                range=(0, 10)),
     SettingSpec("Forfeit loss", "forfeit_loss", _forfeit_loss, "unexcused",
                 "What the player who did not turn up earns: unexcused (the Unexcused absence "
                 "share of own value) or a share of own value; -- gives both this.",
-                presets={"kfc": "0"}),
+                presets={"kfc": "0"},
+                range=(0, 10)),
     _choice("Late entry", "late_entry", ("bottom", "rating"), "bottom",
             "Where a late entrant starts: bottom of the ranking, or by rating."),
     _choice("Late entry rounds", "late_entry_rounds", ("excused", "nothing"), "excused",
             "Rounds before a late entrant joined: excused or nothing."),
     SettingSpec("Max rewarded absences", "max_rewarded_absences", _whole_from(0), "blank",
-                "Only this many excused/club absences score (blank: no limit)."),
+                "Only this many excused/club absences score (blank: no limit).",
+                range=(0, 1_000)),
     _choice("Ties", "ties", ("rating", "shared"), "rating",
             "Equal scores: rating (each place its own value) or shared (same value).",
             {"kfc": "rating"}),
     _choice("Iterate", "iterate", ("none", "final", "converge"), "none",
             "none (Keizer's original), final (re-price once more), converge (until stable)."),
     SettingSpec("Rematch window", "rematch_window", _whole_from(0), "3",
-                "Players who met in the last this-many rounds are not paired again."),
+                "Players who met in the last this-many rounds are not paired again.",
+                range=(0, 1_000)),
     _choice("Colours", "colours", ("keizer", "count", "percentage", "geel"), "keizer",
             "Colour rule: keizer, count, percentage or geel."),
     _choice("Preset", "preset", ("keizer", "kfc"), "keizer",
             "keizer (this rule book) or kfc (KeizerForClubs' defaults)."),
     SettingSpec("Ratio first to last", "ratio", _above_one, "3",
                 "With Top value auto: the first is worth this many times the last.",
-                presets={"kfc": "3"}),
+                presets={"kfc": "3"},
+                range=(1, 1_000)),
     SettingSpec("Loss", "loss", parse_fraction, "0",
-                "Share of the opponent's value earned by a loss.", presets={"kfc": "0"}),
+                "Share of the opponent's value earned by a loss.", presets={"kfc": "0"},
+                range=(0, 10)),
     _choice("Withdrawn", "withdrawn", ("stay", "drop"), "stay",
             "stay (ranked, not paired) or drop (taken out of the ranking).", {"kfc": "drop"}),
     SettingSpec("Withdrawn opponent", "withdrawn_opponent", parse_fraction, "3/4",
                 "With drop: share of own value for a game against a dropped player.",
-                presets={"kfc": "3/4"}),
+                presets={"kfc": "3/4"},
+                range=(0, 10)),
     _choice("Own value", "own_value", ("current", "initial", "none"), "current",
             "Own value added to the score: current, initial or none."),
     _choice("Values", "values", ("rank", "rating"), "rank",
             "rank (Keizer values) or rating (rating ÷ divisor, the Geel system)."),
     SettingSpec("Rating divisor", "rating_divisor", _positive, "100",
-                "With Values rating: value = rating ÷ this."),
+                "With Values rating: value = rating ÷ this.",
+                range=(0, 1_000_000)),
     SettingSpec("Rating K-factor", "rating_k", parse_fraction, "0",
-                "With Values rating: Elo K-factor moving ratings each round (0: fixed)."),
+                "With Values rating: Elo K-factor moving ratings each round (0: fixed).",
+                range=(0, 1_000)),
     _choice("Pairing", "pairing", ("top-down", "spread"), "top-down",
             "top-down (1–2, 3–4, …) or spread (the Geel alternative)."),
     SettingSpec("Top-down from round", "top_down_from", _whole_from(1), "blank",
-                "With spread: pair top-down from this round on."),
+                "With spread: pair top-down from this round on.",
+                range=(1, 1_000)),
     _choice("First round white", "first_round_white", ("higher", "lower"), "higher",
             "Who gets white when neither has played: higher or lower ranked."),
     SettingSpec("Max same colour", "max_same_colour", _whole_from(1), "blank",
-                "Never this many times more the same colour in a row (blank: no limit)."),
+                "Never this many times more the same colour in a row (blank: no limit).",
+                range=(1, 1_000)),
     SettingSpec("Minimum games", "minimum_games", _whole_from(0), "blank",
                 "After the season's last round, players with fewer games are listed after "
-                "the others (blank: no minimum)."),
+                "the others (blank: no minimum).",
+                range=(0, 1_000)),
     SettingSpec("Rounds in season", "rounds_in_season", _whole_from(1), "blank",
-                "How many rounds the season has, for Minimum games (blank: unknown)."),
+                "How many rounds the season has, for Minimum games (blank: unknown).",
+                range=(1, 1_000)),
     SettingSpec("Club name", "club_name", _words, "blank",
                 "The club's name, above the published standings (blank: none).", rule=False),
     SettingSpec("Competition name", "competition_name", _words, "blank",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from keizer_xl.core.errors import KeizerXLError
@@ -53,31 +53,58 @@ def _run(book: Any, work: Callable[[Any], None], button: str) -> None:
                 "pass the workbook, e.g. `keizer_xl.recalculate(xlwings.Book('club.xlsm'))`"
             ) from exc
     try:
-        work(book)
+        with _one_writer(book):
+            work(book)
     except Exception as exc:  # every failure becomes a message box, never a traceback
         _alert(book, failure_message(exc, button), button)
 
 
-def _pair(book: Any) -> None:
-    from keizer_xl.workbook.contract import plan_pair
+@contextlib.contextmanager
+def _one_writer(book: Any) -> Iterator[None]:
+    """While a button works on a workbook saved on this computer, `keizer-xl` waits (and
+    the other way round): both hold the workbook's writer lock."""
+    from pathlib import Path
 
-    next_round, edits = plan_pair(read_grids(book))
+    from keizer_xl.workbook.files import FileProblem
+    from keizer_xl.workbook.xlsx import XlsxError, one_writer
+
+    try:
+        path = Path(str(book.fullname))
+        saved = path.is_absolute() and path.is_file()
+    except Exception:  # a book never saved, or an engine that cannot tell
+        saved = False
+    with contextlib.ExitStack() as held:
+        if saved:
+            try:
+                held.enter_context(one_writer(path))
+            except XlsxError as exc:
+                raise FileProblem(str(exc)) from None
+        yield
+
+
+def _pair(book: Any) -> None:
+    from keizer_xl.workbook.contract import board_notes, plan_pair
+
+    grids = read_grids(book)
+    next_round, edits = plan_pair(grids)
     write(book, edits)
     _show(book, next(e for e in edits if e.table == "Rounds"))
     notes = [*([next_round.standings.note] if next_round.standings.note else []),
-             *next_round.notes, *_warnings(next_round.standings)]
+             *next_round.notes, *_warnings(next_round.standings), *board_notes(grids)]
     if notes:
         _note(book, f"Round {next_round.round} is paired. Please note:\n\n"
               + "\n\n".join(notes), "Pair next round")
 
 
 def _recalc(book: Any) -> None:
-    from keizer_xl.workbook.contract import plan_recalc
+    from keizer_xl.workbook.contract import board_notes, plan_recalc
 
-    standings, edits = plan_recalc(read_grids(book))
+    grids = read_grids(book)
+    standings, edits = plan_recalc(grids)
     write(book, edits)
     _show(book, edits[0])
-    notes = [*([standings.note] if standings.note else []), *_warnings(standings)]
+    notes = [*([standings.note] if standings.note else []), *_warnings(standings),
+             *board_notes(grids)]
     if notes:
         _note(book, "\n\n".join(notes), "Recalculate")
 
@@ -105,8 +132,22 @@ def read_grids(book: Any) -> dict[str, Grid]:
 
 
 def _grid(sheet: Any) -> list[list[object]]:
+    """The sheet's values from A1 to the end of its used range; a used range past the
+    limits (one value typed far away) is refused before Excel is asked for its values."""
+    from keizer_xl.workbook.files import FileProblem
+    from keizer_xl.workbook.xlsx import MAX_CELLS, MAX_COLUMNS, MAX_ROWS, column_letters
+
     used = sheet.used_range
-    top, left = _top_left(used.address)
+    address = used.address.split("!")[-1]
+    top, left = _top_left(address)
+    bottom, right = _top_left(address.split(":")[-1])
+    if bottom > MAX_ROWS or right > MAX_COLUMNS or bottom * right > MAX_CELLS:
+        raise FileProblem(
+            f"{sheet.name}!{column_letters(right)}{bottom}: the sheet's used range reaches this "
+            "cell; "
+            f"keizer_xl reads at most {MAX_ROWS:,} rows, {MAX_COLUMNS:,} columns and "
+            f"{MAX_CELLS:,} cells of a sheet. Clear what is there (and any formatting) and "
+            "try again.")
     values = used.options(ndim=2).value
     grid: list[list[object]] = [[] for _ in range(top - 1)]
     pad: list[object] = [None] * (left - 1)

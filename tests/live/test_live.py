@@ -562,3 +562,79 @@ def test_buttons_in_excel(tmp_path: Path) -> None:  # pragma: no cover - needs E
         book.close()
     finally:
         app.quit()
+
+
+# -- hostile and odd workbooks through the buttons (issue 11) ----------------------------
+
+def test_a_value_far_away_is_refused_before_excel_is_asked_for_it(
+        xw: Any, tmp_path: Path) -> None:
+    """The used range is checked before its values are asked for: a value in column ALM
+    (the 1,001st) makes it reach ALM5, which is named, and nothing is written."""
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    excel.set("Players", 2, 1001, "x")
+    actions = press(xw, excel, keizer_xl.pair_next_round)
+    assert written(actions, excel) == {}
+    ((text, *_),) = excel.alerts
+    assert "Players!ALM5: the sheet's used range reaches this cell" in text, text
+
+
+def test_a_top_value_of_1e308_is_a_problem_naming_its_cell(xw: Any, tmp_path: Path) -> None:
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    row = setting_row(excel, "Top value")
+    excel.set("Settings", row, 2, 1e308)
+    for button in (keizer_xl.pair_next_round, keizer_xl.recalculate):
+        excel.alerts.clear()
+        actions = press(xw, excel, button)
+        assert written(actions, excel) == {}
+        ((text, *_),) = excel.alerts
+        assert f"Settings!B{row}: Top value: '1e+308' is outside the sensible range" in text, text
+
+
+def test_two_games_on_one_board_are_noted_after_the_work(xw: Any, tmp_path: Path) -> None:
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    press(xw, excel, keizer_xl.pair_next_round)
+    excel.set("Rounds", 3, 2, 1)  # the second game of round 1 on board 1 too
+    excel.set("Rounds", 2, 5, "1-0")
+    excel.set("Rounds", 3, 5, "0-1")
+    actions = press(xw, excel, keizer_xl.recalculate)
+    assert "Standings" in written(actions, excel)
+    ((text, _, _, mode, _),) = excel.alerts
+    assert mode == "info" and "Rounds!B3: board 1 of round 1 is also used in row 2" in text
+
+
+def test_a_button_waits_for_a_command_working_on_the_same_file(
+        xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A book saved on this computer: while `keizer-xl` holds its writer lock, the button
+    waits, then says so; once the command is gone, the button works."""
+    from keizer_xl.workbook.xlsx import safety
+
+    path = new_book(tmp_path, players(4))
+    excel = Excel.from_file(path)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; "
+         "from keizer_xl.workbook.xlsx import one_writer\n"
+         "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)",
+         str(path)], stdout=subprocess.PIPE, text=True)
+
+    def click() -> list[dict[str, Any]]:
+        payload = excel.json()
+        payload["book"]["name"] = str(path)  # the remote engine's fullname is the name
+        book = xw.Book(json=payload)
+        book.set_mock_caller()
+        keizer_xl.pair_next_round()
+        actions: list[dict[str, Any]] = json.loads(json.dumps(book.json()))["actions"]
+        excel.apply(actions)
+        return actions
+
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        monkeypatch.setattr(safety, "WAIT", 0.5)
+        actions = click()
+        assert written(actions, excel) == {}
+        ((text, *_),) = excel.alerts
+        assert "is being changed by another keizer-xl run or button" in text, text
+    finally:
+        holder.kill()
+        holder.wait()
+    excel.alerts.clear()
+    assert "Rounds" in written(click(), excel) and excel.alerts == []

@@ -7,6 +7,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import time
 import zipfile
 from pathlib import Path
@@ -177,3 +178,39 @@ def test_open_workbook_is_refused(club: Path, lock_name: str, program: str) -> N
         check_not_open(club)
     lock.unlink()
     check_not_open(club)
+
+
+@POSIX_ONLY
+def test_temporary_files_of_a_live_run_are_kept_and_left_over_ones_removed(
+        club: Path) -> None:
+    """A save removes the temporary files of runs that are gone, never of one still
+    writing: their names carry the writer's process id."""
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    try:
+        live_temp = club.with_name(f".{club.name}.{alive.pid}-0a1b2c3d.keizer-xl.tmp")
+        dead_temp = club.with_name(f".{club.name}.{dead.pid}-0a1b2c3d.keizer-xl.tmp")
+        old_temp = club.with_name(f".{club.name}.{alive.pid}-99999999.keizer-xl.tmp")
+        for temp in (live_temp, dead_temp, old_temp):
+            temp.write_bytes(b"half a workbook")
+        hours_ago = time.time() - 2 * 3600
+        os.utime(old_temp, (hours_ago, hours_ago))
+        assert save_edits(club, product_edits())
+        assert live_temp.exists()
+        assert not dead_temp.exists() and not old_temp.exists()
+    finally:
+        alive.kill()
+        alive.wait()
+
+
+def test_the_writer_lock_is_taken_once_and_its_file_removed(tmp_path: Path) -> None:
+    from keizer_xl.workbook.xlsx import WorkbookBusy, one_writer, writer_lock_path
+
+    club = copy_fixture("club.xlsm", tmp_path)
+    with one_writer(club):
+        assert writer_lock_path(club).exists()
+        with (pytest.raises(WorkbookBusy, match=r"club\.xlsm is being changed by another"),
+              one_writer(club, wait=0.2)):
+            pass  # pragma: no cover - the lock is held
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.xlsm"]

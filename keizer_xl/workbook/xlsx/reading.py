@@ -165,6 +165,9 @@ def read_values(parts: dict[str, bytes], wanted: dict[str, str],
     if far:
         lines = [f"{sheet}!{cell}: the sheet's data reaches this cell ({why})"
                  for sheet, cell, why in far]
+        lines.append(f"keizer_xl reads at most {MAX_ROWS:,} rows, {MAX_COLUMNS:,} columns and "
+                     f"{MAX_CELLS:,} cells of a sheet. Clear what is there (and any "
+                     "formatting) and try again.")
         raise SheetTooLarge("\n".join(lines), far)
     small = io.BytesIO()
     with zipfile.ZipFile(small, "w", zipfile.ZIP_STORED) as package:

@@ -31,12 +31,13 @@ def writer_lock_path(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def one_writer(path: Path, wait: float = WAIT) -> Iterator[None]:
+def one_writer(path: Path, wait: float | None = None) -> Iterator[None]:
     """Hold the workbook's writer lock: one keizer_xl run at a time reads and saves it.
 
     The lock is the operating system's lock on the lock file (`filelock`), which ends with
     the process that held it: a file left behind by a run that was killed is no lock, and
-    the next run takes it at once. A second run waits up to `wait` seconds, then refuses.
+    the next run takes it at once. A second run waits up to `wait` seconds (`WAIT`), then
+    refuses.
 
     The file is removed when the work is done, just before the lock is let go: a run
     waiting on the removed file finds it gone once it gets the lock (filelock checks) and
@@ -44,6 +45,7 @@ def one_writer(path: Path, wait: float = WAIT) -> Iterator[None]:
     """
     from filelock import FileLock, Timeout
 
+    wait = WAIT if wait is None else wait
     lock_path = writer_lock_path(path)
     lock = FileLock(lock_path, timeout=wait)
     try:

@@ -43,11 +43,15 @@ _PACK_EARLY = 1 << 20  # bytes: a part this large is compressed in a second thre
 
 
 def _plain_zip(members: Sequence[_Member]) -> bool:
-    """Can `_write_zip` write these (no zip64 sizes, stored or deflated only)?"""
-    size = sum(_size(info, content) + len(packed[0] if packed else b"") + 1024
-               for info, content, packed in members)
-    return (len(members) < 0xFFFF and size < zipfile.ZIP64_LIMIT // 2
-            and all(info.compress_type in _COPYABLE for info, _, _ in members))
+    """Can `_write_zip` write these (no zip64 sizes or offsets, stored or deflated only)?
+
+    The file's offsets count stored bytes, which a member copied as stored keeps few of
+    even when it unpacks to a lot (it is never unpacked here)."""
+    stored = sum(len(packed[0]) if packed else _size(info, content) + 1024
+                 for info, content, packed in members)
+    return (len(members) < 0xFFFF and stored < zipfile.ZIP64_LIMIT // 2
+            and all(_size(info, content) < zipfile.ZIP64_LIMIT
+                    and info.compress_type in _COPYABLE for info, content, _ in members))
 
 
 def _size(info: zipfile.ZipInfo, content: bytes | None) -> int:
