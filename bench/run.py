@@ -9,7 +9,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 SCRIPTS = ("bench_engine", "bench_pairing", "bench_workbook", "bench_live", "bench_imports",
-           "bench_publish")
+           "bench_publish", "bench_memory")
 
 
 def main() -> int:

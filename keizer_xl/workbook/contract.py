@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
 from typing import NoReturn
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_columns, tidy
@@ -428,6 +429,7 @@ def settings_cells(values: Sequence[tuple[str, str]], layout: Layout) -> dict[Ce
         cells[(row, cols["Value"])] = value
     return cells
 
+
 def board_notes(grids: Mapping[str, Grid]) -> list[str]:
     """A note for each board used by two games of one round (worth a look, no error).
 
@@ -435,26 +437,35 @@ def board_notes(grids: Mapping[str, Grid]) -> list[str]:
     sheet = next((name for name in grids if " ".join(name.split()).casefold() == "rounds"),
                  None)
     grid = grids.get(sheet, []) if sheet else []
-    if not grid:
-        return []
-    cols = find_columns(list(grid[0]), ROUND_COLUMNS)
+    cols = find_columns(list(grid[0]), ROUND_COLUMNS) if grid else {}
     if not {"Round", "Board", "White", "Black"} <= cols.keys():
         return []
-    first: dict[tuple[str, str], int] = {}
+    at = [cols[name] for name in ("Round", "Board", "White", "Black")]
+    width, cells = max(at) + 1, itemgetter(*at)
+    first: dict[tuple[object, object], int] = {}
     notes = []
     for number, row in enumerate(grid[1:], start=2):
-        cells = {name: row[i] if i < len(row) else None for name, i in cols.items()}
-        if any(is_blank(cells[name]) for name in ("Round", "Board", "White", "Black")):
+        if len(row) < width:
             continue
-        key = (str(cells["Round"]).strip().removesuffix(".0"),
-               str(cells["Board"]).strip().removesuffix(".0"))
-        if key in first:
-            notes.append(f"{sheet}!{column_letters(cols['Board'] + 1)}{number}: board {key[1]} "
-                         f"of round {key[0]} is also used in row {first[key]}; two games on "
-                         "one board")
-        else:
-            first[key] = number
+        round_no, board, white, black = cells(row)
+        if board in ("", None) or white in ("", None) or black in ("", None):
+            continue
+        key = (round_no, board)  # 3 and 3.0 are one key; text is tidied only when needed
+        if type(round_no) is str or type(board) is str:
+            key = (_same(round_no), _same(board))
+        seen = first.setdefault(key, number)
+        if seen != number and not (is_blank(white) or is_blank(black) or is_blank(board)):
+            notes.append(f"{sheet}!{column_letters(cols['Board'] + 1)}{number}: board "
+                         f"{text(board)} of round {text(round_no)} is also used in row "
+                         f"{seen}; two games on one board")
     return notes
+
+
+def _same(value: object) -> object:
+    """A round or board number typed as text, as a key: ' 3 ' as 3."""
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return value
 
 
 # -- the buttons' work, shared by the file path and live Excel ---------------------------

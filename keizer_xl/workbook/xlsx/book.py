@@ -15,6 +15,7 @@ import stat
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from keizer_xl.workbook.xlsx.errors import NotAWorkbook
 from keizer_xl.workbook.xlsx.package import _Package, _WorkbookParts
 from keizer_xl.workbook.xlsx.reading import SheetValues, read_values
 from keizer_xl.workbook.xlsx.safety import (
@@ -49,8 +50,10 @@ class Workbook:
         package = self.package
         wanted = {name: self.parts.sheet_part(name) for name in sheets}
         where = self.path.name
-        for name, part in wanted.items():
-            _Sheet(package.content(part), f"{where}: sheet {name!r}")  # editable at all?
+        for name, part in wanted.items():  # as the writer will find them
+            if not _Sheet(package.content(part), f"{where}: sheet {name!r}").sound_outside_cells():
+                raise NotAWorkbook(f"{where}: the sheet {name!r} is damaged (its markup is "
+                                   "broken).")
         names = [*wanted.values(), self.parts.workbook, self.parts.rels_part, "_rels/.rels",
                  "[Content_Types].xml"]
         names += [t for kind, t in self.parts.rels.values()

@@ -25,13 +25,12 @@ from keizer_xl.workbook.xlsx.xmltext import (
     _attr,
     _column_number,
     _root_prefix,
-    _well_formed,
     column_letters,
 )
 
 MAX_ROWS = 100_000
 MAX_COLUMNS = 1_000
-MAX_CELLS = 2_000_000  # the rectangle from A1 to the farthest value
+MAX_CELLS = 1_000_000  # the rectangles from A1 to the farthest values, all sheets together
 
 
 @dataclass
@@ -72,45 +71,54 @@ def _ref(cell: tuple[int, int]) -> str:
 
 
 @functools.cache
-def _patterns(p: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
-    """For a prefix: a cell start tag with `r` first (column, row, '/' if empty); any cell
-    start tag; a formula start tag."""
+def _patterns(p: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """For a prefix: every cell start tag, giving its row when `r` comes first (b"" when
+    not); and the columns of the cells whose `r` comes first."""
     e = re.escape(p.encode())
-    return (re.compile(rb'<' + e + rb'c r="([A-Z]{1,3})([0-9]{1,7})"[^>]*?(/?)>'),
-            re.compile(rb"<" + e + rb"c[\s>/]"),
-            re.compile(rb"<" + e + rb"f[\s>/]"))
+    return (re.compile(rb"<" + e + rb'c(?: r="[A-Z]{1,3}([0-9]{1,7})")?[\s>/]'),
+            re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})'))
 
 
 def scan(data: bytes, where: str) -> Scan:
     """Where the cells that hold something end, and which formulas have no saved value.
 
-    Most sheets write every cell as `<c r="B7" ...>`, which one pattern finds quickly; a
-    sheet with other markup (cells without `r`) is taken apart row by row instead."""
+    Most sheets write every cell as `<c r="B7" ...>`: their farthest cells, empty or not,
+    are found by two patterns and a few passes in C, quickly. Only when those reach past
+    the limits, or cells are written otherwise, is the sheet taken apart row by row to
+    tell the cells that hold something from those that only carry a format."""
     p = _root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
-    quick, any_cell, formula = _patterns(p)
-    found = quick.findall(data)
-    if len(found) != len(any_cell.findall(data)):
+    cells, columns = _patterns(p)
+    rows = cells.findall(data)
+    if b"" in rows:
         return _scan_rows(data, where)
     result = Scan()
-    filled = [(letters, row) for letters, row, empty in found if not empty]
-    if filled:
-        last = max(map(int, (row for _, row in filled)))
-        result.bottom = (last, next(_column_number(c.decode()) for c, r in filled
-                                    if int(r) == last))
-        widest = max({c for c, _ in filled}, key=lambda c: (len(c), c))
-        result.right = (next(int(r) for c, r in filled if c == widest),
-                        _column_number(widest.decode()))
-    close = b"</" + p.encode() + b"c>"
-    for m in formula.finditer(data):
-        start = max(data.rfind(b"<" + p.encode() + b"c ", 0, m.start()),
-                    data.rfind(b"<" + p.encode() + b"c>", 0, m.start()))
-        end = data.find(close, m.end())
-        cell = data[start:end].decode("utf-8", "replace")
-        tag = cell[: cell.find(">") + 1]
-        ref = _CELL_REF.fullmatch(_attr(tag, "r") or "")
-        if ref and not _saved(cell, tag, p):
-            result.unsaved.append((int(ref.group(2)), _column_number(ref.group(1))))
+    if rows:
+        last = max(map(int, rows))
+        widest = max(set(columns.findall(data)), key=lambda c: (len(c), c))
+        result.bottom, result.right = (last, 0), (0, _column_number(widest.decode()))
+        if result.too_far("?"):  # perhaps only formatted cells out there: look closely
+            return _scan_rows(data, where)
+    result.unsaved = _unsaved(data, p)
     return result
+
+
+def _unsaved(data: bytes, p: str) -> list[tuple[int, int]]:
+    """(row, column) of each formula cell without a saved value; formulas are few, so
+    they are found by plain search."""
+    found = []
+    start, formula, close = (f"<{p}c".encode(), f"<{p}f".encode(), f"</{p}c>".encode())
+    at = data.find(formula)
+    while at >= 0:
+        after = data[at + len(formula) : at + len(formula) + 1]
+        if after in (b" ", b">", b"/", b"\t", b"\r", b"\n"):
+            begin = max(data.rfind(start + b" ", 0, at), data.rfind(start + b">", 0, at))
+            cell = data[begin : data.find(close, at)].decode("utf-8", "replace")
+            tag = cell[: cell.find(">") + 1]
+            ref = _CELL_REF.fullmatch(_attr(tag, "r") or "")
+            if ref and not _saved(cell, tag, p):
+                found.append((int(ref.group(2)), _column_number(ref.group(1))))
+        at = data.find(formula, at + 1)
+    return found
 
 
 def _saved(cell: str, tag: str, p: str) -> bool:
@@ -157,11 +165,14 @@ def read_values(parts: dict[str, bytes], wanted: dict[str, str],
     scans: dict[str, Scan] = {}
     far: list[tuple[str, str, str]] = []
     for name, part in wanted.items():
-        data = parts[part]
-        if not _well_formed(data):
-            raise NotAWorkbook(f"{where}: the sheet {name!r} is damaged (its XML is broken).")
-        scans[name] = scan(data, f"{where}: sheet {name!r}")
+        scans[name] = scan(parts[part], f"{where}: sheet {name!r}")
         far += scans[name].too_far(name)
+    total = sum(s.bottom[0] * s.right[1] for s in scans.values())
+    if not far and total > MAX_CELLS:
+        name, most = max(scans.items(), key=lambda item: item[1].bottom[0] * item[1].right[1])
+        corner = (most.bottom[0], most.right[1])
+        far.append((name, _ref(corner), f"the sheets read hold {total:,} cells from A1 "
+                    f"together, past {MAX_CELLS:,}"))
     if far:
         lines = [f"{sheet}!{cell}: the sheet's data reaches this cell ({why})"
                  for sheet, cell, why in far]
@@ -173,11 +184,11 @@ def read_values(parts: dict[str, bytes], wanted: dict[str, str],
     with zipfile.ZipFile(small, "w", zipfile.ZIP_STORED) as package:
         for name, data in parts.items():
             package.writestr(name, data)
+    small.seek(0)
     try:
         from python_calamine import CalamineWorkbook
 
-        book = CalamineWorkbook.from_filelike(io.BytesIO(small.getvalue()))
-        del small
+        book = CalamineWorkbook.from_filelike(small)
         return {name: SheetValues(book.get_sheet_by_name(name).to_python(
                     skip_empty_area=False), scans[name].unsaved) for name in wanted}
     except Exception as exc:  # calamine raises its own types for damaged parts

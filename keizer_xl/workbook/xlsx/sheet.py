@@ -375,6 +375,10 @@ class _Sheet:
             raise NotAWorkbook(f"{self.where} has markup keizer_xl cannot edit safely.")
         return (head + self._sheet_data(body) + self.tail).encode("utf-8")
 
+    def sound_outside_cells(self) -> bool:
+        """Is the sheet well-formed apart from its rows (which a reader parses anyway)?"""
+        return _well_formed((self.head + self._sheet_data("") + self.tail).encode("utf-8"))
+
     def _sheet_data(self, body: str) -> str:
         """The `<sheetData>` element holding these rows."""
         if not body:
