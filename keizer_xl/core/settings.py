@@ -198,7 +198,7 @@ SPECS: tuple[SettingSpec, ...] = (
                 "Value of the number 1. Blank: 1.5 × (players − 1), fixed when round 1 is "
                 "paired; auto: recomputed every time from 'Ratio first to last'.",
                 presets={"kfc": "auto"},
-                range=(1, 1_000_000)),
+                range=(1, 10**18)),  # the engine is exact far beyond a club's needs
     SettingSpec("Step", "step", _positive, "1", "How much less each next place is worth.",
                 range=(0, 10_000)),
     _choice("Initial order", "initial_order", ("rating", "as listed"), "rating",
