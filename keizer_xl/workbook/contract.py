@@ -434,10 +434,10 @@ def board_notes(grids: Mapping[str, Grid]) -> list[str]:
     """A note for each board used by two games of one round (worth a look, no error).
 
     Read from the Rounds sheet as it is: a row is a game when it has both players."""
-    sheet = next((name for name in grids if " ".join(name.split()).casefold() == "rounds"),
-                 None)
+    names = sheet_names("Rounds")
+    sheet = next((name for name in grids if _name_key(name) in names), None)
     grid = grids.get(sheet, []) if sheet else []
-    cols = find_columns(list(grid[0]), ROUND_COLUMNS) if grid else {}
+    cols = find_columns(_contract_headers(grid[0]), ROUND_COLUMNS) if grid else {}
     if not {"Round", "Board", "White", "Black"} <= cols.keys():
         return []
     at = [cols[name] for name in ("Round", "Board", "White", "Black")]

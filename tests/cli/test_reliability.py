@@ -369,3 +369,33 @@ def test_a_full_disk_is_reported_with_the_file_name(
     assert f"{path}: no space left on device" in result.output, result.output
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.xlsx"]
+
+
+def test_a_dutch_workbook_gets_the_same_checks(tmp_path: Path) -> None:
+    """Spelers, Ronden and Instellingen are read as Players, Rounds and Settings: their
+    formulas without a saved value and their boards used twice are found the same way."""
+    book = OpenpyxlWorkbook()
+    spelers = book.active
+    assert spelers is not None
+    spelers.title = "Spelers"
+    for row in (["Naam", "Rating", "Aanwezig"], ["Anna", 1700, "x"], ["Bram", "=1900+50", "x"],
+                ["Carla", 1800, "x"], ["Daan", 1600, "x"]):
+        spelers.append(row)
+    ronden = book.create_sheet("Ronden")
+    for row in (["Ronde", "Bord", "Wit", "Zwart", "Uitslag"], [1, 1, "Anna", "Carla", "1-0"],
+                [1, 1, "Bram", "Daan", "0-1"]):
+        ronden.append(row)
+    book.create_sheet("Stand")
+    book.create_sheet("Instellingen").append(["Instelling", "Waarde"])
+    path = tmp_path / "club.xlsx"
+    book.save(path)
+    result = run_cli("check", path)
+    assert result.exit_code == 1 and "Spelers!B3: a formula whose value is not saved" in (
+        result.output), result.output
+    with zipfile.ZipFile(path) as package:
+        sheet = package.read("xl/worksheets/sheet1.xml")
+    _rewrite(path, {"xl/worksheets/sheet1.xml": sheet.replace(
+        b"<f>1900+50</f><v /></c>", b"<f>1900+50</f><v>1950</v></c>")})
+    result = run_cli("recalc", path)
+    assert result.exit_code == 0, result.output
+    assert "Note: Ronden!B3: board 1 of round 1 is also used in row 2" in result.output
