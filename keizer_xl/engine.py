@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 
 from keizer_xl.core.checks import (
@@ -40,18 +41,49 @@ def table(name: str, frame: pd.DataFrame, wanted: tuple[str, ...]) -> Table:
     """A DataFrame as a checked-input Table (columns found by header text), blank rows
     left out."""
     positions = find_columns(frame.columns, wanted)
-    columns = {col: _cells(frame.iloc[:, i].tolist()) for col, i in positions.items()}
+    columns: dict[str, list[object]] = {}
+    may_be_blank: list[list[object]] = []  # the columns with a blank cell
+    for col, i in positions.items():
+        columns[col], blanks = _column(frame.iloc[:, i])
+        if blanks:
+            may_be_blank.append(columns[col])
     index = frame.index
     plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
     labels: list[Hashable] = list(range(2, len(index) + 2)) if plain else index.tolist()
-    blank = [True] * len(labels)
-    for values in columns.values():
-        blank = [b and v is None for b, v in zip(blank, values, strict=True)]
-    if any(blank):
-        labels = [label for label, b in zip(labels, blank, strict=True) if not b]
-        columns = {col: [v for v, b in zip(values, blank, strict=True) if not b]
-                   for col, values in columns.items()}
+    if len(may_be_blank) == len(columns):  # a row is blank only if blank in every column
+        blank = np.ones(len(labels), dtype=bool)
+        for values in may_be_blank:
+            blank &= np.equal(np.array(values, dtype=object), None)  # type: ignore[call-overload]
+        if blank.any():
+            keep = np.nonzero(~blank)[0].tolist()
+            labels = [labels[k] for k in keep]
+            columns = {col: [values[k] for k in keep] for col, values in columns.items()}
     return Table(name, labels, columns)
+
+
+def _column(series: pd.Series) -> tuple[list[object], bool]:
+    """A column's cells tidied (`_cell`), and whether any is blank; whole columns of plain
+    numbers, and columns whose distinct values need no tidying, in one go."""
+    if series.dtype == np.int64 or series.dtype == np.bool_:
+        return series.tolist(), False
+    if series.dtype == np.float64:
+        numbers = series.to_numpy()
+        missing = np.isnan(numbers)
+        if not missing.any():
+            return numbers.tolist(), False
+        cells = numbers.astype(object)
+        cells[missing] = None
+        return cells.tolist(), True
+    # pandas' own missing values (NaN, pd.NA, NaT) become None in one go
+    values = series.to_numpy(dtype=object, na_value=None).tolist()  # type: ignore[call-overload]
+    try:
+        distinct = set(values)
+        changed = {v: t for v in distinct if (t := _cell(v)) is not v}
+        blanks = None in distinct or None in changed.values()
+        return ([changed.get(v, v) for v in values] if changed else values), blanks
+    except TypeError:  # a cell that cannot be a key, or pd.NA compared
+        values = _cells(values)
+        return values, any(v is None for v in values)
 
 
 def _cells(values: list[object]) -> list[object]:
@@ -129,23 +161,45 @@ def round_frame(next_round: NextRound) -> pd.DataFrame:
     return frame
 
 
+STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
+                     "Byes", "Absent", "Rating", "Own")
+
+
 def standings_frame(standings: Standings) -> pd.DataFrame:
-    """The Standings table: exact Fractions (object columns), R1.. what each round is worth."""
-    rounds = standings.after_round
-    records = []
-    for row in standings.rows:
-        record: dict[str, object] = {
-            "Rank": row.rank, "Name": row.name, "Score": row.score, "Value": row.value,
-            "Played": row.played, "Won": row.won, "Drawn": row.drawn, "Lost": row.lost,
-            "Byes": row.byes, "Absent": row.absent, "Rating": row.rating, "Own": row.own,
-        }
-        for k in range(rounds):
-            record[f"R{k + 1}"] = row.rounds[k] if k < len(row.rounds) else None
-        records.append(record)
-    columns = ["Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost", "Byes",
-               "Absent", "Rating", "Own", *(f"R{k + 1}" for k in range(rounds))]
-    frame: pd.DataFrame = pd.DataFrame(records, columns=pd.Index(columns))
+    """The Standings table: exact Fractions (object columns), R1.. what each round is worth.
+
+    The per-round columns come from the standings' breakdown in one go: each distinct worth
+    becomes one Fraction, shared by every cell that has it."""
+    rows = standings.rows
+    table: dict[str, object] = {name: [getattr(row, name.lower()) for row in rows]
+                                for name in STANDINGS_COLUMNS}
+    worth = _round_worths(standings)
+    for k in range(standings.after_round):
+        table[f"R{k + 1}"] = worth[:, k]
+    columns = [*STANDINGS_COLUMNS, *(f"R{k + 1}" for k in range(standings.after_round))]
+    frame: pd.DataFrame = pd.DataFrame(table, columns=pd.Index(columns))
     return frame
+
+
+def _round_worths(standings: Standings) -> np.ndarray:
+    """Players x rounds: what each round is worth now, a Fraction (None: not counted)."""
+    rows, rounds = standings.rows, standings.after_round
+    breakdown = standings.breakdown
+    if breakdown is None:  # made by hand: the rows' own
+        made = np.full((len(rows), rounds), None, dtype=object)
+        for i, row in enumerate(rows):
+            for k, worth in enumerate(row.rounds[:rounds]):
+                made[i, k] = worth
+        return made
+    scored = np.array([row.score is not None for row in rows], dtype=bool)
+    counted = breakdown.registered & scored[:, None]
+    distinct, which = np.unique(breakdown.terms[counted], return_inverse=True)
+    fractions = np.empty(len(distinct) + 1, dtype=object)  # the last one: None
+    fractions[:-1] = [Fraction(int(t), breakdown.scale) for t in distinct.tolist()]
+    cells = np.full(counted.shape, len(distinct), dtype=np.intp)
+    cells[counted] = which.reshape(-1)
+    worths: np.ndarray = fractions[cells]
+    return worths
 
 
 def standings(players: pd.DataFrame, rounds: pd.DataFrame | None = None,

@@ -67,3 +67,68 @@ def test_settings_problems_name_the_value_cell() -> None:
 def test_a_place_is_written_one_way(problem: Problem, place: str) -> None:
     places = Places({"Rounds": "Rounds"}, {"Rounds": {"Result": 5}})
     assert places.of(problem) == place
+
+
+def plain_table(name: str, frame: pd.DataFrame, wanted: tuple[str, ...]) -> object:
+    """What `engine.table` gives, cell by cell: each cell tidied, blank rows left out."""
+    from keizer_xl.core.checks import find_columns
+    from keizer_xl.engine import _cell
+
+    positions = find_columns(frame.columns, wanted)
+    columns = {col: [_cell(v) for v in frame.iloc[:, i].tolist()] for col, i in positions.items()}
+    index = frame.index
+    plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+    labels = list(range(2, len(index) + 2)) if plain else index.tolist()
+    keep = [k for k in range(len(labels)) if any(c[k] is not None for c in columns.values())]
+    return ([labels[k] for k in keep],
+            {col: [c[k] for k in keep] for col, c in columns.items()})
+
+
+def test_frames_of_every_kind_of_column_are_tidied_as_cell_by_cell() -> None:
+    """Whole columns at once (numbers, numbers with gaps, texts with blanks, pandas'
+    missing values) give what tidying each cell would."""
+    import random
+
+    from keizer_xl.engine import table
+
+    rng = random.Random(5)
+    kinds = [
+        lambda n: [rng.randint(1, 9) for _ in range(n)],
+        lambda n: [rng.choice([1.0, 2.5, float("nan")]) for _ in range(n)],
+        lambda n: [rng.choice(["Anna", " ", "", None, "x ", float("nan"), pd.NA, 3, True])
+                   for _ in range(n)],
+        lambda n: pd.array([rng.choice([1, None]) for _ in range(n)], dtype="Int64"),
+        lambda n: [rng.choice([True, False]) for _ in range(n)],
+        lambda n: [rng.choice([None, None, "bye"]) for _ in range(n)],
+        lambda n: [rng.choice([None, pd.NaT, pd.Timestamp("2026-01-02")]) for _ in range(n)],
+    ]
+    wanted = ("Round", "Board", "White", "Black", "Result")
+    for _ in range(300):
+        n = rng.randint(0, 12)
+        frame = pd.DataFrame({col: rng.choice(kinds)(n) for col in wanted})
+        if rng.random() < 0.3:
+            frame.index = pd.Index([10 + 2 * k for k in range(n)])
+        got = table("Rounds", frame, wanted)
+        labels, cells = plain_table("Rounds", frame, wanted)  # type: ignore[misc]
+        assert (list(got.labels), {c: list(v) for c, v in got.cells.items()}) == (labels, cells)
+
+
+def test_round_columns_are_each_rows_worths() -> None:
+    """The per-round columns, made from the breakdown in one go, hold what each row says
+    its rounds are worth (a newcomer without a score: nothing)."""
+    from keizer_xl.core.model import Absence, Game, Player, Rest, Result, Season
+    from keizer_xl.core.scoring import compute_standings
+    from keizer_xl.core.settings import parse_settings
+    from keizer_xl.engine import standings_frame
+
+    players = (Player("A", Fraction(2000)), Player("B", Fraction(1900), order=1),
+               Player("C", Fraction(1800), order=2, left=1),
+               Player("N", Fraction(2500), joined=3, order=3))
+    season = Season(players, (Game(1, 1, "A", "B", Result.DRAW), Rest(1, "C", Absence.CLUB),
+                              Game(2, 1, "B", "A", Result.WHITE_WINS)))
+    table = compute_standings(season, parse_settings({"Top value": "10"}), 2)
+    frame = standings_frame(table)
+    for row, (_, line) in zip(table.rows, frame.iterrows(), strict=True):
+        want = list(row.rounds) if row.score is not None else [None, None]
+        assert [line["R1"], line["R2"]] == want
+    assert frame["R1"].tolist().count(None) == 1  # the newcomer N

@@ -12,47 +12,55 @@ import itertools
 from collections import defaultdict
 from collections.abc import Sequence
 
+import numpy as np
+
 from keizer_xl.core.errors import Problems
-from keizer_xl.core.model import Absence, Game, Player, Rest, Season
+from keizer_xl.core.model import Absence, Player, Rest, Season
+from keizer_xl.core.rows import ABSENCE_CODE, NOBODY
 from keizer_xl.core.settings import Settings
 
 IDLE_ROUNDS = 3  # rounds in a row without a game before a player is mentioned
 
 
-def _rounds_of(season: Season) -> dict[str, set[int]]:
-    """For each player, the rounds in which a row names them."""
-    seen: dict[str, set[int]] = defaultdict(set)
-    for e in season.entries:
-        if isinstance(e, Game):
-            seen[e.white].add(e.round)
-            seen[e.black].add(e.round)
-        else:
-            seen[e.player].add(e.round)
+def _seen(season: Season) -> np.ndarray:
+    """Players x rounds 0..last: is the player named in a row of that round?"""
+    rows = season.rows
+    seen = np.zeros((len(season.players), season.last_round + 1), dtype=bool)
+    for side in (rows.white, rows.black):
+        named = (side != NOBODY) & (side < len(season.players))  # a hand-made season's own
+        seen[side[named], rows.round[named]] = True
     return seen
+
+
+def _registered(season: Season) -> np.ndarray:
+    """Players x rounds 0..last: does the player take part in that round?"""
+    last = season.last_round
+    rounds = np.arange(last + 1)
+    joined = np.array([p.joined for p in season.players], dtype=np.int64)[:, None]
+    left = np.array([last if p.left is None else p.left for p in season.players],
+                    dtype=np.int64)[:, None]
+    registered: np.ndarray = (joined <= rounds) & (rounds <= left) & (rounds >= 1)
+    return registered
 
 
 def newcomers(season: Season) -> list[Player]:
     """Players taking part in an earlier round who appear in no row of any round: most
     likely added to the Players sheet after the season began, without a Joined round."""
-    last = season.last_round
-    seen = _rounds_of(season)
-    return [p for p in season.players
-            if p.name not in seen and any(p.takes_part_in(r) for r in range(1, last + 1))]
+    nowhere = ~_seen(season).any(axis=1) & _registered(season).any(axis=1)
+    return [season.players[i] for i in np.nonzero(nowhere)[0].tolist()]
 
 
 def missing_from_rounds(season: Season) -> dict[int, list[Player]]:
     """Round -> the players taking part in it who appear in no row of it (a game row
     deleted, a bye row left alone). Newcomers (in no round at all) are not counted here."""
-    seen = _rounds_of(season)
-    missing: dict[int, list[Player]] = {}
-    for p in season.players:
-        rounds = seen.get(p.name)
-        if not rounds:
-            continue
-        for r in range(1, season.last_round + 1):
-            if r not in rounds and p.takes_part_in(r):
-                missing.setdefault(r, []).append(p)
-    return dict(sorted(missing.items()))
+    seen = _seen(season)
+    in_some: np.ndarray = seen.any(axis=1)  # type: ignore[assignment]
+    missing = ~seen & _registered(season) & in_some[:, None]
+    rounds, players = np.nonzero(missing.T)  # round by round, players in sheet order
+    found: dict[int, list[Player]] = {}
+    for r, i in zip(rounds.tolist(), players.tolist(), strict=True):
+        found.setdefault(r, []).append(season.players[i])
+    return found
 
 
 def names(players: Sequence[Player]) -> str:
@@ -86,16 +94,16 @@ def find_cautions(season: Season, settings: Settings, problems: Problems) -> Non
 def _idle(season: Season, problems: Problems) -> None:
     """Players still in who have not played a game for IDLE_ROUNDS rounds or more."""
     done = season.completed_rounds
-    played: dict[str, int] = {}
-    for g in season.games():
-        if g.result is not None and g.result.played:
-            for name in (g.white, g.black):
-                played[name] = max(played.get(name, 0), g.round)
-    seen = _rounds_of(season)
-    for p in season.players:
-        if not seen.get(p.name) or (p.left is not None and p.left <= done):
+    rows = season.rows
+    played = rows.played(season.last_round + 1)
+    last_game = np.zeros(len(season.rows.names), dtype=np.int64)
+    for side in (rows.white, rows.black):
+        np.maximum.at(last_game, side[played], rows.round[played])
+    seen: list[bool] = _seen(season).any(axis=1).tolist()  # type: ignore[assignment]
+    for p, was_seen, last in zip(season.players, seen, last_game.tolist(), strict=True):
+        if not was_seen or (p.left is not None and p.left <= done):
             continue
-        since = max(played.get(p.name, 0), p.joined - 1)
+        since = max(last, p.joined - 1)
         if done - since >= IDLE_ROUNDS:
             problems.caution(f"{p.name} has not played a game in rounds {since + 1}–{done}; if "
                              f"{p.name} has stopped, put {done} in Left", "Players", p.source,
@@ -103,13 +111,16 @@ def _idle(season: Season, problems: Problems) -> None:
 
 
 def _byes_in_a_row(season: Season, problems: Problems) -> None:
+    rows = season.rows
+    at = np.nonzero(rows.outcome == ABSENCE_CODE[Absence.BYE])[0].tolist()
     byes: dict[str, list[Rest]] = defaultdict(list)
-    for e in season.entries:
-        if isinstance(e, Rest) and e.reason is Absence.BYE:
-            byes[e.player].append(e)
-    for name, rows in byes.items():
-        rows.sort(key=lambda e: e.round)
-        for before, now in itertools.pairwise(rows):
+    for i in at:
+        e = season.entries[i]
+        assert isinstance(e, Rest)
+        byes[e.player].append(e)
+    for name, rests in byes.items():
+        rests.sort(key=lambda e: e.round)
+        for before, now in itertools.pairwise(rests):
             if now.round == before.round + 1:
                 problems.caution(f"{name} has the bye in round {before.round} and again in "
                                  f"round {now.round}", "Rounds", now.source, "Result")

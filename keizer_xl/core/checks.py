@@ -7,10 +7,12 @@ column, and raises them together, so the workbook layer can name each cell at on
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
+
+import numpy as np
 
 from keizer_xl.core.errors import Problems
 from keizer_xl.core.model import (
@@ -24,6 +26,7 @@ from keizer_xl.core.model import (
     name_key,
     tidy_name,
 )
+from keizer_xl.core.rows import ABSENCE_CODE, NO_RESULT, NOBODY, RESULT_CODE, SeasonRows
 from keizer_xl.core.settings import Settings, parse_settings, short_text
 from keizer_xl.core.words import (
     DEFAULT_ABSENCE,
@@ -279,6 +282,86 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
     return entries
 
 
+def read_rows(table: Table, players: Sequence[Player]) -> SeasonRows | None:
+    """The Rounds table straight into integer rows when it is all in order; None when any
+    row might need a word (a problem or a caution): `read_entries` then says it.
+
+    Each different cell text is read once (a season repeats a few hundred names and
+    numbers tens of thousands of times), and the rules that tie rows together (a player once
+    a round, registered for it, rounds without a gap, results in all but the last round)
+    are checked on the whole columns at once."""
+    if not {"Round", "White", "Black", "Result"} <= table.columns:
+        return None
+    exact = {p.name: i for i, p in enumerate(players)}
+
+    def read(column: str, plain: tuple[type, ...], word: Callable[[Any], int],
+             high: int | None = None) -> np.ndarray:
+        cells = table.column(column)
+        kinds = set(map(type, cells)) if int in plain else None
+        if kinds == {int} and high is not None:  # plain whole numbers (as pandas keeps them)
+            numbers = np.array(cells, dtype=np.int64)
+            if numbers.min(initial=1) >= 1 and numbers.max(initial=1) <= high:
+                return numbers
+        distinct = set(cells)
+        # equal cells of other kinds (1, 1.0, True) would share one reading: only texts,
+        # blanks and numbers that are not True or False
+        if not (kinds or set(map(type, distinct))) <= set(plain):
+            raise WordError("")
+        found = {cell: word(cell) for cell in distinct}
+        return np.fromiter(map(found.__getitem__, cells), dtype=np.int64, count=len(cells))
+
+    def player(cell: object) -> int:
+        if cell is None:
+            return NOBODY
+        found = exact.get(tidy_name(cell))  # type: ignore[arg-type]
+        if found is None:  # not on the sheet, or not as written there: a word to say
+            raise WordError("")
+        return found
+
+    def outcome(cell: object) -> int:
+        result = parse_result(cell)
+        return NO_RESULT if result is None else RESULT_CODE[result] \
+            if isinstance(result, Result) else ABSENCE_CODE[result]
+
+    try:
+        rnd = read("Round", (int, float, str),
+                   lambda cell: _at_most(parse_whole(cell, 1), MAX_ROUND, cell), MAX_ROUND)
+        board = read("Board", (int, float, str, type(None)),
+                     lambda cell: 0 if cell is None else
+                     _at_most(parse_whole(cell, 1), MAX_BOARD, cell), MAX_BOARD)
+        white = read("White", (str,), player)
+        black = read("Black", (str, type(None)), player)
+        result = read("Result", (str, type(None)), outcome)
+    except (WordError, TypeError):  # TypeError: a cell that cannot be a key
+        return None
+    game = black != NOBODY
+    if (game == (result >= ABSENCE_CODE[Absence.BYE])).any() or (white == black).any():
+        return None  # a game with a reason or a reason with an opponent; self-play
+    last = int(rnd.max(initial=0))
+    if last > len(rnd) or (last and not np.bincount(rnd, minlength=last + 1)[1:].all()):
+        return None  # a round without rows
+    who = np.concatenate([white, black[game]])
+    when = np.concatenate([rnd, rnd[game]])
+    if _repeats(who * (last + 1) + when, len(players) * (last + 1)):
+        return None  # a player twice in a round
+    joined = np.array([p.joined for p in players], dtype=np.int64)
+    left = np.array([last if p.left is None else p.left for p in players], dtype=np.int64)
+    if ((when < joined[who]) | (when > left[who])).any():
+        return None  # in a round the player is not registered for
+    if (game & (result == NO_RESULT) & (rnd < last)).any():
+        return None  # no result in an earlier round
+    return SeasonRows(tuple(p.name for p in players), len(players), rnd, board,
+                      white.astype(np.intp), black.astype(np.intp), result.astype(np.int8))
+
+
+def _repeats(keys: np.ndarray, size: int) -> bool:
+    """Is any of these whole numbers (0 <= key < size) there twice?"""
+    if size <= 4 * len(keys) + 1024:
+        return bool(np.bincount(keys, minlength=size).max(initial=0) > 1)
+    ordered = np.sort(keys)
+    return bool((ordered[1:] == ordered[:-1]).any())
+
+
 def _without_accents(name: str) -> str:
     """`zoë` -> `zoe`: the letters without their accents, to find a name typed without."""
     import unicodedata
@@ -329,10 +412,12 @@ def build_season(players: Table, rounds: Table, settings: Settings,
     own = problems is None
     found = problems if problems is not None else Problems()
     plist = read_players(players, settings, found)
-    entries = read_entries(rounds, plist, found) if plist else []
+    rows = read_rows(rounds, plist) if plist else None
+    entries = read_entries(rounds, plist, found) if plist and rows is None else []
     if own:
         found.raise_if_any()
-    season = Season(tuple(plist), tuple(entries))
+    season = Season(tuple(plist), tuple(entries)) if rows is None else \
+        Season.from_rows(tuple(plist), rows, rounds.labels)
     if not found:
         from keizer_xl.core.cautions import find_cautions
 

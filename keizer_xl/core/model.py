@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import functools
 import unicodedata
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -110,10 +110,21 @@ class Season:
     """Everything the engine needs: the players (sheet order) and the rounds' rows."""
 
     players: tuple[Player, ...]
-    entries: tuple[Entry, ...] = ()
+    entries: Sequence[Entry] = ()  # a tuple, or the rows' own lazy `rows.RowEntries`
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_name", {name_key(p.name): p for p in self.players})
+
+    @classmethod
+    def from_rows(cls, players: tuple[Player, ...], rows: SeasonRows,
+                  labels: Sequence[Hashable]) -> Season:
+        """A season read straight into integer rows (the checks do that): its entries are
+        made from them only if asked for."""
+        from keizer_xl.core.rows import RowEntries
+
+        season = cls(players, RowEntries(rows, labels))
+        object.__setattr__(season, "rows", rows)  # what `rows` would otherwise make
+        return season
 
     @functools.cached_property
     def rows(self) -> SeasonRows:
@@ -131,8 +142,7 @@ class Season:
     @property
     def last_round(self) -> int:
         """The highest round number that has rows (0 before the season starts)."""
-        rounds = self.rows.round
-        return int(rounds.max()) if len(rounds) else 0
+        return self.rows.last_round
 
     def round_entries(self, round_no: int) -> list[Entry]:
         return [e for e in self.entries if e.round == round_no]

@@ -11,10 +11,13 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from keizer_xl.core.cautions import missing_from_rounds, missing_message
 from keizer_xl.core.checks import Table, build_season, no_result, settings_from_table
 from keizer_xl.core.errors import Caution, Problems
 from keizer_xl.core.model import Absence, Entry, Game, Rest, Season
+from keizer_xl.core.rows import NO_RESULT, NOBODY
 from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
 from keizer_xl.core.settings import Settings
 
@@ -75,10 +78,13 @@ class Competition:
 
 def _refuse_unfinished(season: Season) -> None:
     """Every result must be in before the next round is paired."""
-    unfinished = [e for e in season.entries if isinstance(e, Game) and e.result is None]
+    rows = season.rows
+    at = np.nonzero((rows.outcome == NO_RESULT) & (rows.black != NOBODY))[0].tolist()
+    unfinished = [season.entries[i] for i in at]
     if unfinished:
         problems = Problems()
         for g in unfinished:
+            assert isinstance(g, Game)
             problems.add(f"{no_result(g)}; enter every result before pairing the next round",
                          "Rounds", g.source, "Result")
         problems.raise_if_any()

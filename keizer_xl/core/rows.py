@@ -10,12 +10,14 @@ not on it (only in hand-made seasons: the checks refuse them) get the next indic
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
-from keizer_xl.core.model import Absence, Entry, Game, Player, Result, name_key, tidy_name
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, name_key, tidy_name
 
 # The outcome of a row as one small number: a game's result, or why a player did not play.
 NO_RESULT = 0
@@ -90,13 +92,74 @@ class SeasonRows:
                    np.array(boards, dtype=np.int64), np.array(whites, dtype=np.intp),
                    np.array(blacks, dtype=np.intp), np.array(outcomes, dtype=np.int8))
 
+    @functools.cached_property
+    def last_round(self) -> int:
+        """The highest round number that has rows (0 before the season starts)."""
+        return int(self.round.max(initial=0))
+
     def unfinished_rounds(self) -> set[int]:
         """The rounds with a game still without a result."""
         unfinished = (self.outcome == NO_RESULT) & (self.black != NOBODY)
-        return set(np.unique(self.round[unfinished]).tolist())
+        return set(self.round[unfinished].tolist())
 
     def played(self, before_round: int) -> np.ndarray:
         """Which rows are games played over the board in rounds before `before_round`."""
         played: np.ndarray = (np.isin(self.outcome, PLAYED_CODES)
                               & (self.round < before_round) & (self.white != self.black))
         return played
+
+
+class RowEntries(Sequence[Entry]):
+    """A season's entries kept as its integer rows, each Game or Rest made when asked for.
+
+    A season read from a large workbook has a hundred thousand rows; the standings and the
+    pairing need only the arrays, so the objects are made only for those who ask (the
+    first to ask for them all makes them all, once). Equal to the tuple of its entries."""
+
+    def __init__(self, rows: SeasonRows, labels: Sequence[Hashable]) -> None:
+        self.rows, self.labels = rows, labels
+        self._made: tuple[Entry, ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    @overload
+    def __getitem__(self, i: int) -> Entry: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Entry, ...]: ...
+    def __getitem__(self, i: int | slice) -> Entry | tuple[Entry, ...]:
+        if isinstance(i, slice) or self._made is not None:
+            return self.all()[i]
+        rows = self.rows
+        return self._entry(int(rows.round[i]), int(rows.board[i]), int(rows.white[i]),
+                           int(rows.black[i]), int(rows.outcome[i]), self.labels[i])
+
+    def _entry(self, round_no: int, board: int, white: int, black: int, outcome: int,
+               label: Hashable) -> Entry:
+        names = self.rows.names
+        if black == NOBODY:
+            return Rest(round_no, names[white], OUTCOMES[outcome], label)  # type: ignore[arg-type]
+        return Game(round_no, board or None, names[white], names[black],
+                    OUTCOMES[outcome], label)  # type: ignore[arg-type]
+
+    def all(self) -> tuple[Entry, ...]:
+        if self._made is None:
+            rows = self.rows
+            self._made = tuple(map(self._entry, rows.round.tolist(), rows.board.tolist(),
+                                   rows.white.tolist(), rows.black.tolist(),
+                                   rows.outcome.tolist(), self.labels))
+        return self._made
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RowEntries | tuple):
+            return self.all() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.all())
+
+    def __repr__(self) -> str:
+        return repr(self.all())

@@ -44,7 +44,7 @@ class Standing:
     absent: int
     rating: Fraction
     own: Fraction | None
-    terms: tuple[int | None, ...] = ()  # what each round is worth, times `scale`
+    terms: Sequence[int | None] = ()  # what each round is worth, times `scale`
     scale: int = 1
 
     @property
@@ -64,13 +64,51 @@ class Breakdown:
     registered: np.ndarray
     scale: int
 
-    def rows(self) -> Iterator[tuple[int | None, ...]]:
-        """Each row's terms as Python numbers, None where not registered."""
-        complete: list[bool] = self.registered.all(axis=1).tolist()  # type: ignore[assignment]
-        registered: list[list[bool]] = self.registered.tolist()
-        for terms, done, counts in zip(self.terms.tolist(), complete, registered, strict=True):
-            yield tuple(terms) if done else tuple(
-                t if r else None for t, r in zip(terms, counts, strict=True))
+    def row(self, i: int) -> tuple[int | None, ...]:
+        """Row i's terms as Python numbers, None where not registered."""
+        terms: list[int] = self.terms[i].tolist()
+        registered = self.registered[i]
+        if registered.all():
+            return tuple(terms)
+        return tuple(t if r else None for t, r in zip(terms, registered.tolist(), strict=True))
+
+
+class RowTerms(Sequence[int | None]):
+    """One row of a Breakdown, made into Python numbers only when asked for (most callers
+    never ask); equal to the tuple of its terms."""
+
+    def __init__(self, breakdown: Breakdown, row: int) -> None:
+        self.breakdown, self.row = breakdown, row
+        self._made: tuple[int | None, ...] | None = None
+
+    def all(self) -> tuple[int | None, ...]:
+        if self._made is None:
+            self._made = self.breakdown.row(self.row)
+        return self._made
+
+    def __len__(self) -> int:
+        return int(self.breakdown.terms.shape[1])
+
+    @overload
+    def __getitem__(self, k: int) -> int | None: ...
+    @overload
+    def __getitem__(self, k: slice) -> tuple[int | None, ...]: ...
+    def __getitem__(self, k: int | slice) -> int | tuple[int | None, ...] | None:
+        return self.all()[k]
+
+    def __iter__(self) -> Iterator[int | None]:
+        return iter(self.all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RowTerms | tuple):
+            return self.all() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.all())
+
+    def __repr__(self) -> str:
+        return repr(self.all())
 
 
 @dataclass(frozen=True)
@@ -113,6 +151,7 @@ for _result, _sides in {Result.WHITE_WINS: (_WIN, _LOSS), Result.BLACK_WINS: (_L
                         Result.BLACK_FORFEIT_WIN: (_NO_SHOW, _FORFEIT_WIN),
                         Result.DOUBLE_FORFEIT: (_NO_SHOW, _NO_SHOW)}.items():
     _SIDES[RESULT_CODE[_result]] = _sides
+_ONE, _HALF = Fraction(1), Fraction(1, 2)
 _ELO_POINTS = np.full(7, np.nan)
 _ELO_POINTS[[WON, DRAWN, LOST]] = 1.0, 0.5, 0.0
 
@@ -181,7 +220,7 @@ class _Coefficients:
         kind, own = self.kind.reshape(-1), self.own.reshape(-1)
         opp, opp_share = self.opp.reshape(-1), self.opp_share.reshape(-1)
         dropped = self.gone[them]
-        counted = [(_WIN, WON, Fraction(1)), (_DRAW, DRAWN, Fraction(1, 2)), (_LOSS, LOST, s.loss)]
+        counted = [(_WIN, WON, _ONE), (_DRAW, DRAWN, _HALF), (_LOSS, LOST, s.loss)]
         for outcome, what, share in counted:
             here = side == outcome
             kind[cell[here]] = what
@@ -198,7 +237,7 @@ class _Coefficients:
             own[cell[free & dropped]] = code(s.withdrawn_opponent)
             free &= ~dropped
             opp[cell[free]] = them[free]
-            opp_share[cell[free]] = code(Fraction(1))
+            opp_share[cell[free]] = code(_ONE)
         self.no_show = cell[side == _NO_SHOW]
         self.reason.reshape(-1)[self.no_show] = ABSENCE_CODE[Absence.UNEXCUSED]
 
@@ -265,6 +304,8 @@ class _Calculator:
         ratings = [p.rating for p in players]
         self.rating_scale = lcm_of_denominators(ratings)
         self.elo = EloRatings(ratings, settings.rating_k, self.rating_scale)
+        scaled_ratings = [r.numerator * (self.rating_scale // r.denominator) for r in ratings]
+        self.biggest_rating = max(scaled_ratings, default=0)
         self.value_scale, biggest = self._value_scale()
         bound = self._biggest_sum(biggest)
         self.dtype: type = np.int64 if bound < 2**62 else object
@@ -280,14 +321,14 @@ class _Calculator:
             self.coef.opp_share, self.coef_scale, np.int32 if self.narrow else dtype).T)
         self.own_so_far = np.cumsum(self.own_share, axis=1)  # own shares of rounds 1..k
         # the order among equal scores: higher rating, then earlier on the Players sheet
-        rating = np.array([r.numerator * (self.rating_scale // r.denominator) for r in ratings],
-                          dtype=dtype)
+        rating = np.array(scaled_ratings, dtype=dtype)
         by_rating = np.lexsort((np.arange(n), -rating))
         self.rating_place = np.empty(n, dtype=np.int64)
         self.rating_place[by_rating] = np.arange(n)
         self.one_key = dtype is np.int64 and bound * (n + 1) < 2**62  # (score, place) as one
         self.joined = np.array([p.joined for p in players], dtype=np.int64)
         self.everyone_from_round_one = not self.gone.any() and not (self.joined > 1).any()
+        self.everyone = np.nonzero(~self.gone)[0]
         self.nobody = np.arange(0)
         self.ladder: np.ndarray | None = None  # values by place, when the top is fixed
 
@@ -312,14 +353,13 @@ class _Calculator:
         most_share = max((abs(x) for x in self.coef.shares.values), default=Fraction(0))
         bound = ((self.rounds + 2) * (most_share * self.coef_scale + self.coef_scale)
                  * biggest_value * self.value_scale)
-        return max(bound, max((p.rating for p in self.players), default=Fraction(0))
-                   * self.rating_scale)
+        return max(bound, Fraction(self.biggest_rating))
 
     # -- rankings and values ------------------------------------------------------------
     def members(self, after: int) -> tuple[np.ndarray, np.ndarray]:
         """Players in the ranking after round `after`: (scored ones, newcomers without score)."""
         if self.settings.late_entry == "rating" or self.everyone_from_round_one:
-            everyone = np.nonzero(~self.gone)[0]
+            everyone = self.everyone
             return (everyone, self.nobody) if after else (self.nobody, everyone)
         here = ~self.gone
         if after == 0:
@@ -473,23 +513,26 @@ class _Calculator:
         moved = self.settings.values == "rating" and bool(self.settings.rating_k)
         players = self.players
         rows = []
-        for place, (i, counted, points, val, played, w, d, lo, byes, absent, own_points), \
-                terms_of in zip(range(1, len(ranking) + 1), zip(*(c.tolist() for c in columns),
-                                                                 strict=True),
-                                breakdown.rows(), strict=True):
+        for place, (i, counted, points, val, played, w, d, lo, byes, absent, own_points) in \
+                enumerate(zip(*(c.tolist() for c in columns), strict=True)):
             p: Player = players[i]
             rows.append(Standing(
-                rank=place, name=p.name,
+                rank=place + 1, name=p.name,
                 score=Fraction(points, scale) if counted else None,
-                value=Fraction(val, value_scale), played=played, won=w, drawn=d, lost=lo,
+                value=_fraction(val, value_scale), played=played, won=w, drawn=d, lost=lo,
                 byes=byes, absent=absent,
                 rating=self.elo.rating(i) if moved else p.rating,
                 own=Fraction(own_points, scale) if counted else None,
-                terms=terms_of if counted else (), scale=scale))
+                terms=RowTerms(breakdown, place) if counted else (), scale=scale))
         top = None if self.settings.values == "rating" else self.top_value(len(ranking))
         names = tuple(p.name for p in players)
         return Standings(self.rounds, tuple(rows), self.settings, top, passes, note,
                          rankings=_Rankings(names, rankings), breakdown=breakdown)
+
+
+def _fraction(numerator: int, denominator: int) -> Fraction:
+    """Fraction(numerator, denominator); a whole number without looking for a divisor."""
+    return Fraction(numerator) if denominator == 1 else Fraction(numerator, denominator)
 
 
 class _Rankings(Sequence[tuple[str, ...]]):
