@@ -330,7 +330,7 @@ class _Calculator:
         self.everyone_from_round_one = not self.gone.any() and not (self.joined > 1).any()
         self.everyone = np.nonzero(~self.gone)[0]
         self.nobody = np.arange(0)
-        self.ladder: np.ndarray | None = None  # values by place, when the top is fixed
+        self.ladders: dict[int, np.ndarray] = {}  # by the number of players ranked
 
     def _value_scale(self) -> tuple[int, Fraction]:
         """What values are multiplied by to be whole numbers, and the largest value."""
@@ -391,23 +391,26 @@ class _Calculator:
         if s.values == "rating":
             out[ranking] = self.elo.scaled[ranking] * s.rating_divisor.denominator
             return out
-        shared = s.ties == "shared" and score is not None and scored > 1
-        if self.ladder is not None and not shared:
-            out[ranking] = self.ladder[:len(ranking)]
-            return out
-        top = int(self.top_value(len(ranking)) * self.value_scale)
-        step = int(s.step * self.value_scale)
-        places = np.arange(len(ranking))
-        if not shared and not s.top_value_auto:
-            self.ladder = top - np.arange(self.n).astype(self.dtype) * step
-        if shared:
-            assert score is not None
+        ladder = self._ladder(len(ranking))  # the values by place, best first
+        if s.ties == "shared" and score is not None and scored > 1:
             ordered = score[ranking[:scored]]
             starts = np.ones(scored, dtype=bool)
             starts[1:] = ordered[1:] != ordered[:-1]
+            places = np.arange(len(ranking))
             places[:scored] = np.maximum.accumulate(np.where(starts, places[:scored], 0))
-        out[ranking] = top - places.astype(self.dtype) * step
+            ladder = ladder[places]
+        out[ranking] = ladder
         return out
+
+    def _ladder(self, ranked: int) -> np.ndarray:
+        """Scaled values of places 1..ranked: top, top - step, ...; made once per number
+        ranked (the top value can depend on it)."""
+        ladder = self.ladders.get(ranked)
+        if ladder is None:
+            top = int(self.top_value(ranked) * self.value_scale)
+            step = int(self.settings.step * self.value_scale)
+            ladder = self.ladders[ranked] = top - np.arange(ranked).astype(self.dtype) * step
+        return ladder
 
     def top_value(self, ranked: int) -> Fraction:
         if self.settings.top_value_auto:
