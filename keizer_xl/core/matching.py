@@ -13,10 +13,13 @@ every vertex at once whether the others can be matched without it (Gallai-Edmond
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import overload
+
+import numpy as np
 
 UNMATCHED = -1
 
@@ -26,8 +29,10 @@ class Blocks(Sequence[set[int]]):
     `partners` up to `ends[v]`; a vertex's set is made when first asked for (a large graph
     asks for few of them)."""
 
-    def __init__(self, partners: list[int], ends: list[int]) -> None:
-        self.partners, self.ends = partners, ends
+    def __init__(self, partners: Sequence[int] | np.ndarray, ends: Sequence[int]) -> None:
+        self.partners = np.asarray(partners, dtype=np.intp)
+        self.degrees = np.diff(np.asarray(ends, dtype=np.intp), prepend=0)
+        self.ends = list(ends)
         self.made: dict[int, set[int]] = {}
 
     def __len__(self) -> int:
@@ -43,11 +48,11 @@ class Blocks(Sequence[set[int]]):
         found = self.made.get(vertex)
         if found is None:
             start = self.ends[vertex - 1] if vertex else 0
-            found = self.made[vertex] = set(self.partners[start:self.ends[vertex]])
+            found = self.made[vertex] = set(self.partners[start:self.ends[vertex]].tolist())
         return found
 
     def degree(self, vertex: int) -> int:
-        return self.ends[vertex] - (self.ends[vertex - 1] if vertex else 0)
+        return int(self.degrees[vertex])
 
 
 class PairabilityOracle:
@@ -66,12 +71,16 @@ class PairabilityOracle:
     def __init__(self, vertices: list[int], blocked: Sequence[set[int]]) -> None:
         self.blocked = blocked
         self._last_first = vertices[::-1]  # taking the first vertex is then a pop()
+        self._later = [0] * len(blocked)  # -(place in the order): `_last_first` ascends by it
+        for place, v in enumerate(vertices):
+            self._later[v] = -place
         self.here = [False] * len(blocked)
         for v in vertices:
             self.here[v] = True
-        degree = blocked.degree if isinstance(blocked, Blocks) else \
-            (lambda v: len(blocked[v]))
-        self.worst = max((degree(v) for v in vertices), default=-1)  # a bound, so far
+        if isinstance(blocked, Blocks):  # a bound, so far
+            self.worst = int(blocked.degrees[vertices].max(initial=-1))
+        else:
+            self.worst = max((len(blocked[v]) for v in vertices), default=-1)
         self.counting = False  # are `load`, `at_load` and `worst` exact (kept up to date)?
         self.load: list[int] = []
         self.at_load: list[set[int]] = []
@@ -134,16 +143,13 @@ class PairabilityOracle:
             self.mate[vertex] = UNMATCHED
 
     def _remove(self, vertex: int) -> None:
-        """Out of the order; the vertex taken is nearly always one of the first few."""
+        """Out of the order, found by bisection; nearly always one of the first few, so
+        the list moves hardly anything."""
         order = self._last_first
         if order[-1] == vertex:
             order.pop()
             return
-        try:
-            place = order.index(vertex, max(0, len(order) - 64))
-        except ValueError:
-            place = order.index(vertex)
-        del order[place]
+        del order[bisect_left(order, self._later[vertex], key=self._later.__getitem__)]
 
     def can_complete(self, gone: tuple[int, ...]) -> bool:
         """Can every vertex left except `gone` be matched? On an exact yes, keep that matching."""

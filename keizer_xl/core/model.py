@@ -183,8 +183,11 @@ def canonical(season: Season, name: str) -> str:
 
 
 def name_finder(season: Season) -> Callable[[str], str]:
-    """`canonical` for one season, remembering each spelling (a season repeats names a lot)."""
-    found: dict[str, str] = {}
+    """`canonical` for one season, remembering each spelling (a season repeats names a lot).
+
+    A name written exactly as on the Players sheet is itself: known from the start."""
+    found: dict[str, str] = {p.name: p.name
+                             for p in season._by_name.values()}  # type: ignore[attr-defined]
 
     def find(name: str) -> str:
         if name not in found:

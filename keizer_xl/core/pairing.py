@@ -177,8 +177,7 @@ def _blocked(n: int, low: np.ndarray, high: np.ndarray, when: np.ndarray, round_
     recent = round_no - when <= window
     one = np.concatenate([low[recent], high[recent]])
     other = np.concatenate([high[recent], low[recent]])
-    partners = other[group_order(one, n)].tolist()
-    return Blocks(partners, np.cumsum(np.bincount(one, minlength=n)).tolist())
+    return Blocks(other[group_order(one, n)], np.cumsum(np.bincount(one, minlength=n)).tolist())
 
 
 def _pair_off(players: list[int], blocked: Blocks, bye_order: list[int],
