@@ -42,7 +42,7 @@ def rounds_table(rng: random.Random, messy: bool) -> Table:
             row = rng.choice(rows)
             col = rng.randrange(5)
             row[col] = rng.choice([None, "x", 0, 2.5, "3", 7, "anna", "Zoe", "Nobody", "Bram",
-                                   "bye", "1-0", True, 1.0, rounds + 2, "1 - 0"])
+                                   10_001, "bye", "1-0", True, 1.0, rounds + 2, "1 - 0"])
     labels = list(range(2, len(rows) + 2))
     return Table("Rounds", labels, {c: [row[i] for row in rows]
                                      for i, c in enumerate(ROUND_COLUMNS)})
