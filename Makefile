@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench template screenshots clean
+.PHONY: demo test lint bench template screenshots clean catalogs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,9 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+catalogs: $(STAMP)
+	$(BIN)/pybabel compile -d keizer_xl/i18n/locale -D keizer_xl
 
 template: $(STAMP)
 	$(BIN)/python -m keizer_xl.workbook.template templates/keizer_xl.xlsx

@@ -24,6 +24,7 @@ from xlsxwriter.utility import xl_col_to_name
 
 from keizer_xl.core.model import Absence
 from keizer_xl.core.settings import SPECS
+from keizer_xl.i18n import translate
 from keizer_xl.workbook.contract import local_name, local_setting, rest_word
 
 PLAYERS_HEADERS = ("Name", "Rating", "Joined", "Left", "Present")
@@ -124,7 +125,8 @@ def _header_row(sheet: Any, headers: Sequence[str], fmt: _Formats, row: int = 0,
         sheet.write_string(row, col, title, cell_format)
 
 
-def _print_setup(sheet: Any, landscape: bool = False, title_row: int = 0) -> None:
+def _print_setup(sheet: Any, language: str, landscape: bool = False, title_row: int = 0
+                 ) -> None:
     """Paper copies for the club notice board: one page wide, header row on every page."""
     if landscape:
         sheet.set_landscape()
@@ -134,7 +136,7 @@ def _print_setup(sheet: Any, landscape: bool = False, title_row: int = 0) -> Non
     sheet.repeat_rows(title_row)
     sheet.hide_gridlines(0)  # gridlines on screen and on paper
     sheet.set_header("&L&F&R&A")
-    sheet.set_footer("&CPage &P of &N")
+    sheet.set_footer(translate("&CPage &P of &N", language))
 
 
 def _column(sheet: Any, col: int, width: float, cell_format: Any = None) -> None:
@@ -160,27 +162,31 @@ def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, obje
 
     sheet.data_validation(1, name, _LAST_ROW, name, {
         "validate": "custom", "value": "=COUNTIF($A:$A,A2)=1", "error_type": "warning",
-        "error_title": "Name used twice",
-        "error_message": "This name is already on the list; each player needs a name of "
-        "their own.",
+        "error_title": translate("Name used twice", language),
+        "error_message": translate("This name is already on the list; each player needs a "
+                                   "name of their own.", language),
     })
     sheet.data_validation(1, rating, _LAST_ROW, rating, {
         "validate": "decimal", "criteria": ">=", "value": 0, "error_type": "warning",
-        "error_title": "Rating", "error_message": "A rating is a number; blank counts as 0.",
+        "error_title": translate("Rating", language),
+        "error_message": translate("A rating is a number; blank counts as 0.", language),
     })
     sheet.data_validation(1, joined, _LAST_ROW, left, {
         "validate": "integer", "criteria": ">=", "value": 1, "error_type": "warning",
-        "error_title": "Round number", "error_message": "Joined and Left are round numbers.",
-        "input_title": "Round number",
-        "input_message": "Joined: first round the player takes part in (blank: 1).\n"
-        "Left: last round (blank: still in).",
+        "error_title": translate("Round number", language),
+        "error_message": translate("Joined and Left are round numbers.", language),
+        "input_title": translate("Round number", language),
+        "input_message": translate("Joined: first round the player takes part in (blank: 1).\n"
+                                   "Left: last round (blank: still in).", language),
     })
     sheet.data_validation(1, present, _LAST_ROW, present, {
         "validate": "list", "source": _present_words(language), "show_error": False,
-        "input_title": "Present next round?",
-        "input_message": "x = present (yes, y, 1, ja, ✓ also work).\n"
-        "excused, club or unexcused = absent for that reason.\n"
-        "Blank (or no, nee, 0) = absent, counted as the Settings' Default absence.",
+        "input_title": translate("Present next round?", language),
+        "input_message": translate(
+            "x = present (yes, y, 1, ja, ✓ also work).\n"
+            "excused, club or unexcused = absent for that reason.\n"
+            "Blank (or no, nee, 0) = absent, counted as the Settings' Default absence.",
+            language),
     })
 
     # `1` for present is fine as text: no green "number stored as text" corners
@@ -188,7 +194,7 @@ def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, obje
     sheet.ignore_errors({"number_stored_as_text": f"{letter}2:{letter}{_LAST_ROW + 1}"})
     for row, player in enumerate(players, start=1):
         _write_player(sheet, row, player, formats)
-    _print_setup(sheet)
+    _print_setup(sheet, language)
     return sheet
 
 
@@ -224,7 +230,8 @@ def _rounds_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
 
     sheet.data_validation(1, round_, _LAST_ROW, board, {
         "validate": "integer", "criteria": ">=", "value": 1, "error_type": "warning",
-        "error_title": "Number", "error_message": "Round and Board are numbers 1, 2, ...",
+        "error_title": translate("Number", language),
+        "error_message": translate("Round and Board are numbers 1, 2, ...", language),
     })
     players = local_name("Players", language)
     names = f"=OFFSET({players}!$A$2,0,0,MAX(1,COUNTA({players}!$A$2:$A${_ROUNDS_SCAN})),1)"
@@ -233,13 +240,14 @@ def _rounds_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     })
     sheet.data_validation(1, result, _LAST_ROW, result, {
         "validate": "list", "source": _words(RESULT_WORDS, language), "show_error": False,
-        "input_title": "Result",
-        "input_message": "Games: 1-0, 0-1, ½-½ (also 1:0, 1/2, 0.5-0.5 or =).\n"
-        "Forfeits: +- (Black did not come), -+, --.\n"
-        "Bye and absence rows: bye, excused, club, unexcused.\n"
-        "Blank = not played yet.",
+        "input_title": translate("Result", language),
+        "input_message": translate(
+            "Games: 1-0, 0-1, ½-½ (also 1:0, 1/2, 0.5-0.5 or =).\n"
+            "Forfeits: +- (Black did not come), -+, --.\n"
+            "Bye and absence rows: bye, excused, club, unexcused.\n"
+            "Blank = not played yet.", language),
     })
-    _print_setup(sheet)
+    _print_setup(sheet, language)
     return sheet
 
 
@@ -252,7 +260,7 @@ def _standings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     _header_row(sheet, _local(STANDINGS_HEADERS, language), fmt,
                 right=(0, *range(2, len(STANDINGS_HEADERS))))
     sheet.freeze_panes(1, 2)  # rank and name stay in view beside the round columns
-    _print_setup(sheet, landscape=True)
+    _print_setup(sheet, language, landscape=True)
     return sheet
 
 
@@ -266,7 +274,7 @@ def _settings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     sheet.freeze_panes(1, 0)
     sheet.ignore_errors({"number_stored_as_text": f"B2:B{_LAST_ROW + 1}"})  # `3`, `0.5`
     for row, spec in enumerate(SPECS, start=1):
-        name, meaning = local_setting(spec.name, language), spec.meaning
+        name, meaning = local_setting(spec.name, language), translate(spec.meaning, language)
         sheet.write_string(row, 0, name, fmt.top)
         lines = -(-len(meaning) // meaning_width) or 1  # apps do not grow wrapped rows
         if lines > 1:
@@ -276,10 +284,11 @@ def _settings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
         if choices:
             sheet.data_validation(row, 1, row, 1, {
                 "validate": "list", "source": list(choices), "error_type": "warning",
-                "error_title": name, "error_message": "Use " + ", ".join(choices)
-                + "; blank = the default.",
+                "error_title": name,
+                "error_message": translate("Use {choices}; blank = the default.",
+                                           language).format(choices=", ".join(choices)),
             })
-    _print_setup(sheet, landscape=True)
+    _print_setup(sheet, language, landscape=True)
     return sheet
 
 
@@ -308,8 +317,9 @@ def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     sheet.write_formula(0, 1, f'=IF(COUNT({rounds}!$A$2:$A${scan})=0,"",'
                         f"MAX({rounds}!$A$2:$A${scan}))", fmt.title_value, "")
     sheet.data_validation(0, 1, 0, 1, {
-        "validate": "any", "input_title": "Round shown",
-        "input_message": "Shows the latest round. Type a round number to print another one.",
+        "validate": "any", "input_title": translate("Round shown", language),
+        "input_message": translate("Shows the latest round. Type a round number to print "
+                                   "another one.", language),
     })
     bye = rest_word(Absence.BYE, language)
     sheet.write_formula(1, 4, rounds_row(f'{rounds}!$E$2:$E${scan}="{bye}"'), None, 0)

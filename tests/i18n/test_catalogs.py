@@ -1,0 +1,89 @@
+"""Every message of the code has its translation in every catalog, and the compiled
+catalogs are what their sources compile to."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+import keizer_xl
+from keizer_xl.core.settings import SPECS
+from keizer_xl.i18n import LANGUAGES, LOCALE, translate
+from keizer_xl.workbook.template import build_template
+
+PACKAGE = Path(keizer_xl.__file__).parent
+OTHERS = [language for language in LANGUAGES if language != "en"]
+
+
+def messages() -> set[str]:
+    """What the code shows: every `translate("...", language)`, and the settings'
+    explanations (written into the Settings sheet)."""
+    found = {entry[2] for entry in extract_from_dir(
+        str(PACKAGE), keywords={"translate": (1,)}, comment_tags=())
+        if isinstance(entry[2], str)}
+    assert len(found) >= 15, found  # the extractor found the template's messages
+    return found | {spec.meaning for spec in SPECS}
+
+
+def po_path(language: str) -> Path:
+    return LOCALE / language / "LC_MESSAGES" / "keizer_xl.po"
+
+
+@pytest.mark.parametrize("language", OTHERS)
+def test_every_message_is_translated(language: str) -> None:
+    with open(po_path(language), "rb") as f:
+        catalog = read_po(f)
+    translated = {m.id: m.string for m in catalog if m.id and m.string and not m.fuzzy}
+    missing = sorted(messages() - set(translated))
+    assert not missing, f"no {language} translation for: {missing}"
+    unused = sorted(set(translated) - messages())
+    assert not unused, f"{language} catalog has messages the code no longer shows: {unused}"
+    for message, text in translated.items():
+        assert re.findall(r"{\w+}", message) == re.findall(r"{\w+}", text), message
+        assert message.count("\n") == text.count("\n"), message
+
+
+@pytest.mark.parametrize("language", OTHERS)
+def test_compiled_catalog_is_current(language: str) -> None:
+    with open(po_path(language), "rb") as f:
+        catalog = read_po(f)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    assert po_path(language).with_suffix(".mo").read_bytes() == compiled.getvalue(), (
+        "run `make catalogs`")
+
+
+def test_translate_reads_the_compiled_catalog() -> None:
+    assert translate("Round shown", "nl") == "Getoonde ronde"
+    assert translate("Round shown", "en") == "Round shown"
+    assert translate("not a message of ours", "nl") == "not a message of ours"
+
+
+def test_dutch_template_speaks_dutch_within_excels_limits(tmp_path: Path) -> None:
+    """Excel drops a validation whose title passes 32 characters or message 255, so the
+    Dutch template must keep every one the English has."""
+    counts = {}
+    for language in ("en", "nl"):
+        path = tmp_path / f"{language}.xlsx"
+        build_template(path, language=language)
+        with zipfile.ZipFile(path) as package:
+            sheets = "".join(package.read(n).decode() for n in package.namelist()
+                             if n.startswith("xl/worksheets/sheet"))
+        counts[language] = sheets.count("<dataValidation ")
+        if language == "nl":
+            assert "Getoonde ronde" in sheets and "Volgende ronde aanwezig?" in sheets
+            for title in re.findall(r'promptTitle="([^"]*)"', sheets):
+                assert len(title) <= 32, title
+            for message in re.findall(r'prompt="([^"]*)"', sheets):
+                assert len(message) <= 255, message
+            with zipfile.ZipFile(path) as package:
+                strings = package.read("xl/sharedStrings.xml").decode()
+            assert "Hoeveel minder elke volgende plaats waard is." in strings
+    assert counts["nl"] == counts["en"] > 0
