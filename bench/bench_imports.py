@@ -1,9 +1,10 @@
 """Import time of a button click (a script, not a test).
 
 Every click on a button starts a fresh Python that imports keizer_xl's button module and
-the workbook contract it reads the sheets with. What keizer_xl adds is measured against a
-floor: the same fresh Python importing only the third-party libraries a click needs anyway
-(xlwings and numpy). Both are the median of several fresh processes.
+the workbook contract it reads the sheets with. Before the layout change that path
+imported pandas on every click; now it reaches the checks without it. The figure is
+measured against importing pandas alone in the same run (so a busy machine does not blur
+it): a click's imports must cost less than pandas did. Medians of fresh processes.
 
 Run `python bench/bench_imports.py`; `main()` returns (name, value, target) rows.
 """
@@ -16,8 +17,7 @@ import sys
 
 REPEAT = 9
 CLICK = "import keizer_xl, keizer_xl.live.buttons, keizer_xl.workbook.contract"
-FLOOR = "import xlwings, numpy"
-TARGET_EXTRA = 0.35  # seconds keizer_xl may add to the floor (pandas alone is about 0.3 s)
+TARGET_RATIO = 1.0  # a click's imports / importing pandas alone
 
 
 def _seconds(statement: str) -> float:
@@ -32,12 +32,11 @@ def _seconds(statement: str) -> float:
 
 
 def main() -> list[tuple[str, float, float]]:
-    floor = _seconds(FLOOR)
     click = _seconds(CLICK)
     pandas = _seconds("import pandas")
-    print(f"floor (xlwings, numpy): {floor * 1000:.0f} ms; pandas alone: {pandas * 1000:.0f} "
-          f"ms; a click's imports: {click * 1000:.0f} ms (+{(click - floor) * 1000:.0f} ms)")
-    return [("button click imports beyond xlwings and numpy", click - floor, TARGET_EXTRA)]
+    print(f"a click's imports: {click * 1000:.0f} ms; pandas alone: {pandas * 1000:.0f} ms "
+          f"({click / pandas:.2f} x)")
+    return [("button click imports / importing pandas", click / pandas, TARGET_RATIO)]
 
 
 if __name__ == "__main__":
