@@ -20,12 +20,19 @@ from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_col
 from keizer_xl.core.errors import KeizerError, Places, Problem, column_letters
 from keizer_xl.core.final import final_order
 from keizer_xl.core.model import Absence, Entry, Game, Season
+from keizer_xl.core.report import Report, build_report
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import setting_name
 from keizer_xl.core.words import is_blank, text
 
 SHEETS = ("Players", "Rounds", "Standings", "Settings")
+# Sheets keizer_xl fills for the members to read; a workbook without them still works.
+CROSSTABLE, PROGRESS = "Crosstable", "Progress"
+REPORT_SHEETS = (CROSSTABLE, PROGRESS)
+PROGRESS_HEADER_ROW = 22  # the template's chart sits above the table, in rows 1-21
+PROGRESS_CHARTED = 10  # players in the chart: the top ten, rows 23-32
+REPORT_COLUMNS = ("Game points", "Percentage", "Colour balance", "Change")
 SETTINGS_COLUMNS = ("Setting", "Value")
 STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
                      "Byes", "Absent", "Rating", "Own")
@@ -252,6 +259,11 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
         layout.sheet[sheet] = actual or sheet
     if problems:
         raise_with(problems, layout)
+    for sheet in REPORT_SHEETS:
+        actual = next((by_key[key] for key in (_name_key(sheet), *sorted(sheet_names(sheet)))
+                       if key in by_key), None)
+        if actual is not None:
+            layout.sheet[sheet] = actual
     players = _table(grids[layout.sheet["Players"]], PLAYER_COLUMNS, layout, "Players")
     rounds = _table(grids[layout.sheet["Rounds"]], ROUND_COLUMNS, layout, "Rounds")
     settings = _table(grids[layout.sheet["Settings"]], SETTINGS_COLUMNS, layout, "Settings")
@@ -307,26 +319,38 @@ def _shown_scaled(terms: Sequence[int | None], scale: int) -> list[CellValue]:
 
 
 def standings_cells(standings: Standings, groups: Mapping[str, str] | None = None,
-                    short: frozenset[str] = frozenset(), language: str = "en"
+                    short: frozenset[str] = frozenset(), language: str = "en",
+                    report: Report | None = None
                     ) -> dict[Cell, CellValue]:
     """The whole Standings sheet: headers, one row per ranked player, and a note below.
 
     With `groups` (some players have one) a Group column follows Own; the players listed
-    last for too few games (`short`, see core.final) have their rank marked `*`."""
+    last for too few games (`short`, see core.final) have their rank marked `*`. With the
+    report (`core.report`), Game points, Percentage, Colour balance and Change (places
+    gained since the previous round) come next, before R1, R2, ..."""
     group = [GROUP] if groups else []
-    headers = [*STANDINGS_COLUMNS, *group,
+    extra = list(REPORT_COLUMNS) if report is not None else []
+    headers = [*STANDINGS_COLUMNS, *group, *extra,
                *(f"R{k + 1}" for k in range(standings.after_round))]
     cells: dict[Cell, CellValue] = {(1, c): local_name(h, language)
                                     for c, h in enumerate(headers, start=1)}
+    figures = {p.name: p for p in report.players} if report is not None else {}
     for r, row in enumerate(standings.rows, start=2):
         values: list[CellValue]
         if row.score is None:  # a newcomer of the next round: place and value only
             values = [row.rank, row.name, None, shown(row.value), *[None] * 6,
                       shown(row.rating)]
         else:
+            mine: list[CellValue] = []
+            p = figures.get(row.name)
+            if p is not None:
+                percentage = p.percentage
+                mine = [shown(p.game_points),
+                        None if percentage is None else round(float(percentage), 1),
+                        p.colour_balance, p.change]
             values = [row.rank, row.name, shown(row.score), shown(row.value), row.played,
                       row.won, row.drawn, row.lost, row.byes, row.absent, shown(row.rating),
-                      shown(row.own), *_shown_scaled(row.terms, row.scale)]
+                      shown(row.own), *mine, *_shown_scaled(row.terms, row.scale)]
         if groups:
             values[len(STANDINGS_COLUMNS):len(STANDINGS_COLUMNS)] = [groups.get(row.name)
                                                                      or None]
@@ -482,13 +506,63 @@ class SheetCells:
     clear: bool = False
 
 
+def crosstable_cells(report: Report, language: str = "en") -> dict[Cell, CellValue]:
+    """The whole Crosstable sheet: a row per player, a column per round (`12w1`, `5b½`,
+    `bye`, `exc`, `club`, `—`), the score at the end, and what the marks mean below."""
+    rounds = report.after_round
+    rank_, name_, score_ = (local_name(h, language) for h in ("Rank", "Name", "Score"))
+    cells: dict[Cell, CellValue] = {(1, 1): rank_, (1, 2): name_, (1, rounds + 3): score_}
+    cells.update({(1, 2 + k): k for k in range(1, rounds + 1)})
+    rank = report.rank
+    for r, p in enumerate(report.players, start=2):
+        cells[(r, 1)] = p.standing.rank
+        cells[(r, 2)] = p.name
+        for k, line in enumerate(p.rounds, start=3):
+            mark = line.short(rank(line.opponent) if line.opponent is not None else None)
+            if mark:
+                cells[(r, k)] = mark
+        if p.standing.score is not None:
+            cells[(r, rounds + 3)] = shown(p.standing.score)
+    below = len(report.players) + 3
+    cells[(below, 1)] = (f"After round {rounds}. Each round: the opponent's rank now, the "
+                         "colour (w, b) and the result (1, ½, 0; + and - by forfeit); bye, "
+                         "exc (excused), club (club duty), — (absent without excuse).")
+    return cells
+
+
+def progress_cells(report: Report, language: str = "en") -> dict[Cell, CellValue]:
+    """The Progress sheet's table: every player's rank after every round, in today's
+    order, from row 22 (the template's chart of the top ten reads rows 23-32)."""
+    top = PROGRESS_HEADER_ROW
+    cells: dict[Cell, CellValue] = {(top, 1): local_name("Rank", language),
+                                    (top, 2): local_name("Name", language)}
+    cells.update({(top, 2 + k): k for k in range(1, report.after_round + 1)})
+    for r, p in enumerate(report.players, start=top + 1):
+        cells[(r, 1)] = p.standing.rank
+        cells[(r, 2)] = p.name
+        for k, rank in enumerate(p.ranks, start=3):
+            if rank is not None:
+                cells[(r, k)] = rank
+    return cells
+
+
+def report_edits(report: Report, layout: Layout) -> list[SheetCells]:
+    """The Crosstable and Progress sheets, for those the workbook has."""
+    makers = {CROSSTABLE: crosstable_cells, PROGRESS: progress_cells}
+    return [_cells(name, layout, makers[name](report, layout.language), clear=True)
+            for name in REPORT_SHEETS if name in layout.sheet]
+
+
 def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]:
-    """What "Recalculate" writes: the Standings after the last completed round."""
+    """What "Recalculate" writes: the Standings after the last completed round, and the
+    Crosstable and Progress sheets."""
     competition, layout = read_book(grids)
     final = final_order(with_cautions(competition.standings(), competition, layout))
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
-    cells = standings_cells(final.standings, groups, final.short, layout.language)
-    return final.standings, [_cells("Standings", layout, cells, clear=True)]
+    report = build_report(competition.season, final.standings)
+    cells = standings_cells(final.standings, groups, final.short, layout.language, report)
+    return final.standings, [_cells("Standings", layout, cells, clear=True),
+                             *report_edits(report, layout)]
 
 
 def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
@@ -515,9 +589,10 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
         edits.append(_cells("Settings", layout, top_value_cells(fixed, layout)))
     edits.append(_cells("Rounds", layout, round_cells(next_round, layout)))
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
-    edits.append(_cells("Standings", layout, standings_cells(next_round.standings, groups,
-                                                        language=layout.language),
-                        clear=True))
+    report = build_report(competition.season, next_round.standings)
+    edits.append(_cells("Standings", layout, standings_cells(
+        next_round.standings, groups, language=layout.language, report=report), clear=True))
+    edits.extend(report_edits(report, layout))
     return next_round, edits
 
 

@@ -25,13 +25,21 @@ from xlsxwriter.utility import xl_col_to_name
 from keizer_xl.core.model import Absence
 from keizer_xl.core.settings import SPECS
 from keizer_xl.i18n import translate
-from keizer_xl.workbook.contract import local_name, local_setting, rest_word
+from keizer_xl.workbook.contract import (
+    CROSSTABLE,
+    PROGRESS,
+    PROGRESS_CHARTED,
+    PROGRESS_HEADER_ROW,
+    local_name,
+    local_setting,
+    rest_word,
+)
 
 PLAYERS_HEADERS = ("Name", "Rating", "Joined", "Left", "Present")
 ROUNDS_HEADERS = ("Round", "Board", "White", "Black", "Result")
 STANDINGS_HEADERS = (
     "Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost", "Byes", "Absent",
-    "Rating", "Own",
+    "Rating", "Own", "Game points", "Percentage", "Colour balance", "Change",
 )
 SETTINGS_HEADERS = ("Setting", "Value", "What it does")
 
@@ -44,7 +52,9 @@ HEADERS: dict[str, tuple[str, ...]] = {
 
 # A printable list of the latest round's games; the secretary's own sheet, never written.
 PAIRINGS = "Pairings"
-SHEETS = (*HEADERS, PAIRINGS)
+# The members' sheets keizer_xl fills on every pair and recalc (values only): the
+# crosstable, and every player's rank after every round under a chart of the top ten.
+SHEETS = (*HEADERS, PAIRINGS, CROSSTABLE, PROGRESS)
 # VBA code names of the sheets in an .xlsm; the VBA project needs one document module each
 # (keizer_xl.workbook.vba.vba_project(sheets=CODE_NAMES)).
 CODE_NAMES = tuple(f"Sheet{number}" for number in range(1, len(SHEETS) + 1))
@@ -66,7 +76,7 @@ _BORDER_COLOUR = "#8EA9DB"
 _WIDTHS = {
     "Players": (28, 9, 9, 9, 11),
     "Rounds": (8, 8, 28, 28, 10),
-    "Standings": (6, 28, 8, 8, 8, 6, 7, 6, 6, 8, 8, 7),
+    "Standings": (6, 28, 8, 8, 8, 6, 7, 6, 6, 8, 8, 7, 8, 10, 9, 7),
     "Settings": (24, 14, 80),
 }
 _ROUND_COLUMNS = 60  # R1 ... R60 on Standings get a narrow width
@@ -352,6 +362,57 @@ def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     return sheet
 
 
+def _crosstable_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
+    """Filled by keizer_xl: a row per player, a column per round (`12w1`, `5b½`, `bye`)."""
+    sheet = book.add_worksheet(local_name(CROSSTABLE, language))
+    sheet.set_column(0, 0, 6)
+    sheet.set_column(1, 1, 26)
+    sheet.set_column(2, 2 + _ROUND_COLUMNS, 6, fmt.centre)
+    _header_row(sheet, [local_name(h, language) for h in ("Rank", "Name")], fmt, right=(0,))
+    sheet.freeze_panes(1, 2)
+    _print_setup(sheet, landscape=True)
+    return sheet
+
+
+def _progress_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
+    """Filled by keizer_xl from row 22: every player's rank after every round. Above it a
+    native chart of the top ten (rows 23-32), the secretary's to restyle: keizer_xl never
+    writes it. A scatter chart with lines, so its round axis grows with the season instead
+    of showing every empty round to come; rank 1 is at the top."""
+    name = local_name(PROGRESS, language)
+    sheet = book.add_worksheet(name)
+    header = PROGRESS_HEADER_ROW - 1  # zero-based
+    sheet.set_column(0, 0, 6)
+    sheet.set_column(1, 1, 26)
+    sheet.set_column(2, 2 + _ROUND_COLUMNS, 5, fmt.centre)
+    _header_row(sheet, [local_name(h, language) for h in ("Rank", "Name")], fmt, row=header,
+                right=(0,))
+    sheet.freeze_panes(header + 1, 2)
+    chart = book.add_chart({"type": "scatter", "subtype": "straight_with_markers"})
+    last = 2 + _ROUND_COLUMNS - 1
+    for k in range(PROGRESS_CHARTED):
+        row = header + 1 + k
+        chart.add_series({
+            "name": [name, row, 1],
+            "categories": [name, header, 2, header, last],
+            "values": [name, row, 2, row, last],
+            "marker": {"type": "circle", "size": 4},
+            "line": {"width": 2},
+        })
+    chart.set_title({"name": "Rank after each round: the top ten",
+                     "name_font": {"size": 12}})
+    chart.set_x_axis({"name": "Round", "min": 1, "major_unit": 1,
+                      "major_gridlines": {"visible": False}})
+    chart.set_y_axis({"name": "Rank", "reverse": True, "min": 1, "crossing": "max",
+                      "major_gridlines": {"visible": True, "line": {"color": "#E3E8EE"}}})
+    chart.set_legend({"position": "right"})
+    chart.show_blanks_as("gap")
+    sheet.insert_chart(0, 0, chart, {"x_scale": 2.0, "y_scale": 1.38, "x_offset": 4,
+                                     "y_offset": 4})
+    _print_setup(sheet, landscape=True, title_row=header)
+    return sheet
+
+
 def build_template(
     path: Path | str,
     players: Sequence[Mapping[str, object]] = (),
@@ -386,6 +447,8 @@ def build_template(
         _standings_sheet(book, fmt, language),
         _settings_sheet(book, fmt, language),
         _pairings_sheet(book, fmt, language),
+        _crosstable_sheet(book, fmt, language),
+        _progress_sheet(book, fmt, language),
     ]
     if vba_project is not None:
         book.add_vba_project(io.BytesIO(vba_project), is_stream=True)

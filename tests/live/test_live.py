@@ -283,7 +283,7 @@ def test_pair_writes_only_the_cells_keizer_xl_owns(xw: Any, tmp_path: Path) -> N
     actions = press(xw, excel, keizer_xl.pair_next_round)
     assert excel.alerts == []
     writes = written(actions, excel)
-    assert set(writes) == {"Settings", "Rounds", "Standings"}
+    assert set(writes) == {"Settings", "Rounds", "Standings", "Crosstable", "Progress"}
 
     top = setting_row(excel, "Top value")
     assert [(a["start_row"], a["start_column"], a["values"]) for a in writes["Settings"]] == [
@@ -317,7 +317,7 @@ def test_rounds_are_appended_below_the_last_row(xw: Any, tmp_path: Path) -> None
     excel.set("Rounds", 3, 5, "½-½")
     actions = press(xw, excel, keizer_xl.pair_next_round)
     writes = written(actions, excel)
-    assert set(writes) == {"Rounds", "Standings"}
+    assert set(writes) == {"Rounds", "Standings", "Crosstable", "Progress"}
     (rounds,) = writes["Rounds"]
     assert (rounds["start_row"], rounds["start_column"], len(rounds["values"])) == (3, 0, 2)
     assert [row[0] for row in excel.rows("Rounds")] == [1, 1, 2, 2]

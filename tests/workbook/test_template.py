@@ -93,7 +93,8 @@ def list_items(validation: ElementTree.Element) -> list[str]:
 
 def test_sheets_in_contract_order_with_headers_in_row_one(book: Path) -> None:
     workbook = CalamineWorkbook.from_path(str(book))
-    assert workbook.sheet_names == ["Players", "Rounds", "Standings", "Settings", PAIRINGS]
+    assert workbook.sheet_names == ["Players", "Rounds", "Standings", "Settings", PAIRINGS,
+                                    "Crosstable", "Progress"]
     assert list(HEADERS) == ["Players", "Rounds", "Standings", "Settings"]
     assert HEADERS["Players"] == ("Name", "Rating", "Joined", "Left", "Present")
     assert HEADERS["Rounds"] == ("Round", "Board", "White", "Black", "Result")
@@ -331,7 +332,7 @@ def test_xlsm_has_project_code_names_and_buttons(tmp_path: Path, any_vba_project
     for number, code_name in enumerate(CODE_NAMES, start=1):
         sheet = part(path, f"xl/worksheets/sheet{number}.xml")
         assert sheet.find("m:sheetPr", NS).get("codeName") == code_name  # type: ignore[union-attr]
-    assert CODE_NAMES == ("Sheet1", "Sheet2", "Sheet3", "Sheet4", "Sheet5")
+    assert CODE_NAMES == ("Sheet1", "Sheet2", "Sheet3", "Sheet4", "Sheet5", "Sheet6", "Sheet7")
 
     vml = members["xl/drawings/vmlDrawing1.vml"].decode()
     for caption, macro in BUTTONS:
@@ -340,7 +341,8 @@ def test_xlsm_has_project_code_names_and_buttons(tmp_path: Path, any_vba_project
     assert anchors == ["7", "7"]  # column H, right of the Players table
     assert BUTTONS == (("Pair next round", "PairNextRound"), ("Recalculate", "Recalculate"))
     assert [n for n in members if n.startswith("xl/worksheets/_rels/")] == [
-        "xl/worksheets/_rels/sheet1.xml.rels"]  # the buttons sit on Players only
+        "xl/worksheets/_rels/sheet1.xml.rels",  # the buttons sit on Players only
+        "xl/worksheets/_rels/sheet7.xml.rels"]  # and the chart on Progress
 
 
 def test_xlsm_with_the_project_builder(tmp_path: Path) -> None:

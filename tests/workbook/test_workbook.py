@@ -83,11 +83,14 @@ def test_standings_breakdown_columns(tmp_path: Path) -> None:
     run_cli("recalc", path)
     rows = sheet(path, "Standings")
     header = rows[0]
-    assert header[:13] == ["Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
-                           "Byes", "Absent", "Rating", "Own", "R1"]
+    assert header[:17] == ["Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
+                           "Byes", "Absent", "Rating", "Own", "Game points", "Percentage",
+                           "Colour balance", "Change", "R1"]
     harrison = next(r for r in rows if r[1] == "Harrison")
     # 141 = own value 49 + 42 (win over Carter, worth 42 now) + 50 (win over Johnson)
-    assert harrison[2] == 141 and harrison[11] == 49 and harrison[12:14] == [42, 50]
+    assert harrison[2] == 141 and harrison[11] == 49 and harrison[16:18] == [42, 50]
+    # two wins, 100 %, one white and one black, up one place (from 2nd after round 1)
+    assert harrison[12:16] == [2, 100, 0, 1]
 
 
 def test_recalc_twice_changes_nothing(tmp_path: Path) -> None:
