@@ -22,11 +22,12 @@ HOSTILE = ("O'Brien & <Zoë>", "../x", "<script>alert(1)</script>", "Jan de Vrie
 
 def club_season(names: Sequence[str], rounds: int, seed: int = 7,
                 settings: Settings | None = None, open_last: bool = False,
-                late: int | None = None, leaver: int | None = None) -> Season:
+                late: int | None = None, leaver: int | None = None,
+                typed: float = 0.7) -> Season:
     """`rounds` rounds paired by the engine; with `open_last` the last one has no results.
 
     Player `late` (an index) joins in round 3, player `leaver` leaves after round 2; some
-    absences are typed, others are left to the default reason."""
+    absences are typed (a share `typed` of them), the others left to the default reason."""
     rnd = random.Random(seed)
     s = settings or Settings()
     people = tuple(Player(name, Fraction(2200 - 17 * i), order=i,
@@ -48,6 +49,6 @@ def club_season(names: Sequence[str], rounds: int, seed: int = 7,
         if pairing.bye:
             entries.append(Rest(r, pairing.bye, Absence.BYE))
         for p in here:
-            if p.name not in present and rnd.random() < 0.7:  # the rest: default reason
+            if p.name not in present and rnd.random() < typed:  # the rest: default reason
                 entries.append(Rest(r, p.name, rnd.choice(REASONS)))
     return Season(people, tuple(entries))

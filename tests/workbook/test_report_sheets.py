@@ -27,7 +27,7 @@ NAMES = [f"Speler {chr(65 + i)}" for i in range(14)]
 
 
 def season_book(path: Path, rounds: int = 6, present: bool = False) -> tuple[Path, object]:
-    season = club_season(NAMES, rounds, seed=9, late=12)
+    season = club_season(NAMES, rounds, seed=9, late=12, typed=1.0 if present else 0.7)
     rows = []
     for e in season.entries:
         if isinstance(e, Game):
