@@ -52,8 +52,9 @@ def test_after_the_last_round_short_players_come_last(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     grid = standings_sheet(path)
     header = grid[0]
-    assert header[:14] == ["Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
-                           "Byes", "Absent", "Rating", "Own", "Group", "R1"]
+    assert header[:18] == ["Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
+                           "Byes", "Absent", "Rating", "Own", "Group", "Game points",
+                           "Percentage", "Colour balance", "Change", "R1"]
     rows = grid[1:7]
     assert [row[1] for row in rows] == expected
     assert [row[0] for row in rows] == [1, 2, 3, 4, "5*", "6*"]
