@@ -259,11 +259,9 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
         layout.sheet[sheet] = actual or sheet
     if problems:
         raise_with(problems, layout)
-    for sheet in REPORT_SHEETS:
-        actual = next((by_key[key] for key in (_name_key(sheet), *sorted(sheet_names(sheet)))
-                       if key in by_key), None)
-        if actual is not None:
-            layout.sheet[sheet] = actual
+    layout.sheet.update({sheet: by_key[key] for sheet in REPORT_SHEETS
+                         for key in (_name_key(sheet), *sorted(sheet_names(sheet)))
+                         if key in by_key})
     players = _table(grids[layout.sheet["Players"]], PLAYER_COLUMNS, layout, "Players")
     rounds = _table(grids[layout.sheet["Rounds"]], ROUND_COLUMNS, layout, "Rounds")
     settings = _table(grids[layout.sheet["Settings"]], SETTINGS_COLUMNS, layout, "Settings")
@@ -341,13 +339,10 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
             values = [row.rank, row.name, None, shown(row.value), *[None] * 6,
                       shown(row.rating)]
         else:
-            mine: list[CellValue] = []
             p = figures.get(row.name)
-            if p is not None:
-                percentage = p.percentage
-                mine = [shown(p.game_points),
-                        None if percentage is None else round(float(percentage), 1),
-                        p.colour_balance, p.change]
+            mine: list[CellValue] = [] if p is None else [
+                shown(p.game_points), None if p.percentage is None
+                else round(float(p.percentage), 1), p.colour_balance, p.change]
             values = [row.rank, row.name, shown(row.score), shown(row.value), row.played,
                       row.won, row.drawn, row.lost, row.byes, row.absent, shown(row.rating),
                       shown(row.own), *mine, *_shown_scaled(row.terms, row.scale)]
@@ -523,8 +518,8 @@ def crosstable_cells(report: Report, language: str = "en") -> dict[Cell, CellVal
                 cells[(r, k)] = mark
         if p.standing.score is not None:
             cells[(r, rounds + 3)] = shown(p.standing.score)
-    below = len(report.players) + 3
-    cells[(below, 1)] = (f"After round {rounds}. Each round: the opponent's rank now, the "
+    cells[(len(report.players) + 3, 1)] = (
+        f"After round {rounds}. Each round: the opponent's rank now, the "
                          "colour (w, b) and the result (1, ½, 0; + and - by forfeit); bye, "
                          "exc (excused), club (club duty), — (absent without excuse).")
     return cells
