@@ -370,7 +370,7 @@ def _crosstable_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     sheet.set_column(2, 2 + _ROUND_COLUMNS, 6, fmt.centre)
     _header_row(sheet, [local_name(h, language) for h in ("Rank", "Name")], fmt, right=(0,))
     sheet.freeze_panes(1, 2)
-    _print_setup(sheet, landscape=True)
+    _print_setup(sheet, language, landscape=True)
     return sheet
 
 
@@ -409,7 +409,7 @@ def _progress_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     chart.show_blanks_as("gap")
     sheet.insert_chart(0, 0, chart, {"x_scale": 2.0, "y_scale": 1.38, "x_offset": 4,
                                      "y_offset": 4})
-    _print_setup(sheet, landscape=True, title_row=header)
+    _print_setup(sheet, language, landscape=True, title_row=header)
     return sheet
 
 
