@@ -200,11 +200,11 @@ class _Coefficients:
         who, rnd = rows.white[counted], rows.round[counted] - 1
         black, outcome = rows.black[counted], rows.outcome[counted]
         seen = np.zeros(shape, dtype=bool)
-        seen[who, rnd] = True
+        seen.reshape(-1)[who * rounds + rnd] = True
         game = black != NOBODY
-        seen[black[game], rnd[game]] = True
+        seen.reshape(-1)[black[game] * rounds + rnd[game]] = True
         rest = ~game
-        self.reason[who[rest], rnd[rest]] = outcome[rest]
+        self.reason.reshape(-1)[who[rest] * rounds + rnd[rest]] = outcome[rest]
         scored = game & (outcome != NO_RESULT)  # an unfinished game is never scored
         w, b, k, result = who[scored], black[scored], rnd[scored], outcome[scored]
         self._games(np.concatenate([w, b]), np.concatenate([b, w]), np.concatenate([k, k]),
@@ -214,30 +214,39 @@ class _Coefficients:
 
     def _games(self, me: np.ndarray, them: np.ndarray, k: np.ndarray,
                side: np.ndarray) -> None:
-        """Each side of each game with a result (cells addressed by one flat index)."""
+        """Each side of each game with a result, all at once: what the side means (kind,
+        own share, whether the opponent's value counts and its share) looked up by side,
+        with an opponent who dropped out counted through Withdrawn opponent instead."""
         s, code = self.settings, self.shares.code
-        cell = me * self.rounds + k
-        kind, own = self.kind.reshape(-1), self.own.reshape(-1)
-        opp, opp_share = self.opp.reshape(-1), self.opp_share.reshape(-1)
-        dropped = self.gone[them]
+        n = len(self.gone)
         counted = [(_WIN, WON, _ONE), (_DRAW, DRAWN, _HALF), (_LOSS, LOST, s.loss)]
-        for outcome, what, share in counted:
-            here = side == outcome
-            kind[cell[here]] = what
-            if dropped.any():
-                own[cell[here & dropped]] = code(s.withdrawn_opponent * share)
-                here &= ~dropped
-            opp[cell[here]] = them[here]
-            opp_share[cell[here]] = code(share)
-        free = side == _FORFEIT_WIN
-        kind[cell[free]] = FREE
-        if not s.forfeit_win_opponent:
-            own[cell[free]] = code(s.forfeit_win)
+        kind = np.zeros(6, dtype=np.int8)
+        own, own_dropped = np.zeros(6, dtype=np.intp), np.zeros(6, dtype=np.intp)
+        share = np.zeros(6, dtype=np.intp)  # the opponent's value counts where not 0 ...
+        counts = np.zeros(6, dtype=bool)  # ... or where this says so
+        dropped = self.gone[them]
+        anyone_dropped = bool(dropped.any())  # else Withdrawn opponent's shares stay out
+        for outcome, what, part in counted:
+            kind[outcome], share[outcome], counts[outcome] = what, code(part), True
+            if anyone_dropped:
+                own_dropped[outcome] = code(s.withdrawn_opponent * part)
+        kind[_FORFEIT_WIN] = FREE
+        if s.forfeit_win_opponent:
+            share[_FORFEIT_WIN], counts[_FORFEIT_WIN] = code(_ONE), True
+            if anyone_dropped:
+                own_dropped[_FORFEIT_WIN] = code(s.withdrawn_opponent)
         else:
-            own[cell[free & dropped]] = code(s.withdrawn_opponent)
-            free &= ~dropped
-            opp[cell[free]] = them[free]
-            opp_share[cell[free]] = code(_ONE)
+            own[_FORFEIT_WIN] = own_dropped[_FORFEIT_WIN] = code(s.forfeit_win)
+        cell = me * self.rounds + k
+        self.kind.reshape(-1)[cell] = kind[side]
+        opponent = counts[side]
+        if anyone_dropped:
+            self.own.reshape(-1)[cell] = np.where(dropped, own_dropped[side], own[side])
+            opponent &= ~dropped
+        else:
+            self.own.reshape(-1)[cell] = own[side]
+        self.opp.reshape(-1)[cell] = np.where(opponent, them, n)
+        self.opp_share.reshape(-1)[cell] = np.where(opponent, share[side], 0)
         self.no_show = cell[side == _NO_SHOW]
         self.reason.reshape(-1)[self.no_show] = ABSENCE_CODE[Absence.UNEXCUSED]
 
