@@ -10,7 +10,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "pair_next_round", "recalculate"]
+__all__ = ["__version__", "pair_next_round", "recalculate", "undo_last_pairing"]
 
 
 def pair_next_round(book: Any = None) -> None:
@@ -23,5 +23,12 @@ def pair_next_round(book: Any = None) -> None:
 def recalculate(book: Any = None) -> None:
     """The "Recalculate" button: check and rewrite the Standings sheet."""
     from keizer_xl.live.buttons import recalculate as run
+
+    run(book)
+
+
+def undo_last_pairing(book: Any = None) -> None:
+    """The "Undo last pairing" button: take back the last round while it has no results."""
+    from keizer_xl.live.buttons import undo_last_pairing as run
 
     run(book)

@@ -37,6 +37,11 @@ def recalculate(book: Any = None) -> None:
     _run(book, _recalc, "Recalculate")
 
 
+def undo_last_pairing(book: Any = None) -> None:
+    """The "Undo last pairing" button: take back the last round while it has no results."""
+    _run(book, _unpair, "Undo last pairing")
+
+
 class _WriteFailed(KeizerXLError):
     """Excel refused a write; the secretary must know whether earlier ones went through."""
 
@@ -94,6 +99,16 @@ def _pair(book: Any) -> None:
     if notes:
         _note(book, f"Round {next_round.round} is paired. Please note:\n\n"
               + "\n\n".join(notes), "Pair next round")
+
+
+def _unpair(book: Any) -> None:
+    from keizer_xl.workbook.contract import plan_unpair
+
+    unpaired, edits = plan_unpair(read_grids(book))
+    write(book, edits)
+    _show(book, edits[-1])
+    _note(book, f"Round {unpaired.round} is taken back: its rows are gone from the Rounds "
+          "sheet and the Standings are as before it was paired.", "Undo last pairing")
 
 
 def _recalc(book: Any) -> None:

@@ -25,10 +25,13 @@ from keizer_xl.workbook.contract import (
     Grid,
     Layout,
     SheetCells,
+    Unpaired,
     _contract_headers,
     board_notes,
     plan_pair,
     plan_recalc,
+    plan_rename,
+    plan_unpair,
     read_book,
     sheet_names,
 )
@@ -207,6 +210,26 @@ def load_with_groups(path: Path) -> tuple[Competition, dict[str, str]]:
     grids = read_grids(path)
     competition, layout = read_book(grids)
     return competition, player_groups(competition.season, grids[layout.sheet["Players"]])
+
+
+def unpair(path: Path, force: bool = False) -> Unpaired:
+    """What the "Undo last pairing" button does: take back the last round."""
+    with _one_writer(path):
+        book, grids, unsaved = _open(path)
+        unpaired, edits = _planned(lambda g: plan_unpair(g, force), grids, unsaved)
+        with _as_file_problem(path):
+            book.save(_edits(edits))
+    return unpaired
+
+
+def rename(path: Path, old: str, new: str) -> tuple[str, int]:
+    """Rename a player in every row of Players and Rounds; (the old name, Rounds cells)."""
+    with _one_writer(path):
+        book, grids, unsaved = _open(path)
+        was, edits = _planned(lambda g: plan_rename(g, old, new), grids, unsaved)
+        with _as_file_problem(path):
+            book.save(_edits(edits))
+    return was, sum(len(e.cells) for e in edits if e.table == "Rounds")
 
 
 def write_cells(path: Path, edits: list[SheetCells]) -> bool:

@@ -11,3 +11,7 @@ End Sub
 Sub Recalculate()
     RunPython "import keizer_xl; keizer_xl.recalculate()"
 End Sub
+
+Sub UndoLastPairing()
+    RunPython "import keizer_xl; keizer_xl.undo_last_pairing()"
+End Sub

@@ -638,3 +638,25 @@ def test_a_button_waits_for_a_command_working_on_the_same_file(
         holder.wait()
     excel.alerts.clear()
     assert "Rounds" in written(click(), excel) and excel.alerts == []
+
+
+def test_undo_last_pairing_button_puts_every_cell_back(xw: Any, tmp_path: Path) -> None:
+    """Pair next round, then Undo last pairing: every sheet as before; pair again: the
+    same round. With a result typed, the button refuses and changes nothing."""
+    excel = Excel.from_file(new_book(tmp_path, players(7)))
+    press(xw, excel, keizer_xl.recalculate)
+    before = json.loads(json.dumps(excel.sheets))
+    press(xw, excel, keizer_xl.pair_next_round)
+    paired = json.loads(json.dumps(excel.sheets))
+    assert excel.rows("Rounds") != []
+    press(xw, excel, keizer_xl.undo_last_pairing)
+    assert excel.rows("Rounds") == []
+    for name in ("Players", "Settings", "Standings"):
+        assert _trimmed(excel.sheets[name]) == _trimmed(before[name]), name
+    press(xw, excel, keizer_xl.pair_next_round)
+    assert _trimmed(excel.sheets["Rounds"]) == _trimmed(paired["Rounds"])
+    excel.set("Rounds", 2, 5, "1-0")
+    excel.alerts.clear()
+    actions = press(xw, excel, keizer_xl.undo_last_pairing)
+    assert written(actions, excel) == {}
+    assert "already has a result (1-0)" in excel.alerts[0][0]
