@@ -221,51 +221,6 @@ def pair(file: Path) -> None:
     _warn(outcome)
 
 
-@main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--force", is_flag=True,
-              help="Take the round back even when some of its results are typed.")
-def unpair(file: Path, force: bool) -> None:
-    """Take back the last round of FILE, as the "Undo last pairing" button does.
-
-    Removes the round's rows from the Rounds sheet (only while none of its results is
-    typed, unless --force) and puts the Standings back to after the round before.
-    """
-    from keizer_xl.workbook import files as workbook
-
-    _tune_gc()
-    unpaired, lines = _attempt(lambda: workbook.unpair(file, force))
-    if unpaired is None:
-        sys.exit(_fail(lines))
-    games = sum(1 for e in unpaired.entries if hasattr(e, "black"))
-    others = len(unpaired.entries) - games
-    typed = (f", with the {unpaired.results} result{'s' if unpaired.results != 1 else ''} "
-             "typed in it" if unpaired.results else "")
-    back = (f"after round {unpaired.standings.after_round}" if unpaired.standings.after_round
-            else "the initial ranking")
-    _say(f"Round {unpaired.round} taken back from {file}: {games} game"
-         f"{'s' if games != 1 else ''} and {others} bye and absence row"
-         f"{'s' if others != 1 else ''} removed{typed}. The Standings show {back} again.")
-
-
-@main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("old")
-@click.argument("new")
-def rename(file: Path, old: str, new: str) -> None:
-    """Rename player OLD to NEW in FILE: the Players sheet and every row of Rounds, nothing
-    else (recalc then shows the new name in the Standings)."""
-    from keizer_xl.workbook import files as workbook
-
-    done, lines = _attempt(lambda: workbook.rename(file, old, new))
-    if done is None:
-        sys.exit(_fail(lines))
-    was, cells = done
-    _say(f"{was} is now {new.strip()} in {file}: the Players sheet and {cells} cell"
-         f"{'s' if cells != 1 else ''} of the Rounds sheet. keizer-xl recalc {file} shows "
-         "the new name in the Standings.")
-
-
 def _warn(outcome: Any) -> None:
     """Things allowed but probably not meant, after the work is done (it is done)."""
     for line in outcome.standings.cautions:
@@ -605,6 +560,17 @@ def demo(folder: Path) -> None:
     _, lines = _attempt(lambda: run_demo(folder, _say, _print_round, _print_standings))
     if lines:
         sys.exit(_fail(lines))
+
+
+def _add_commands() -> None:
+    """Commands kept in their own modules, registered on the group."""
+    from keizer_xl.cli.fixes import rename, unpair
+
+    main.add_command(unpair)
+    main.add_command(rename)
+
+
+_add_commands()
 
 
 if __name__ == "__main__":  # pragma: no cover
