@@ -7,8 +7,6 @@ from pathlib import Path
 
 import click
 
-from keizer_xl.cli.main import _attempt, _fail, _say, _tune_gc
-
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
@@ -20,6 +18,7 @@ def unpair(file: Path, force: bool) -> None:
     Removes the round's rows from the Rounds sheet (only while none of its results is
     typed, unless --force) and puts the Standings back to after the round before.
     """
+    from keizer_xl.cli.main import _attempt, _fail, _say, _tune_gc
     from keizer_xl.workbook import files as workbook
 
     _tune_gc()
@@ -44,6 +43,7 @@ def unpair(file: Path, force: bool) -> None:
 def rename(file: Path, old: str, new: str) -> None:
     """Rename player OLD to NEW in FILE: the Players sheet and every row of Rounds, nothing
     else (recalc then shows the new name in the Standings)."""
+    from keizer_xl.cli.main import _attempt, _fail, _say
     from keizer_xl.workbook import files as workbook
 
     done, lines = _attempt(lambda: workbook.rename(file, old, new))
