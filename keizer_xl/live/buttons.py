@@ -102,7 +102,7 @@ def _pair(book: Any) -> None:
 
 
 def _unpair(book: Any) -> None:
-    from keizer_xl.workbook.contract import plan_unpair
+    from keizer_xl.workbook.fixes import plan_unpair
 
     unpaired, edits = plan_unpair(read_grids(book))
     write(book, edits)

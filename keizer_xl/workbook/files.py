@@ -25,16 +25,14 @@ from keizer_xl.workbook.contract import (
     Grid,
     Layout,
     SheetCells,
-    Unpaired,
     _contract_headers,
     board_notes,
     plan_pair,
     plan_recalc,
-    plan_rename,
-    plan_unpair,
     read_book,
     sheet_names,
 )
+from keizer_xl.workbook.fixes import Unpaired, plan_rename, plan_unpair
 from keizer_xl.workbook.xlsx import SheetEdit, Workbook, XlsxError, column_letters, one_writer
 
 SUFFIXES = (".xlsx", ".xlsm")
