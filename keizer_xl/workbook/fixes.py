@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from keizer_xl.core.errors import Problem
 from keizer_xl.core.final import final_order
 from keizer_xl.core.model import Entry, Game, tidy_name
+from keizer_xl.core.report import build_report
 from keizer_xl.core.round import Competition
 from keizer_xl.core.scoring import Standings
 from keizer_xl.workbook.contract import (
@@ -24,6 +25,7 @@ from keizer_xl.workbook.contract import (
     player_groups,
     raise_with,
     read_book,
+    report_edits,
     standings_cells,
     with_cautions,
 )
@@ -82,8 +84,10 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
         standings = with_cautions(earlier.standings(), earlier, earlier_layout)
     final = final_order(standings)  # as Recalculate writes them
     groups = player_groups(earlier.season, grids[layout.sheet["Players"]])
-    edits.append(_cells("Standings", layout, standings_cells(final.standings, groups,
-                                                              final.short), clear=True))
+    report = build_report(earlier.season, final.standings)
+    edits.append(_cells("Standings", layout, standings_cells(
+        final.standings, groups, final.short, layout.language, report), clear=True))
+    edits.extend(report_edits(report, layout))
     return Unpaired(last, tuple(rows), standings, len(typed)), edits
 
 
