@@ -73,7 +73,7 @@ def pair_round(season: Season, ranking: Sequence[str], present: Collection[str],
         round_no = season.last_round + 1
     names = _present_in_order(season, ranking, present)
     place = _places(season.rows, names)
-    met = _last_meetings(season.rows, place, round_no)
+    met = _last_meetings(season.rows, place, round_no, settings.rematch_window)
     byes = _bye_counts(season.rows, place, round_no, len(names))
     divisor = spread_divisor(round_no) if uses_spread(settings, round_no) else None
     players = list(range(len(names)))
@@ -135,16 +135,22 @@ def _places(rows: SeasonRows, names: list[str]) -> np.ndarray:
 Meetings = tuple[np.ndarray, np.ndarray, np.ndarray]  # (lower place, higher place, round)
 
 
-def _last_meetings(rows: SeasonRows, place: np.ndarray, round_no: int) -> Meetings:
-    """For each pair of present players who played each other before, the latest round."""
-    played = rows.played(round_no)
+def _last_meetings(rows: SeasonRows, place: np.ndarray, round_no: int,
+                   window: int) -> Meetings:
+    """For each pair of present players who played each other within the widest `window`,
+    the latest round (older games block nobody, so they are left out before sorting)."""
+    played = rows.played(round_no) & (rows.round >= round_no - window)
     a, b, when = place[rows.white[played]], place[rows.black[played]], rows.round[played]
     both = (a >= 0) & (b >= 0)
     a, b, when = a[both], b[both], when[both]
     low, high = np.minimum(a, b), np.maximum(a, b)
-    rounds = int(when.max(initial=0)) + 1
-    order = np.argsort((low * len(place) + high) * rounds + when)  # by pair, then round
-    key = (low * len(place) + high)[order]
+    n = len(place)
+    # by pair, then round: three stable radix passes (round, then higher, then lower
+    # place), linear in the games where one comparison sort of the pair keys is not
+    order = group_order(when, int(when.max(initial=0)) + 1)
+    order = order[group_order(high[order], n)]
+    order = order[group_order(low[order], n)]
+    key = (low * n + high)[order]
     last = np.ones(len(key), dtype=bool)  # the last row of each pair (latest round)
     last[:-1] = key[1:] != key[:-1]
     chosen = order[last]
