@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Generic, TypeVar, overload
 
 import numpy as np
 
@@ -109,7 +109,34 @@ class SeasonRows:
         return played
 
 
-class RowEntries(Sequence[Entry]):
+T = TypeVar("T")
+
+
+class LazyTuple(Generic[T]):
+    """What a sequence made lazily shares: once `all()` has made its items, it compares,
+    hashes, prints and iterates as the tuple of them."""
+
+    _made: tuple[T, ...] | None
+
+    def all(self) -> tuple[T, ...]:
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self.all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, type(self) | tuple):
+            return self.all() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.all())
+
+    def __repr__(self) -> str:
+        return repr(self.all())
+
+
+class RowEntries(LazyTuple[Entry], Sequence[Entry]):
     """A season's entries kept as its integer rows, each Game or Rest made when asked for.
 
     A season read from a large workbook has a hundred thousand rows; the standings and the
@@ -149,17 +176,3 @@ class RowEntries(Sequence[Entry]):
                                    rows.white.tolist(), rows.black.tolist(),
                                    rows.outcome.tolist(), self.labels))
         return self._made
-
-    def __iter__(self) -> Iterator[Entry]:
-        return iter(self.all())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, RowEntries | tuple):
-            return self.all() == tuple(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.all())
-
-    def __repr__(self) -> str:
-        return repr(self.all())

@@ -14,7 +14,7 @@ only when they are exactly equal. Fractions come back out at the end.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import overload
@@ -23,7 +23,14 @@ import numpy as np
 
 from keizer_xl.core.model import Absence, Player, Result, Season
 from keizer_xl.core.ratings import EloRatings, games_by_round, lcm_of_denominators
-from keizer_xl.core.rows import ABSENCE_CODE, NO_RESULT, NOBODY, OUTCOMES, RESULT_CODE
+from keizer_xl.core.rows import (
+    ABSENCE_CODE,
+    NO_RESULT,
+    NOBODY,
+    OUTCOMES,
+    RESULT_CODE,
+    LazyTuple,
+)
 from keizer_xl.core.settings import Settings
 
 
@@ -73,7 +80,7 @@ class Breakdown:
         return tuple(t if r else None for t, r in zip(terms, registered.tolist(), strict=True))
 
 
-class RowTerms(Sequence[int | None]):
+class RowTerms(LazyTuple[int | None], Sequence[int | None]):
     """One row of a Breakdown, made into Python numbers only when asked for (most callers
     never ask); equal to the tuple of its terms."""
 
@@ -95,20 +102,6 @@ class RowTerms(Sequence[int | None]):
     def __getitem__(self, k: slice) -> tuple[int | None, ...]: ...
     def __getitem__(self, k: int | slice) -> int | tuple[int | None, ...] | None:
         return self.all()[k]
-
-    def __iter__(self) -> Iterator[int | None]:
-        return iter(self.all())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, RowTerms | tuple):
-            return self.all() == tuple(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.all())
-
-    def __repr__(self) -> str:
-        return repr(self.all())
 
 
 @dataclass(frozen=True)
