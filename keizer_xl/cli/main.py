@@ -86,7 +86,8 @@ def main() -> None:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--players", "players_csv", type=click.Path(exists=True, dir_okay=False,
-              path_type=Path), help="CSV with a Name column (and Rating, Joined, Left).")
+              path_type=Path), help="The club's member list (CSV or XLSX) with a Name (Naam) "
+              "column; Rating, Joined, Left read too, other columns kept as your own.")
 @click.option("--from", "source", type=click.Path(dir_okay=False, path_type=Path),
               help="Start from last season's workbook (.xlsx/.xlsm) or from a TRF file (.trf) "
               "of a season played elsewhere.")
@@ -115,18 +116,26 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
         else:
             _new_from(file, source, language or "en")
         return
-    players: list[dict[str, object]] = []
+    language = language or "en"
     if players_csv is not None:
-        players, problems = _read_players_csv(players_csv)
-        if problems:
-            sys.exit(_fail(problems))
+        from keizer_xl.exchange.members import new_from_members
+
+        members, lines = _attempt(lambda: new_from_members(players_csv, file, language))
+        if members is None:
+            sys.exit(_fail(lines))
+        count, own = len(members.players), [title for title, _ in members.own]
+        kept = (f" and your own column{'s' if len(own) > 1 else ''} {', '.join(own)}"
+                if own else "")
+        _say(f"Made {file} with {count} players from {players_csv.name}{kept}. Tick who is "
+             f"present in the Players sheet, then: keizer-xl pair {file}")
+        return
     from keizer_xl.workbook.newbook import create
 
-    _, lines = _attempt(lambda: create(file, players, language=language or "en"))
+    _, lines = _attempt(lambda: create(file, [], language=language))
     if lines:
         sys.exit(_fail(lines))
-    _say(f"Made {file} with {len(players)} players. Fill in the Players sheet, "
-                     f"tick who is present, then: keizer-xl pair {file}")
+    _say(f"Made {file}. Fill in the Players sheet, tick who is present, then: "
+         f"keizer-xl pair {file}")
 
 
 SUFFIXES = (".xlsx", ".xlsm")
@@ -165,36 +174,6 @@ def _new_from(file: Path, source: Path, language: str) -> None:
         _say(f"Note: {note}")
     _say(f"Made {file} from {source}: {outcome.players} players, {outcome.rounds} rounds, "
          f"standings written. Next: keizer-xl pair {file}")
-
-
-def _read_players_csv(path: Path) -> tuple[list[dict[str, object]], list[str]]:
-    import csv
-
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            sample = f.read(4096)
-            f.seek(0)
-            dialect = csv.Sniffer().sniff(sample, delimiters=",;\t") if sample else csv.excel
-            rows = list(csv.DictReader(f, dialect=dialect))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        return [], [f"{path}: could not be read as CSV ({exc})"]
-    if not rows or not any(k and k.strip().lower() == "name" for k in rows[0]):
-        return [], [f"{path}: needs a header row with a 'Name' column"]
-    out = []
-    for row in rows:
-        record = {(k or "").strip().title(): (v or "").strip() for k, v in row.items()}
-        out.append({k: _number_or_text(v) if k in ("Rating", "Joined", "Left") else v
-                    for k, v in record.items()})
-    return [r for r in out if r.get("Name")], []
-
-
-def _number_or_text(value: str) -> object:
-    """Numbers from a CSV go into the sheet as numbers (so Excel does not flag them)."""
-    try:
-        number = float(value.replace(",", "."))
-    except ValueError:
-        return value
-    return int(number) if number.is_integer() else number
 
 
 @main.command()

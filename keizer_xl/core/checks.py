@@ -32,8 +32,8 @@ from keizer_xl.core.words import (
     DEFAULT_ABSENCE,
     PRESENT,
     WordError,
-    parse_number,
     parse_presence,
+    parse_rating,
     parse_result,
     parse_whole,
     text,
@@ -154,9 +154,7 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
                 continue
             try:
                 if col == "Rating":
-                    rating = parse_number(value)
-                    if rating < 0:
-                        raise WordError(f"'{text(value)}' is negative; a rating is 0 or more")
+                    rating = parse_rating(value)
                     _at_most(rating, MAX_RATING, value)
                 elif col == "Joined":
                     joined = _at_most(parse_whole(value, 1), MAX_ROUND, value)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 import unicodedata
 from fractions import Fraction
 
@@ -195,6 +196,33 @@ def parse_number(value: object) -> Fraction:
     if decimals >= 3 and "e" not in word.lower():
         number = _snap(number, min(decimals, 12))
     return number
+
+
+UNRATED_WORDS: tuple[str, ...] = ("-", "--", "---", "n/a", "na", "nvt", "n.v.t.", "geen",
+                                   "none", "unrated", "?")
+_THOUSANDS = re.compile(r"\d{1,3}(?:([.,\u00a0' ])\d{3})(?:\1\d{3})*")
+_WHOLE_DECIMAL = re.compile(r"(\d+)[.,]0+")
+
+
+def parse_rating(value: object) -> Fraction:
+    """A rating as a secretary means it: `1650`, `1.650` and `1,650` (a thousands
+    separator, as Dutch and English lists write it: never 1.65), `1650.0`; blank and the
+    words for unrated (`-`, `n/a`, `nvt`, ...) are 0. Other numbers as `parse_number`."""
+    if is_blank(value):
+        return Fraction(0)
+    if isinstance(value, str):
+        word = value.strip()
+        if word.casefold() in UNRATED_WORDS:
+            return Fraction(0)
+        if _THOUSANDS.fullmatch(word):
+            return Fraction(int("".join(ch for ch in word if ch.isdigit())))
+        whole = _WHOLE_DECIMAL.fullmatch(word)
+        if whole:
+            return Fraction(int(whole.group(1)))
+    rating = parse_number(value)
+    if rating < 0:
+        raise WordError(f"'{text(value)}' is negative; a rating is 0 or more")
+    return rating
 
 
 def parse_fraction(value: object) -> Fraction:

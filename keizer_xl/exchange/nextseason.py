@@ -125,18 +125,12 @@ def _fill(path: Path, own: Sequence[tuple[object, Sequence[str | int | float | N
     """The club's own Players columns (in their order, after keizer_xl's) and the settings."""
     from keizer_xl.workbook.contract import read_book, settings_cells
     from keizer_xl.workbook.files import read_grids
-    from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
+    from keizer_xl.workbook.newbook import own_columns_edit
+    from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 
     grids = read_grids(path)
     _, layout = read_book(grids)
-    edits = []
-    if own:
-        first = len(grids[layout.sheet["Players"]][0]) + 1
-        cells: dict[tuple[int, int], CellValue] = {}
-        for c, (title, values) in enumerate(own, start=first):
-            cells[(1, c)] = str(title)
-            cells.update({(r, c): v for r, v in enumerate(values, start=2) if v is not None})
-        edits.append(SheetEdit(layout.sheet["Players"], cells))
+    edits = [own_columns_edit(grids, layout, own)] if own else []
     if settings:
         edits.append(SheetEdit(layout.sheet["Settings"], dict(settings_cells(settings, layout))))
     if edits:

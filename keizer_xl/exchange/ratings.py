@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from keizer_xl.core.model import Game, Player, Season
+from keizer_xl.core.words import parse_rating
 from keizer_xl.exchange.csvfile import read_rows
 from keizer_xl.exchange.problems import LineProblems
 
@@ -68,13 +69,12 @@ def federation_id(value: object) -> str:
 
 
 def _rating(word: str) -> Fraction | None:
-    """A list's rating: whole numbers; blank, 0 and `-` mean unrated."""
-    word = word.strip()
-    if word.endswith(".0"):
-        word = word[:-2]
-    if not word.isdigit():
+    """A list's rating: a whole number read as `parse_rating` reads the Players sheet's;
+    blank, 0 and `-` mean unrated."""
+    rating = parse_rating(word)  # WordError is a ValueError
+    if rating.denominator != 1:
         raise ValueError(word)
-    return Fraction(int(word)) if int(word) else None
+    return rating or None
 
 
 def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
@@ -106,7 +106,7 @@ def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
             continue
         typed = cells[rating_col].strip()
         try:
-            rating = _rating(typed) if typed not in ("", "-") else None
+            rating = _rating(typed)
             typed = ""
         except ValueError:
             rating = None

@@ -6,6 +6,11 @@ import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from keizer_xl.workbook.contract import Grid, Layout
+    from keizer_xl.workbook.xlsx import CellValue, SheetEdit
 
 
 def create(path: Path, players: Sequence[Mapping[str, object]] = (),
@@ -37,3 +42,32 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = (),
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+OwnColumn = tuple[object, Sequence["CellValue"]]  # a header and its values
+
+
+def add_own_columns(path: Path, own: Sequence[OwnColumn]) -> None:
+    """The club's own Players columns (header, then one value per player from row 2), in
+    their order after keizer_xl's: a member list's phone numbers, last season's columns."""
+    from keizer_xl.workbook.contract import read_book
+    from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.xlsx import save_edits
+
+    grids = read_grids(path)
+    _, layout = read_book(grids)
+    save_edits(path, [own_columns_edit(grids, layout, own)], backup=False)
+
+
+def own_columns_edit(grids: Mapping[str, Grid], layout: Layout, own: Sequence[OwnColumn]
+                     ) -> SheetEdit:
+    """The Players sheet's edit that writes the own columns after the last header."""
+    from keizer_xl.workbook.xlsx import SheetEdit
+
+    sheet = layout.sheet["Players"]
+    first = len(grids[sheet][0]) + 1
+    cells: dict[tuple[int, int], CellValue] = {}
+    for c, (title, values) in enumerate(own, start=first):
+        cells[(1, c)] = str(title)
+        cells.update({(r, c): v for r, v in enumerate(values, start=2) if v is not None})
+    return SheetEdit(sheet, cells)

@@ -17,8 +17,10 @@ from keizer_xl.core.words import (
     PRESENT,
     PRESENT_WORDS,
     RESULT_WORDS,
+    UNRATED_WORDS,
     WordError,
     parse_presence,
+    parse_rating,
     parse_result,
 )
 
@@ -78,7 +80,9 @@ def _readme_tables() -> dict[str, list[tuple[str, list[str]]]]:
 
 def test_readme_lists_every_accepted_word_and_nothing_else() -> None:
     tables = _readme_tables()
-    games, rests, present = (rows for title, rows in tables.items())
+    games, rests, present, rating = (rows for title, rows in tables.items())
+    assert set(rating[0][1]) == set(UNRATED_WORDS)
+    assert {parse_rating(w) for w in rating[0][1]} == {0}
     assert [set(words) for _, words in games] == [set(w) for w in RESULT_WORDS.values()]
     assert [set(words) for _, words in rests] == [set(w) for w in ABSENCE_WORDS.values()]
     assert set(present[0][1]) == set(PRESENT_WORDS)

@@ -1,0 +1,205 @@
+"""The club's member list as the Players of a new workbook (`keizer-xl new --players LIST`).
+
+Member lists come out of the club's administration as they are: CSV from Excel or a web
+form (UTF-8 with or without a byte-order mark, or Windows-1252; comma, semicolon or tab),
+or a workbook; headers in Dutch or English; columns of the club's own (phone, e-mail, KNSB
+id, birth year). keizer_xl takes the name, rating and round columns it knows, and keeps
+every other column, header and values as typed, as an own column of the Players sheet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from keizer_xl.core.model import name_key, tidy_name
+from keizer_xl.core.words import WordError, parse_rating, parse_whole
+from keizer_xl.exchange.csvfile import read_rows, read_text
+from keizer_xl.exchange.problems import LineProblems
+
+# The headers keizer_xl reads, by the Players column they fill; matched ignoring case,
+# spaces, dots, dashes and underscores. Any other column is the club's own.
+HEADERS: dict[str, tuple[str, ...]] = {
+    "Name": ("Name", "Naam", "Player", "Speler", "Spelersnaam", "Volledige naam", "Full name"),
+    "Rating": ("Rating", "Elo", "KNSB rating", "Rating KNSB", "FIDE rating", "Rtg",
+               "Eigen rating", "Clubrating"),
+    "Joined": ("Joined", "Vanaf ronde", "From round"),
+    "Left": ("Left", "Tot ronde", "Until round"),
+    "Present": ("Present", "Aanwezig"),
+}
+# Lists that split the name: first name, tussenvoegsel (de, van der) and last name.
+NAME_PARTS: dict[str, tuple[str, ...]] = {
+    "first": ("Voornaam", "Roepnaam", "First name", "Firstname", "Given name"),
+    "infix": ("Tussenvoegsel", "Tussenvoegsels", "Voorvoegsel", "Infix"),
+    "last": ("Achternaam", "Last name", "Lastname", "Surname", "Family name"),
+}
+
+
+def _key(header: object) -> str:
+    return "".join(ch for ch in str(header or "").casefold() if ch.isalnum())
+
+
+_COLUMN = {_key(h): column for column, spellings in HEADERS.items() for h in spellings}
+_PART = {_key(h): part for part, spellings in NAME_PARTS.items() for h in spellings}
+
+
+@dataclass(frozen=True)
+class MemberList:
+    """The players (keys as the Players headers) and the club's own columns (header,
+    one value per player), in the list's order."""
+
+    players: list[dict[str, object]]
+    own: list[tuple[str, list[str | int | float | None]]] = field(default_factory=list)
+
+
+def read_members(path: Path) -> MemberList:
+    """A member list (.csv, .txt, .xlsx, .xlsm); FileProblems with every bad line."""
+    if path.suffix.lower() in (".xlsx", ".xlsm"):
+        rows, source = _workbook_rows(path)
+    else:
+        rows, source = [list(r) for r in read_rows(read_text(path))], path.name
+    return parse_members(rows, source)
+
+
+def _workbook_rows(path: Path) -> tuple[list[list[object]], str]:
+    """The first sheet with a name column in its first row (else the first sheet)."""
+    import openpyxl
+
+    from keizer_xl.exchange.csvfile import TextFileProblem
+
+    try:
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many kinds for a file that is no workbook
+        raise TextFileProblem(f"{path.name}: could not be read as a workbook ({exc})") from None
+    try:
+        sheets = [(ws.title, [list(r) for r in ws.iter_rows(values_only=True)])
+                  for ws in book.worksheets]
+    finally:
+        book.close()
+    for title, rows in sheets:
+        if rows and _has_names([_key(h) for h in rows[0]]):
+            return rows, f"{path.name} (sheet {title})"
+    title, rows = sheets[0] if sheets else ("", [])
+    return rows, f"{path.name} (sheet {title})"
+
+
+def _has_names(keys: Sequence[str]) -> bool:
+    return any(_COLUMN.get(k) == "Name" for k in keys) or \
+        {"first", "last"} <= {_PART.get(k) for k in keys}
+
+
+def parse_members(rows: Sequence[Sequence[object]], source: str) -> MemberList:
+    """The list's rows (the first is the header row) as players and own columns."""
+    problems = LineProblems(source)
+    header = [str(h).strip() if h is not None else "" for h in rows[0]] if rows else []
+    keys = [_key(h) for h in header]
+    if not _has_names(keys):
+        problems.add("the first line should name the columns, with one for the name (Naam "
+                     "or Name, or Voornaam and Achternaam)", 1)
+        problems.raise_if_any()
+    ours: dict[str, int] = {}
+    parts: dict[str, int] = {}
+    for i, k in enumerate(keys):
+        column = _COLUMN.get(k)
+        if column is not None and column not in ours:
+            ours[column] = i
+        elif column is None and _PART.get(k) and _PART[k] not in parts and "Name" not in ours:
+            parts[_PART[k]] = i
+    if "Name" in ours:
+        parts = {}
+    own_cols = [i for i, h in enumerate(header) if h and i not in ours.values()
+                and i not in parts.values()]
+    players: list[dict[str, object]] = []
+    own_values: list[list[str | int | float | None]] = [[] for _ in own_cols]
+    first_line: dict[str, int] = {}
+    for line, raw in enumerate(rows[1:], start=2):
+        row = [*raw, *[None] * (len(header) - len(raw))]
+        if all(_blank(cell) for cell in row):
+            continue
+        name = _name(row, ours, parts)
+        if not name:
+            problems.add("this line has no name", line)
+            continue
+        key = name_key(name)
+        if key in first_line:
+            problems.add(f"'{name}' is listed twice (also on line {first_line[key]}); names "
+                         "must be unique", line)
+            continue
+        first_line[key] = line
+        player: dict[str, object] = {"Name": name}
+        for column in ("Rating", "Joined", "Left", "Present"):
+            cell = row[ours[column]] if column in ours else None
+            if _blank(cell):
+                continue
+            try:
+                if column == "Rating":
+                    rating = parse_rating(cell)
+                    value: object = int(rating) if rating.denominator == 1 else float(rating)
+                    if not value:
+                        continue  # unrated: a blank rating
+                elif column in ("Joined", "Left"):
+                    value = parse_whole(cell, 1)
+                else:
+                    value = str(cell).strip()
+            except WordError as exc:
+                problems.add(f"{header[ours[column]]}: {exc}", line)
+                continue
+            player[column] = value
+        players.append(player)
+        for values, col in zip(own_values, own_cols, strict=True):
+            values.append(_own(row[col]))
+    if not players and not problems:
+        problems.add("no players listed under the first line")
+    problems.raise_if_any()
+    return MemberList(players, [(header[c], v) for c, v in zip(own_cols, own_values,
+                                                                   strict=True)])
+
+
+def _blank(cell: object) -> bool:
+    return cell is None or (isinstance(cell, str) and not cell.strip())
+
+
+def _name(row: Sequence[object], ours: dict[str, int], parts: dict[str, int]) -> str:
+    if "Name" in ours:
+        return tidy_name(_text(row[ours["Name"]]))
+    return tidy_name(" ".join(_text(row[parts[p]]) for p in ("first", "infix", "last")
+                              if p in parts))
+
+
+def _text(cell: object) -> str:
+    if isinstance(cell, float) and cell.is_integer():
+        return str(int(cell))
+    return "" if cell is None else str(cell)
+
+
+def _own(cell: object) -> str | int | float | None:
+    """An own cell as it goes into the sheet: text as typed, except plain whole numbers
+    without a leading zero (a member number, a birth year), which become numbers so that
+    Excel does not mark them; `0612345678` stays text, its zero kept."""
+    if _blank(cell):
+        return None
+    if isinstance(cell, bool):
+        return str(cell)
+    if isinstance(cell, int):
+        return cell
+    if isinstance(cell, float):
+        return int(cell) if cell.is_integer() else cell
+    if isinstance(cell, dt.datetime | dt.date):  # from a workbook list: as text, YYYY-MM-DD
+        return (cell.date() if isinstance(cell, dt.datetime) else cell).isoformat()
+    word = str(cell).strip()
+    if word.isascii() and word.isdigit() and not word.startswith("0") and len(word) <= 15:
+        return int(word)
+    return word
+
+
+def new_from_members(members: Path, book: Path, language: str = "en") -> MemberList:
+    """Make the workbook `book` with the list's players and own columns (nothing is
+    written when the list has a problem)."""
+    from keizer_xl.workbook.newbook import add_own_columns, create
+
+    found = read_members(members)
+    create(book, found.players, language=language,
+           fill=(lambda tmp: add_own_columns(tmp, found.own)) if found.own else None)
+    return found
