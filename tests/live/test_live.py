@@ -448,7 +448,7 @@ def test_missing_sheet_and_recalculate_problems(xw: Any, tmp_path: Path) -> None
 def test_many_problems_are_cut_short(xw: Any, tmp_path: Path) -> None:
     excel = Excel.from_file(new_book(tmp_path, players(40)))
     for r in range(2, 42):
-        excel.set("Players", r, 2, "n/a")
+        excel.set("Players", r, 2, "unknown")
     press(xw, excel, keizer_xl.recalculate)
     ((text, *_),) = excel.alerts
     assert text.startswith("40 problems")
