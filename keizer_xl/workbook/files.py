@@ -33,6 +33,7 @@ from keizer_xl.workbook.contract import (
     sheet_names,
 )
 from keizer_xl.workbook.fixes import Unpaired, plan_rename, plan_unpair
+from keizer_xl.workbook.pairings import pairings_edit
 from keizer_xl.workbook.xlsx import SheetEdit, Workbook, XlsxError, column_letters, one_writer
 
 SUFFIXES = (".xlsx", ".xlsm")
@@ -175,9 +176,16 @@ def _planned(plan: Callable[[dict[str, Grid]], T], grids: dict[str, Grid],
     return planned
 
 
-def _edits(edits: list[SheetCells]) -> list[SheetEdit]:
-    return [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None)
-            for e in edits]
+def _edits(edits: list[SheetCells], grids: dict[str, Grid] | None = None) -> list[SheetEdit]:
+    """The writer's edits; with `grids`, also the Pairings sheet's values as they are once
+    these edits are made, so that any viewer shows the current round."""
+    out = [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None)
+           for e in edits]
+    if grids is not None:
+        pairings = pairings_edit(grids, [e.cells for e in edits if e.table == "Rounds"])
+        if pairings is not None:
+            out.append(pairings)
+    return out
 
 
 def recalc(path: Path) -> Outcome:
@@ -186,7 +194,7 @@ def recalc(path: Path) -> Outcome:
         book, grids, unsaved = _open(path)
         standings, edits = _planned(plan_recalc, grids, unsaved)
         with _as_file_problem(path):
-            written = book.save(_edits(edits))
+            written = book.save(_edits(edits, grids))
     return Outcome(path, standings, None, written, _notes(standings) + board_notes(grids))
 
 
@@ -196,7 +204,7 @@ def pair(path: Path) -> Outcome:
         book, grids, unsaved = _open(path)
         next_round, edits = _planned(plan_pair, grids, unsaved)
         with _as_file_problem(path):
-            written = book.save(_edits(edits))
+            written = book.save(_edits(edits, grids))
     notes = [*_notes(next_round.standings), *next_round.notes, *board_notes(grids)]
     return Outcome(path, next_round.standings, next_round, written, notes)
 
@@ -216,7 +224,7 @@ def unpair(path: Path, force: bool = False) -> Unpaired:
         book, grids, unsaved = _open(path)
         unpaired, edits = _planned(lambda g: plan_unpair(g, force), grids, unsaved)
         with _as_file_problem(path):
-            book.save(_edits(edits))
+            book.save(_edits(edits, grids))
     return unpaired
 
 
@@ -226,7 +234,7 @@ def rename(path: Path, old: str, new: str) -> tuple[str, int]:
         book, grids, unsaved = _open(path)
         was, edits = _planned(lambda g: plan_rename(g, old, new), grids, unsaved)
         with _as_file_problem(path):
-            book.save(_edits(edits))
+            book.save(_edits(edits, grids))
     return was, sum(len(e.cells) for e in edits if e.table == "Rounds")
 
 
@@ -250,7 +258,7 @@ def inspect(path: Path) -> tuple[Competition, list[str]]:
     competition, _ = _planned(read_book, grids, unsaved)
     _, edits = plan_recalc(grids)
     with _as_file_problem(path):
-        book.try_edits(_edits(edits))
+        book.try_edits(_edits(edits, grids))
     return competition, board_notes(grids)
 
 

@@ -25,6 +25,7 @@ from xlsxwriter.utility import xl_col_to_name
 from keizer_xl.core.model import Absence
 from keizer_xl.core.settings import SPECS
 from keizer_xl.i18n import translate
+from keizer_xl.workbook import pairings
 from keizer_xl.workbook.contract import (
     CROSSTABLE,
     PROGRESS,
@@ -50,8 +51,8 @@ HEADERS: dict[str, tuple[str, ...]] = {
     "Settings": SETTINGS_HEADERS,
 }
 
-# A printable list of the latest round's games; the secretary's own sheet, never written.
-PAIRINGS = "Pairings"
+# A printable list of the latest round's games, by formulas (see workbook.pairings).
+PAIRINGS = pairings.PAIRINGS
 # The members' sheets keizer_xl fills on every pair and recalc (values only): the
 # crosstable, and every player's rank after every round under a chart of the top ten.
 SHEETS = (*HEADERS, PAIRINGS, CROSSTABLE, PROGRESS)
@@ -69,8 +70,7 @@ BUTTONS = (("Pair next round", "PairNextRound"), ("Recalculate", "Recalculate"),
 # Fixed so that two builds are byte-identical (the zip members carry a fixed date too).
 _CREATED = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
 _LAST_ROW = 1_048_575  # zero-based last row of a sheet: whole-column ranges
-_ROUNDS_SCAN = 5000  # Rounds rows the Pairings formulas look at
-_BOARDS = 50  # boards on the Pairings sheet
+_BOARDS = pairings.BOARDS
 _HEADER_COLOUR = "#D9E1F2"
 _BORDER_COLOUR = "#8EA9DB"
 
@@ -245,7 +245,7 @@ def _rounds_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
         "error_message": translate("Round and Board are numbers 1, 2, ...", language),
     })
     players = local_name("Players", language)
-    names = f"=OFFSET({players}!$A$2,0,0,MAX(1,COUNTA({players}!$A$2:$A${_ROUNDS_SCAN})),1)"
+    names = f"=OFFSET({players}!$A$2,0,0,MAX(1,COUNTA({players}!$A$2:$A${pairings.ROUNDS_SCAN})),1)"
     sheet.data_validation(1, white, _LAST_ROW, black, {
         "validate": "list", "source": names, "show_error": False,
     })
@@ -304,53 +304,41 @@ def _settings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
 
 
 def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
-    """Board list of one round for the notice board, computed from Rounds by formulas.
+    """Board list of one round for the notice board, computed from Rounds by formulas
+    (`keizer_xl.workbook.pairings`, which also gives their values for an empty season).
 
     Hidden column E holds the Rounds row of each line (0: none), found with SUMPRODUCT,
     which Excel and LibreOffice both evaluate without array entry.
     """
     sheet = book.add_worksheet(local_name(PAIRINGS, language))
-    rounds = local_name("Rounds", language)
-    scan = _ROUNDS_SCAN
-
-    def rounds_row(condition: str) -> str:
-        return (f'=IF($B$1="",0,SUMPRODUCT(({rounds}!$A$2:$A${scan}=$B$1)'
-                f"*({condition})*ROW({rounds}!$A$2:$A${scan})))")
-
-    def rounds_cell(column: str, line: int) -> str:
-        return f'=IF($E{line}=0,"",INDEX({rounds}!${column}:${column},$E{line})&"")'
-
     for col, width in enumerate((8, 30, 30, 12)):
         _column(sheet, col, width, fmt.big_centre if col in (0, 3) else fmt.big)
     sheet.set_column(4, 4, 6, None, {"hidden": True})
 
     sheet.write_string(0, 0, local_name("Round", language), fmt.title)
-    sheet.write_formula(0, 1, f'=IF(COUNT({rounds}!$A$2:$A${scan})=0,"",'
-                        f"MAX({rounds}!$A$2:$A${scan}))", fmt.title_value, "")
     sheet.data_validation(0, 1, 0, 1, {
         "validate": "any", "input_title": translate("Round shown", language),
         "input_message": translate("Shows the latest round. Type a round number to print "
                                    "another one.", language),
     })
-    bye = rest_word(Absence.BYE, language)
-    sheet.write_formula(1, 4, rounds_row(f'{rounds}!$E$2:$E${scan}="{bye}"'), None, 0)
-    sheet.write_formula(1, 0, f'=IF($E2=0,"","{local_name("Bye", language)}")', fmt.title, "")
-    sheet.write_formula(1, 1, rounds_cell("C", 2), fmt.title_value, "")
-
-    top = 4  # zero-based row of board 1, below the titles in row 4
+    top = pairings.TOP - 1  # zero-based row of board 1, below the titles in row 4
     _header_row(sheet, _local(("Board", "White", "Black", "Result"), language), fmt,
                 row=top - 1,
                 centred=(0, 3))
     sheet.set_row(top - 1, _BIG_HEIGHT)
-    for board in range(1, _BOARDS + 1):
-        row = top + board - 1
-        line = row + 1
-        sheet.set_row(row, _BIG_HEIGHT)
-        sheet.write_formula(row, 4, rounds_row(f"{rounds}!$B$2:$B${scan}={board}"), None, 0)
-        sheet.write_formula(row, 0, f'=IF($E{line}=0,"",{board})', fmt.big_centre, "")
-        for col, column in ((1, "C"), (2, "D"), (3, "E")):
-            sheet.write_formula(row, col, rounds_cell(column, line),
-                                fmt.big_centre if col == 3 else fmt.big, "")
+    for board in range(_BOARDS):
+        sheet.set_row(top + board, _BIG_HEIGHT)
+    shown = pairings.values([], language)
+    for (row, col), formula in pairings.formulas(language).items():
+        if row == pairings.ROUND_CELL[0]:
+            style = fmt.title_value
+        elif col == pairings.ROW_COLUMN:
+            style = None
+        elif row == pairings.BYE_ROW:
+            style = fmt.title if col == 1 else fmt.title_value
+        else:
+            style = fmt.big_centre if col in (1, 4) else fmt.big
+        sheet.write_formula(row - 1, col - 1, formula, style, shown[(row, col)])
     last = top + _BOARDS - 1
     sheet.conditional_format(top, 0, last, 3, {
         "type": "formula", "criteria": f"=$E{top + 1}<>0", "format": fmt.boxed,

@@ -9,7 +9,7 @@ it does not edit is copied as it was, and every save is atomic. The modules, one
 """
 
 from keizer_xl.workbook.xlsx.book import Workbook, save_edits
-from keizer_xl.workbook.xlsx.cells import CellValue
+from keizer_xl.workbook.xlsx.cells import CellValue, Formula
 from keizer_xl.workbook.xlsx.errors import (
     MissingSheet,
     NotAWorkbook,
@@ -34,6 +34,7 @@ __all__ = [
     "MAX_COLUMNS",
     "MAX_ROWS",
     "CellValue",
+    "Formula",
     "MissingSheet",
     "NotAWorkbook",
     "SheetEdit",

@@ -25,11 +25,27 @@ from keizer_xl.workbook.xlsx.xmltext import (
     _decode_escapes,
     _escape_text,
     _local,
+    _set_attr,
     _start_tag,
     column_letters,
 )
 
-CellValue = str | int | float | Fraction | None
+
+@dataclass(frozen=True)
+class Formula:
+    """A cell that computes `text` (without the leading `=`) and shows `value`.
+
+    Written into a cell that already holds a formula, only the saved value changes (the
+    formula stays as the workbook has it, shared or not): viewers that do not recalculate
+    on opening (LibreOffice by default, phone previews, pandas) then show the current
+    value. Written into a cell without a formula (one typed over), the formula comes back.
+    """
+
+    text: str
+    value: str | int | float | None = None
+
+
+CellValue = str | int | float | Fraction | Formula | None
 
 MAX_TEXT = 32_767  # Excel's limit for the text of one cell
 
@@ -115,6 +131,8 @@ def _check_value(value: object, place: str) -> None:
     elif isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"{place}: {value!r} is not a number Excel can store.")
+    elif isinstance(value, Formula):
+        _check_value(value.value if value.value is not None else "", place)
     elif not isinstance(value, (int, Fraction)):
         raise TypeError(f"{place}: cannot write a {type(value).__name__} into a cell.")
 
@@ -134,6 +152,11 @@ def _render_cell(p: str, row: int, column: int, value: CellValue, style: str | N
     if style is not None and not style.isdigit():
         style = None  # a style is an index; anything else cannot be written back safely
     s = "" if style is None else f' s="{style}"'
+    if isinstance(value, Formula):
+        kind = _formula_type(value)
+        t = f' t="{kind}"' if kind else ""
+        return (f'<{p}c r="{ref}"{s}{t}><{p}f>{_escape_text(value.text)}</{p}f>'
+                f"{_formula_value(p, value)}</{p}c>")
     if isinstance(value, str):
         value = _clean_text(value)
         if not value:
@@ -148,6 +171,33 @@ def _render_cell(p: str, row: int, column: int, value: CellValue, style: str | N
     return f'<{p}c r="{ref}"{s}{kind}><{p}v>{_number_text(value)}</{p}v></{p}c>'
 
 
+def _formula_type(formula: Formula) -> str | None:
+    """The cell's `t` for a formula's value: `str` for text, none for a number."""
+    number = isinstance(formula.value, int | float) and not isinstance(formula.value, bool)
+    return None if number else "str"
+
+
+def _formula_value(p: str, formula: Formula) -> str:
+    value = formula.value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"<{p}v>{_number_text(value)}</{p}v>"
+    return f"<{p}v>{_escape_text(_clean_text(str(value) if value else ''))}</{p}v>"
+
+
+def _with_formula_value(cell: _Cell, formula: Formula, p: str) -> str | None:
+    """The cell's markup with its formula kept and `formula.value` as its saved value; None
+    when the cell holds no formula."""
+    markup = cell.markup
+    f = _start_tag(p, "f").search(markup) if f"<{p}f" in markup else None
+    if f is None:
+        return None
+    tag = f.group(0)
+    end = f.end() if tag.endswith("/>") else markup.find(f"</{p}f>", f.end()) + len(f"</{p}f>")
+    start = _set_attr(cell.start, "t", _formula_type(formula))
+    return start + markup[len(cell.start):f.start()] + tag + markup[f.end():end] + \
+        _formula_value(p, formula) + f"</{p}c>"
+
+
 def _same_value(cell: _Cell, value: CellValue, strings: _SharedStrings, p: str) -> bool:
     """Does the cell already hold `value` as a constant (so it can stay as it is)?
 
@@ -155,7 +205,7 @@ def _same_value(cell: _Cell, value: CellValue, strings: _SharedStrings, p: str) 
     earlier looks different after the secretary saved in Excel; it is still the same value.
     """
     markup = cell.markup
-    if f"<{p}f" in markup and _start_tag(p, "f").search(markup):
+    if isinstance(value, Formula) or (f"<{p}f" in markup and _start_tag(p, "f").search(markup)):
         return False
     kind = _attr(cell.start, "t") or "n"
     v = _value_pattern(p).search(markup)

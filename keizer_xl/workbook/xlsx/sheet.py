@@ -18,6 +18,7 @@ from keizer_xl.workbook.xlsx.cells import (
     _BIG,
     _PLAIN_TYPES,
     CellValue,
+    Formula,
     _Cell,
     _check_value,
     _empty,
@@ -28,6 +29,7 @@ from keizer_xl.workbook.xlsx.cells import (
     _Row,
     _same_value,
     _SharedStrings,
+    _with_formula_value,
 )
 from keizer_xl.workbook.xlsx.errors import NotAWorkbook
 from keizer_xl.workbook.xlsx.xmltext import (
@@ -225,6 +227,12 @@ class _Sheet:
         for cell in cells:
             if cell.column in values:
                 value = values[cell.column]
+                if isinstance(value, Formula):
+                    kept_formula = _with_formula_value(cell, value, p)
+                    if kept_formula is not None:  # the formula stays; only its value changes
+                        kept.append(cell if kept_formula == cell.markup
+                                    else _Cell(cell.column, kept_formula, ""))
+                        continue
                 markup = _render_cell(p, row.number, cell.column, value, _attr(cell.start, "s"))
                 if markup == cell.markup or _same_value(cell, value, strings, p):
                     kept.append(cell)
@@ -266,7 +274,8 @@ class _Sheet:
         floats: `_edit_row` handles those.)"""
         p = self.p
         if row.start != f'<{p}row r="{row.number}">' or any(
-                type(v) is int and not -_BIG < v < _BIG for v in values.values()):
+                (type(v) is int and not -_BIG < v < _BIG) or isinstance(v, Formula)
+                for v in values.values()):
             return None
         inner = row.markup[len(row.start) : -len(f"</{p}row>")]
         old: dict[int, CellValue] = {}

@@ -1,0 +1,143 @@
+"""The Pairings sheet: the latest round's boards for the notice board, by formulas.
+
+The sheet computes its board list from the Rounds sheet, so that typing another round
+number in B1 shows that round in a spreadsheet that recalculates. Viewers that do not
+recalculate on opening (LibreOffice by default, phone previews, pandas) show the values
+saved with the formulas, so every command that changes Rounds also saves the values the
+formulas now give (`pairings_edit`), and puts B1 back to the latest round.
+
+This module owns the sheet's formulas (the template writes them) and their values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from keizer_xl.core.model import Absence
+from keizer_xl.core.words import text
+from keizer_xl.workbook.contract import (
+    Grid,
+    _name_key,
+    language_of,
+    local_name,
+    rest_word,
+    sheet_names,
+)
+from keizer_xl.workbook.xlsx import CellValue, Formula, SheetEdit
+
+PAIRINGS = "Pairings"
+ROUNDS_SCAN = 5000  # the Rounds rows the formulas look at
+BOARDS = 50  # boards on the sheet
+TOP = 5  # the sheet's row of board 1 (headers in row 4)
+ROUND_CELL = (1, 2)  # B1: the round shown
+BYE_ROW = 2
+ROW_COLUMN = 5  # hidden column E: the Rounds row of each line (0: none)
+
+Cell = tuple[int, int]  # (row, column), 1-based
+
+
+def formulas(language: str) -> dict[Cell, str]:
+    """Every formula of the sheet (with the leading `=`), by its cell."""
+    rounds = local_name("Rounds", language)
+    scan = ROUNDS_SCAN
+
+    def rounds_row(condition: str) -> str:
+        return (f'=IF($B$1="",0,SUMPRODUCT(({rounds}!$A$2:$A${scan}=$B$1)'
+                f"*({condition})*ROW({rounds}!$A$2:$A${scan})))")
+
+    def rounds_cell(column: str, line: int) -> str:
+        return f'=IF($E{line}=0,"",INDEX({rounds}!${column}:${column},$E{line})&"")'
+
+    bye = rest_word(Absence.BYE, language)
+    cells = {
+        ROUND_CELL: f'=IF(COUNT({rounds}!$A$2:$A${scan})=0,"",MAX({rounds}!$A$2:$A${scan}))',
+        (BYE_ROW, ROW_COLUMN): rounds_row(f'{rounds}!$E$2:$E${scan}="{bye}"'),
+        (BYE_ROW, 1): f'=IF($E{BYE_ROW}=0,"","{local_name("Bye", language)}")',
+        (BYE_ROW, 2): rounds_cell("C", BYE_ROW),
+    }
+    for board in range(1, BOARDS + 1):
+        line = TOP + board - 1
+        cells[(line, ROW_COLUMN)] = rounds_row(f"{rounds}!$B$2:$B${scan}={board}")
+        cells[(line, 1)] = f'=IF($E{line}=0,"",{board})'
+        for col, column in ((2, "C"), (3, "D"), (4, "E")):
+            cells[(line, col)] = rounds_cell(column, line)
+    return cells
+
+
+def values(rounds: Grid, language: str) -> dict[Cell, str | int | float]:
+    """What each formula gives for this Rounds sheet (row 0 = its row 1): the latest
+    round's bye and boards, as a spreadsheet computes them."""
+    rows = [list(r) for r in rounds[1:ROUNDS_SCAN]]  # sheet rows 2 .. ROUNDS_SCAN
+    numbers = [_number(_at(r, 0)) for r in rows]
+    shown = max((n for n in numbers if n is not None), default=None)
+    bye = rest_word(Absence.BYE, language).casefold()
+
+    def found(matches: Callable[[list[object]], bool]) -> int:
+        """SUMPRODUCT's answer: the sum of the sheet rows of the shown round that match."""
+        if shown is None:
+            return 0
+        return sum(n for n, (r, number) in enumerate(zip(rows, numbers, strict=True), start=2)
+                   if number == shown and matches(r))
+
+    def text_of(row: int, column: int) -> str:  # INDEX(Rounds!C:C, row) & ""
+        return _text(_at(rows[row - 2], column)) if 2 <= row < len(rows) + 2 else ""
+
+    out: dict[Cell, str | int | float] = {ROUND_CELL: "" if shown is None else _whole(shown)}
+    row = found(lambda r: _text(_at(r, 4)).casefold() == bye)
+    out[(BYE_ROW, ROW_COLUMN)] = row
+    out[(BYE_ROW, 1)] = local_name("Bye", language) if row else ""
+    out[(BYE_ROW, 2)] = text_of(row, 2) if row else ""
+    for board in range(1, BOARDS + 1):
+        line = TOP + board - 1
+        row = found(lambda r, b=board: _number(_at(r, 1)) == b)  # type: ignore[misc]
+        out[(line, ROW_COLUMN)] = row
+        out[(line, 1)] = board if row else ""
+        for col in (2, 3, 4):  # White, Black, Result: Rounds columns C, D, E
+            out[(line, col)] = text_of(row, col) if row else ""
+    return out
+
+
+def pairings_edit(grids: Mapping[str, Grid], rounds_cells: Sequence[Mapping[Cell, CellValue]]
+                  ) -> SheetEdit | None:
+    """The Pairings sheet's formulas with the values they give once `rounds_cells` are
+    written into Rounds (None when the workbook has no Pairings or no Rounds sheet)."""
+    pairings, rounds_sheet = (next((name for name in grids if _name_key(name) in
+                                    sheet_names(sheet)), None) for sheet in (PAIRINGS, "Rounds"))
+    if pairings is None or rounds_sheet is None:
+        return None
+    rounds = [list(row[:5]) for row in grids[rounds_sheet]]
+    for cells in rounds_cells:
+        for (row, column), value in cells.items():
+            if column > 5:
+                continue
+            while len(rounds) < row:
+                rounds.append([])
+            line = rounds[row - 1]
+            line.extend([None] * (column - len(line)))
+            line[column - 1] = value
+    language = language_of(grids)
+    shown = values(rounds, language)
+    return SheetEdit(pairings, {cell: Formula(formula[1:], shown[cell])
+                                for cell, formula in formulas(language).items()})
+
+
+def _at(row: Sequence[object], column: int) -> object:
+    return row[column] if column < len(row) else None
+
+
+def _number(value: object) -> float | None:
+    """A Rounds cell as the number a spreadsheet compares (text is no number there)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _whole(number: float) -> int | float:
+    return int(number) if number.is_integer() else number
+
+
+def _text(value: object) -> str:
+    """A cell joined to "" in a formula: its text, numbers without a trailing .0."""
+    if isinstance(value, float):
+        return text(value) if value.is_integer() else repr(value)
+    return "" if value is None else str(value)
