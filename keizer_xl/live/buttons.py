@@ -136,7 +136,8 @@ def read_grids(book: Any) -> dict[str, Grid]:
 
     Other sheets are listed by name only (the reader's messages name them) and not read.
     """
-    from keizer_xl.workbook.contract import SHEETS, sheet_names
+    from keizer_xl.workbook.contract import SHEETS
+    from keizer_xl.workbook.names import sheet_names
 
     wanted = {name for sheet in SHEETS for name in sheet_names(sheet)}
     grids: dict[str, Grid] = {}

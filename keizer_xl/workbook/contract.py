@@ -19,12 +19,22 @@ from typing import NoReturn
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_columns, tidy
 from keizer_xl.core.errors import KeizerError, Places, Problem, column_letters
 from keizer_xl.core.final import final_order
-from keizer_xl.core.model import Absence, Entry, Game, Season
+from keizer_xl.core.model import Entry, Game, Season
 from keizer_xl.core.report import Report, build_report
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import setting_name
 from keizer_xl.core.words import is_blank, text
+from keizer_xl.workbook.names import (
+    _SETTINGS_TO_CONTRACT,
+    LANGUAGES,
+    _contract_headers,
+    _name_key,
+    local_name,
+    local_setting,
+    rest_word,
+    sheet_names,
+)
 
 SHEETS = ("Players", "Rounds", "Standings", "Settings")
 # Sheets keizer_xl fills for the members to read; a workbook without them still works.
@@ -36,97 +46,6 @@ REPORT_COLUMNS = ("Game points", "Percentage", "Colour balance", "Change")
 SETTINGS_COLUMNS = ("Setting", "Value")
 STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
                      "Byes", "Absent", "Rating", "Own")
-
-# -- the workbook's language --------------------------------------------------------------
-# Every name keizer_xl reads or writes in a workbook, in each language besides the
-# contract's own English: sheets, headers, setting names and the words of bye and absence
-# rows. A workbook is read in any of them (sheets and headers found in either) and written
-# in its own. A language more is one dictionary more here.
-LANGUAGES = ("en", "nl")
-TRANSLATIONS: dict[str, dict[str, str]] = {
-    "nl": {
-        # sheets
-        "Players": "Spelers", "Rounds": "Ronden", "Standings": "Stand",
-        "Settings": "Instellingen", "Pairings": "Indeling",
-        # Players and Rounds
-        "Name": "Naam", "Rating": "Rating", "Joined": "Vanaf ronde", "Left": "Tot ronde",
-        "Present": "Aanwezig", "Group": "Groep",
-        "Round": "Ronde", "Board": "Bord", "White": "Wit", "Black": "Zwart",
-        "Result": "Uitslag",
-        # Standings
-        "Rank": "Plaats", "Score": "Score", "Value": "Waarde", "Played": "Gespeeld",
-        "Won": "Gewonnen", "Drawn": "Remise", "Lost": "Verloren", "Byes": "Vrij",
-        "Absent": "Afwezig", "Own": "Eigen",
-        # Settings
-        "Setting": "Instelling", "What it does": "Uitleg",
-        # Pairings, and the buttons' captions
-        "Bye": "Vrij", "Pair next round": "Volgende ronde indelen",
-        "Recalculate": "Herberekenen", "Undo last pairing": "Laatste indeling terugdraaien",
-        "Publish": "Publiceren",
-    },
-}
-SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
-    "nl": {
-        "Top value": "Topwaarde", "Step": "Stap", "Initial order": "Beginvolgorde",
-        "Bye": "Vrije ronde", "Excused absence": "Afwezig met bericht",
-        "Club duty": "Clubverplichting", "Unexcused absence": "Afwezig zonder bericht",
-        "Default absence": "Standaard afwezigheid", "Forfeit win": "Reglementaire winst",
-        "Forfeit loss": "Reglementair verlies", "Late entry": "Late instroom",
-        "Late entry rounds": "Ronden voor instroom",
-        "Max rewarded absences": "Max beloonde afwezigheid", "Ties": "Gelijke stand",
-        "Iterate": "Herberekenen", "Rematch window": "Geen herhaling binnen",
-        "Colours": "Kleuren", "Preset": "Voorinstelling",
-        "Ratio first to last": "Verhouding eerste tot laatste", "Loss": "Verlies",
-        "Withdrawn": "Teruggetrokken", "Withdrawn opponent": "Teruggetrokken tegenstander",
-        "Own value": "Eigen waarde", "Values": "Waarden", "Rating divisor": "Ratingdeler",
-        "Rating K-factor": "Rating K-factor", "Pairing": "Indeling",
-        "Top-down from round": "Van boven af vanaf ronde",
-        "First round white": "Wit in eerste ronde", "Max same colour": "Max zelfde kleur",
-        "Minimum games": "Minimum partijen", "Rounds in season": "Ronden in seizoen",
-        "Club name": "Clubnaam", "Competition name": "Competitienaam",
-    },
-}
-# How keizer_xl writes a bye or absence row in each language (all are read in every one).
-REST_WORDS: dict[str, dict[Absence, str]] = {
-    "nl": {Absence.BYE: "vrij", Absence.EXCUSED: "afgemeld", Absence.CLUB: "extern",
-           Absence.UNEXCUSED: "onafgemeld"},
-}
-
-
-def _name_key(name: object) -> str:
-    return " ".join(text(name).split()).casefold()
-
-
-# Any language's name (as matched: spaces and case ignored) -> the contract's name.
-_TO_CONTRACT = {_name_key(local): name for names in TRANSLATIONS.values()
-                for name, local in names.items()}
-_SETTINGS_TO_CONTRACT = {_name_key(local): name for names in SETTING_TRANSLATIONS.values()
-                         for name, local in names.items()}
-
-
-def local_name(name: str, language: str) -> str:
-    """A sheet name, header or caption as a workbook in `language` writes it."""
-    return TRANSLATIONS.get(language, {}).get(name) or name
-
-
-def local_setting(name: str, language: str) -> str:
-    """A setting's name as a workbook in `language` writes it."""
-    return SETTING_TRANSLATIONS.get(language, {}).get(name) or name
-
-
-def sheet_names(sheet: str) -> set[str]:
-    """Every language's name of one of the contract's sheets, as matched (case folded)."""
-    return {_name_key(local_name(sheet, language)) for language in LANGUAGES}
-
-
-def _contract_headers(header: Sequence[object]) -> list[object]:
-    """A header row with every language's names turned into the contract's."""
-    return [_TO_CONTRACT.get(_name_key(cell), cell) for cell in header]
-
-
-def rest_word(reason: Absence, language: str) -> str:
-    return REST_WORDS.get(language, {}).get(reason, reason.value)
-
 
 # Optional Players columns that the files of the chess world read and fill (TRF, rating
 # lists): each one's header as keizer_xl writes it, then the other spellings it accepts.
@@ -333,19 +252,24 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
     cells: dict[Cell, CellValue] = {(1, c): local_name(h, language)
                                     for c, h in enumerate(headers, start=1)}
     figures = {p.name: p for p in report.players} if report is not None else {}
+    gone = {p.name for p in report.season.players
+            if p.left is not None and p.left <= report.after_round} if report else set()
+    withdrawn = local_name("withdrawn", language)
     for r, row in enumerate(standings.rows, start=2):
         values: list[CellValue]
+        rating = shown(row.rating) if row.rating else None  # unrated: blank, not 0
         if row.score is None:  # a newcomer of the next round: place and value only
-            values = [row.rank, row.name, None, shown(row.value), *[None] * 6,
-                      shown(row.rating)]
+            values = [row.rank, row.name, None, shown(row.value), *[None] * 6, rating]
         else:
             p = figures.get(row.name)
             mine: list[CellValue] = [] if p is None else [
                 shown(p.game_points), None if p.percentage is None
                 else round(float(p.percentage), 1), p.colour_balance, p.change]
             values = [row.rank, row.name, shown(row.score), shown(row.value), row.played,
-                      row.won, row.drawn, row.lost, row.byes, row.absent, shown(row.rating),
+                      row.won, row.drawn, row.lost, row.byes, row.absent, rating,
                       shown(row.own), *mine, *_shown_scaled(row.terms, row.scale)]
+            if row.name in gone:
+                values[1] = f"{row.name} ({withdrawn})"
         if groups:
             values[len(STANDINGS_COLUMNS):len(STANDINGS_COLUMNS)] = [groups.get(row.name)
                                                                      or None]
@@ -375,7 +299,9 @@ def with_cautions(standings: Standings, competition: Competition, layout: Layout
 def standings_note(standings: Standings) -> str:
     after = (f"Standings after round {standings.after_round}" if standings.after_round
              else "Initial ranking (before round 1)")
-    top = f"; top value {shown(standings.top_value)}" if standings.top_value is not None else ""
+    named = any(change.startswith("Top value ") for change in standings.settings.overrides)
+    top = (f"; top value {shown(standings.top_value)}"
+           if standings.top_value is not None and not named else "")  # each setting once
     return f"{after}. Rules: {standings.settings.describe()}{top}. Own = own value counted."
 
 

@@ -25,14 +25,13 @@ from keizer_xl.workbook.contract import (
     Grid,
     Layout,
     SheetCells,
-    _contract_headers,
     board_notes,
     plan_pair,
     plan_recalc,
     read_book,
-    sheet_names,
 )
 from keizer_xl.workbook.fixes import Unpaired, plan_rename, plan_unpair
+from keizer_xl.workbook.names import _contract_headers, sheet_names
 from keizer_xl.workbook.pairings import pairings_edit
 from keizer_xl.workbook.xlsx import SheetEdit, Workbook, XlsxError, column_letters, one_writer
 

@@ -15,14 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from keizer_xl.core.model import Absence
 from keizer_xl.core.words import text
-from keizer_xl.workbook.contract import (
-    Grid,
-    _name_key,
-    language_of,
-    local_name,
-    rest_word,
-    sheet_names,
-)
+from keizer_xl.workbook.contract import Grid, language_of
+from keizer_xl.workbook.names import _name_key, local_name, rest_word, sheet_names
 from keizer_xl.workbook.xlsx import CellValue, Formula, SheetEdit
 
 PAIRINGS = "Pairings"

@@ -22,6 +22,7 @@ from typing import Any
 import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name
 
+from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS
 from keizer_xl.core.model import Absence
 from keizer_xl.core.settings import SPECS
 from keizer_xl.i18n import translate
@@ -31,18 +32,17 @@ from keizer_xl.workbook.contract import (
     PROGRESS,
     PROGRESS_CHARTED,
     PROGRESS_HEADER_ROW,
-    local_name,
-    local_setting,
-    rest_word,
+    REPORT_COLUMNS,
+    STANDINGS_COLUMNS,
 )
+from keizer_xl.workbook.names import local_name, local_setting, rest_word
 
-PLAYERS_HEADERS = ("Name", "Rating", "Joined", "Left", "Present")
-ROUNDS_HEADERS = ("Round", "Board", "White", "Black", "Result")
-STANDINGS_HEADERS = (
-    "Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost", "Byes", "Absent",
-    "Rating", "Own", "Game points", "Percentage", "Colour balance", "Change",
-)
-SETTINGS_HEADERS = ("Setting", "Value", "What it does")
+# The contract's headers (core.checks and workbook.contract own them), as the template
+# writes them in row 1; Settings adds what each blank means and what each setting does.
+PLAYERS_HEADERS = PLAYER_COLUMNS
+ROUNDS_HEADERS = ROUND_COLUMNS
+STANDINGS_HEADERS = (*STANDINGS_COLUMNS, *REPORT_COLUMNS)
+SETTINGS_HEADERS = ("Setting", "Value", "Default", "What it does")
 
 HEADERS: dict[str, tuple[str, ...]] = {
     "Players": PLAYERS_HEADERS,
@@ -78,12 +78,12 @@ _WIDTHS = {
     "Players": (28, 9, 9, 9, 11),
     "Rounds": (8, 8, 28, 28, 10),
     "Standings": (6, 28, 8, 8, 8, 6, 7, 6, 6, 8, 8, 7, 8, 10, 9, 7),
-    "Settings": (24, 14, 80),
+    "Settings": (24, 14, 14, 70),
 }
 _ROUND_COLUMNS = 60  # R1 ... R60 on Standings get a narrow width
 _ROUND_WIDTH = 6
 _LINE_HEIGHT = 15  # points per line of 11-point text
-_BIG_HEIGHT = 21  # rows of the Pairings sheet, read from a distance
+_BIG_HEIGHT = 15  # rows of the Pairings sheet: 50 boards on one A4 page
 
 
 class _Formats:
@@ -95,6 +95,7 @@ class _Formats:
         self.header = book.add_format(header)
         self.header_centre = book.add_format({**header, "align": "center"})
         self.header_right = book.add_format({**header, "align": "right"})
+        self.header_wrap = book.add_format({**header, "align": "right", "text_wrap": True})
         # 49 is Excel's built-in Text format ("@"): `1-0` and `2/3` stay text, not dates
         self.word = book.add_format({"num_format": 49, "align": "center"})
         self.centre = book.add_format({"align": "center"})
@@ -104,8 +105,8 @@ class _Formats:
         self.title = book.add_format({"bold": True, "font_size": 14})
         self.title_value = book.add_format({"bold": True, "font_size": 14, "align": "left"})
         self.boxed = book.add_format({"border": 1, "border_color": _BORDER_COLOUR})
-        self.big = book.add_format({"font_size": 13, "valign": "vcenter"})
-        self.big_centre = book.add_format({"font_size": 13, "valign": "vcenter",
+        self.big = book.add_format({"font_size": 12, "valign": "vcenter"})
+        self.big_centre = book.add_format({"font_size": 12, "valign": "vcenter",
                                            "align": "center"})
 
 
@@ -128,22 +129,27 @@ def _key(name: str) -> str:
 
 
 def _header_row(sheet: Any, headers: Sequence[str], fmt: _Formats, row: int = 0,
-                centred: Sequence[int] = (), right: Sequence[int] = ()) -> None:
-    """Bold shaded titles, aligned like the values below them."""
+                centred: Sequence[int] = (), right: Sequence[int] = (),
+                wrap: bool = False) -> None:
+    """Bold shaded titles, aligned like the values below them (`wrap`: all alike, right
+    aligned and wrapped, as a whole row of numbers' headers)."""
     for col, title in enumerate(headers):
-        cell_format = (fmt.header_centre if col in centred
+        cell_format = (fmt.header_wrap if wrap else fmt.header_centre if col in centred
                        else fmt.header_right if col in right else fmt.header)
         sheet.write_string(row, col, title, cell_format)
 
 
-def _print_setup(sheet: Any, language: str, landscape: bool = False, title_row: int = 0
-                 ) -> None:
-    """Paper copies for the club notice board: one page wide, header row on every page."""
+def _print_setup(sheet: Any, language: str, landscape: bool = False, title_row: int = 0,
+                 fit: bool = True) -> None:
+    """Paper copies for the club notice board: A4, one page wide (`fit`) or at full size,
+    header row on every page."""
     if landscape:
         sheet.set_landscape()
     else:
         sheet.set_portrait()
-    sheet.fit_to_pages(1, 0)
+    sheet.set_paper(9)  # A4
+    if fit:
+        sheet.fit_to_pages(1, 0)
     sheet.repeat_rows(title_row)
     sheet.hide_gridlines(0)  # gridlines on screen and on paper
     sheet.set_header("&L&F&R&A")
@@ -264,23 +270,43 @@ def _rounds_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
 
 def _standings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     sheet = book.add_worksheet(local_name("Standings", language))
-    widths = _WIDTHS["Standings"]
+    headers = _local(STANDINGS_HEADERS, language)
+    widths = [max(width, _longest_word(title) + 2) for width, title in
+              zip(_WIDTHS["Standings"], headers, strict=True)]
     for col, width in enumerate(widths):
         _column(sheet, col, width)
     sheet.set_column(len(widths), len(widths) + _ROUND_COLUMNS - 1, _ROUND_WIDTH)
-    _header_row(sheet, _local(STANDINGS_HEADERS, language), fmt,
-                right=(0, *range(2, len(STANDINGS_HEADERS))))
+    # every header cell alike, also those written later (Group, R1, R2, ...): the row's
+    # own format, which a cell new in the row takes
+    sheet.set_row(0, 2 * _LINE_HEIGHT, fmt.header_wrap)
+    _header_row(sheet, headers, fmt, wrap=True)
     sheet.freeze_panes(1, 2)  # rank and name stay in view beside the round columns
-    _print_setup(sheet, language, landscape=True)
+    # A4 portrait, scaled so that Rank ... Own fill the page's width; the rest (game
+    # points ... and R1, R2, ...) on the next pages, with rank and name on every page
+    _print_setup(sheet, language, fit=False)
+    sheet.set_print_scale(_scale_to_fit(widths[:len(STANDINGS_COLUMNS)]))
+    sheet.repeat_columns(0, 1)
     return sheet
+
+
+def _scale_to_fit(widths: Sequence[float]) -> int:
+    """The print scale (per cent, at most 100) at which columns of these widths fill the
+    width of an A4 portrait page between the default margins (0.7 inch each side)."""
+    points = sum(7 * width + 5 for width in widths) * 0.75  # a width unit is 7 pixels + 5
+    return min(100, int((595 - 2 * 0.7 * 72) / points * 92))  # some room for rounding
+
+
+def _longest_word(title: str) -> int:
+    return max((len(word) for word in title.split()), default=0)
 
 
 def _settings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     sheet = book.add_worksheet(local_name("Settings", language))
-    name_width, value_width, meaning_width = _WIDTHS["Settings"]
+    name_width, value_width, default_width, meaning_width = _WIDTHS["Settings"]
     _column(sheet, 0, name_width, fmt.top)
     _column(sheet, 1, value_width, fmt.value)
-    _column(sheet, 2, meaning_width, fmt.wrap)
+    _column(sheet, 2, default_width, fmt.value)
+    _column(sheet, 3, meaning_width, fmt.wrap)
     _header_row(sheet, _local(SETTINGS_HEADERS, language), fmt)
     sheet.freeze_panes(1, 0)
     sheet.ignore_errors({"number_stored_as_text": f"B2:B{_LAST_ROW + 1}"})  # `3`, `0.5`
@@ -290,7 +316,8 @@ def _settings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
         lines = -(-len(meaning) // meaning_width) or 1  # apps do not grow wrapped rows
         if lines > 1:
             sheet.set_row(row, _LINE_HEIGHT * lines)
-        sheet.write_string(row, 2, meaning, fmt.wrap)
+        sheet.write_string(row, 2, spec.default, fmt.value)  # what blank means
+        sheet.write_string(row, 3, meaning, fmt.wrap)
         choices = spec.choices
         if choices:
             sheet.data_validation(row, 1, row, 1, {
@@ -345,7 +372,8 @@ def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     })
     sheet.print_area(0, 0, last, 3)
     sheet.set_portrait()
-    sheet.fit_to_pages(1, 1)
+    sheet.set_paper(9)  # A4
+    sheet.fit_to_pages(1, 1)  # all 50 boards on one page, at some 11 points
     sheet.hide_gridlines(2)  # boxes come from the rule above, only around real games
     sheet.set_header("&L&F&R&A")
     return sheet

@@ -99,7 +99,7 @@ def test_sheets_in_contract_order_with_headers_in_row_one(book: Path) -> None:
     assert HEADERS["Players"] == ("Name", "Rating", "Joined", "Left", "Present")
     assert HEADERS["Rounds"] == ("Round", "Board", "White", "Black", "Result")
     assert HEADERS["Standings"] == STANDINGS_HEADERS
-    assert HEADERS["Settings"] == ("Setting", "Value", "What it does")
+    assert HEADERS["Settings"] == ("Setting", "Value", "Default", "What it does")
     for sheet, headers in HEADERS.items():
         assert tuple(rows(book, sheet)[0]) == headers, sheet
 
@@ -181,7 +181,8 @@ def test_settings_rows_match_settings(book: Path) -> None:
     body = rows(book, "Settings")[1:]
     assert [row[0] for row in body] == list(SETTINGS)
     assert all(row[1] == "" for row in body)  # blank = default
-    assert [row[2] for row in body] == [spec.meaning for spec in SPECS]
+    assert [row[2] for row in body] == [spec.default for spec in SPECS]  # beside the value
+    assert [row[3] for row in body] == [spec.meaning for spec in SPECS]
 
 
 def test_settings_choice_dropdowns(book: Path) -> None:
@@ -250,15 +251,21 @@ def test_print_setup(book: Path) -> None:
     workbook = openpyxl.load_workbook(book)
     for sheet in HEADERS:
         ws = workbook[sheet]
-        assert ws.page_setup.fitToWidth in (None, 1), sheet  # absent means 1
-        assert ws.page_setup.fitToHeight == 0, sheet  # as many pages down as needed
-        assert ws.sheet_properties.pageSetUpPr.fitToPage, sheet
+        assert ws.page_setup.paperSize == 9, sheet  # A4
         assert ws.print_title_rows in ("1:1", "$1:$1"), sheet
         assert ws.print_options.gridLines, sheet
         assert "&A" in (ws.oddHeader.right.text or ""), sheet
         assert "&P" in (ws.oddFooter.center.text or ""), sheet
-    assert workbook["Standings"].page_setup.orientation == "landscape"
+        if sheet == "Standings":  # full size, rank and name on every page
+            assert not ws.sheet_properties.pageSetUpPr.fitToPage, sheet
+            assert ws.print_title_cols in ("A:B", "$A:$B"), sheet
+        else:  # one page wide, as many pages down as needed
+            assert ws.page_setup.fitToWidth in (None, 1), sheet  # absent means 1
+            assert ws.page_setup.fitToHeight == 0, sheet
+            assert ws.sheet_properties.pageSetUpPr.fitToPage, sheet
+    assert workbook["Standings"].page_setup.orientation == "portrait"
     assert workbook["Players"].page_setup.orientation == "portrait"
+    assert workbook["Pairings"].page_setup.paperSize == 9
 
 
 # --- reproducibility -------------------------------------------------------------------------
