@@ -193,6 +193,9 @@ def write(book: Any, edits: list[SheetCells]) -> None:
     changed = False
     for edit in edits:
         try:
+            if edit.create and edit.sheet.casefold() not in {
+                    s.name.casefold() for s in book.sheets}:  # made by version 0.1
+                book.sheets.add(edit.sheet, after=book.sheets[len(book.sheets) - 1])
             sheet = book.sheets[edit.sheet]
             if edit.clear:
                 sheet.clear_contents()

@@ -425,6 +425,7 @@ class SheetCells:
     sheet: str  # the sheet's name in this workbook
     cells: dict[Cell, CellValue]
     clear: bool = False
+    create: bool = False  # a workbook without the sheet gets it (one made by version 0.1)
 
 
 def crosstable_cells(report: Report, language: str = "en") -> dict[Cell, CellValue]:
@@ -468,10 +469,13 @@ def progress_cells(report: Report, language: str = "en") -> dict[Cell, CellValue
 
 
 def report_edits(report: Report, layout: Layout) -> list[SheetCells]:
-    """The Crosstable and Progress sheets, for those the workbook has."""
+    """The Crosstable and Progress sheets; a workbook made before they existed gets them,
+    named in its language, after its own sheets (without the template's chart)."""
     makers = {CROSSTABLE: crosstable_cells, PROGRESS: progress_cells}
-    return [_cells(name, layout, makers[name](report, layout.language), clear=True)
-            for name in REPORT_SHEETS if name in layout.sheet]
+    return [SheetCells(name, layout.sheet.get(name) or local_name(name, layout.language),
+                       makers[name](report, layout.language), clear=True,
+                       create=name not in layout.sheet)
+            for name in REPORT_SHEETS]
 
 
 def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]:

@@ -178,8 +178,8 @@ def _planned(plan: Callable[[dict[str, Grid]], T], grids: dict[str, Grid],
 def _edits(edits: list[SheetCells], grids: dict[str, Grid] | None = None) -> list[SheetEdit]:
     """The writer's edits; with `grids`, also the Pairings sheet's values as they are once
     these edits are made, so that any viewer shows the current round."""
-    out = [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None)
-           for e in edits]
+    out = [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None,
+                     create=e.create) for e in edits]
     if grids is not None:
         pairings = pairings_edit(grids, [e.cells for e in edits if e.table == "Rounds"])
         if pairings is not None:

@@ -20,7 +20,8 @@ TRANSLATIONS: dict[str, dict[str, str]] = {
     "nl": {
         # sheets
         "Players": "Spelers", "Rounds": "Ronden", "Standings": "Stand",
-        "Settings": "Instellingen", "Pairings": "Indeling",
+        "Settings": "Instellingen", "Pairings": "Indeling", "Crosstable": "Kruistabel",
+        "Progress": "Verloop",
         # Players and Rounds
         "Name": "Naam", "Rating": "Rating", "Joined": "Vanaf ronde", "Left": "Tot ronde",
         "Present": "Aanwezig", "Group": "Groep",

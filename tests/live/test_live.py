@@ -136,6 +136,12 @@ class Excel:
                                   action["row_count"], action["column_count"])
             elif func == "alert":
                 self.alerts.append(action["args"])
+            elif func == "addSheet":  # (position, name): a new sheet there
+                position, name = action["args"]
+                items = list(self.sheets.items())
+                items.insert(position, (name, []))
+                self.sheets = dict(items)
+                names = list(self.sheets)
             else:
                 raise AssertionError(f"unexpected action {func}")
 
@@ -660,3 +666,22 @@ def test_undo_last_pairing_button_puts_every_cell_back(xw: Any, tmp_path: Path) 
     actions = press(xw, excel, keizer_xl.undo_last_pairing)
     assert written(actions, excel) == {}
     assert "already has a result (1-0)" in excel.alerts[0][0]
+
+
+def test_recalculate_adds_the_report_sheets_to_an_old_workbook(xw: Any, tmp_path: Path
+                                                               ) -> None:
+    """A workbook made before the Crosstable and Progress sheets existed gets them from the
+    button too, as from the command line."""
+    from tests.cli.week import openpyxl_book
+
+    path = openpyxl_book(tmp_path / "club.xlsx", players(4),
+                         [[1, 1, "Player 01", "Player 02", "1-0"],
+                          [1, 2, "Player 03", "Player 04", "0-1"]])
+    excel = Excel.from_file(path)
+    assert "Crosstable" not in excel.sheets
+    press(xw, excel, keizer_xl.recalculate)
+    assert list(excel.sheets)[-2:] == ["Crosstable", "Progress"]
+    assert excel.cell("Crosstable", 1, 2) == "Name"
+    ranked = [row[1] for row in excel.rows("Standings") if isinstance(row[0], int | float)]
+    assert [row[1] for row in excel.rows("Crosstable") if len(row) > 1] == ranked
+    assert len(ranked) == 4

@@ -14,6 +14,7 @@ damage).
 from __future__ import annotations
 
 import errno
+import html
 import io
 import posixpath
 import re
@@ -158,13 +159,16 @@ class _Package:
             lambda: self.part(book.shared_strings) if book.shared_strings else None)
         formulas_removed = False
         for edit in edits:
+            if edit.create and edit.sheet.casefold() not in book.sheets:
+                book.add_sheet(edit.sheet)
             part = book.sheet_part(edit.sheet)
             sheet = _Sheet(self.part(part) or b"", f"{self.path.name}: sheet {edit.sheet!r}")
             if sheet.apply(edit, strings):
                 self.changed[part] = sheet.to_bytes()
                 self._pack_early(part)
             formulas_removed = formulas_removed or sheet.formulas_removed
-        self.changed = {k: v for k, v in self.changed.items() if v != self.content(k)}
+        self.changed = {k: v for k, v in self.changed.items()
+                        if k not in self.infos or v != self.content(k)}
         if not self.changed:
             return False
         if formulas_removed and book.calc_chain:
@@ -176,6 +180,8 @@ class _Package:
     def _has_formulas(self, book: _WorkbookParts) -> bool:
         """Does any worksheet hold a formula (whose cached value our edit may make stale)?"""
         for part in book.worksheet_parts():
+            if part not in self.infos:  # added by this save: its formulas are ours
+                continue
             with self.zip.open(self.infos[part]) as member:
                 head = member.read(4096).decode("utf-8", "replace")
             p = _root_prefix(head, "worksheet")
@@ -187,9 +193,9 @@ class _Package:
         """Start compressing a large changed part in a second thread (zlib lets go of the
         interpreter while it works), so that a season's Rounds sheet is packed while its
         Standings sheet is still being written."""
-        info = self.infos[part]
+        info = self.infos.get(part)
         content = self.changed[part]
-        if (content is not None and len(content) >= _PACK_EARLY
+        if (info is not None and content is not None and len(content) >= _PACK_EARLY
                 and info.compress_type == zipfile.ZIP_DEFLATED):
             from concurrent.futures import ThreadPoolExecutor
 
@@ -207,6 +213,17 @@ class _Package:
         content = self.changed[info.filename]
         return early[1].result() if early is not None and early[0] is content else None
 
+    def _new_entry(self, name: str) -> zipfile.ZipInfo:
+        folder = posixpath.dirname(name).lower()
+        model = next((info for info in self.members
+                      if posixpath.dirname(info.filename).lower() == folder), None)
+        return _new_entry_like(name, model)
+
+    def add(self, name: str, content: bytes) -> None:
+        """A new part, written after the others on saving."""
+        self.by_lower[name.lower()] = name
+        self.changed[name] = content
+
     def write(self, fd: int) -> None:
         """Write the package (changed parts replaced) to `fd`, then flush it to disk.
 
@@ -222,7 +239,19 @@ class _Package:
             else:
                 packed = self._packed(info)
                 kept.append((info, None if packed else self.content(info.filename), packed))
+        for name, content in self.changed.items():
+            if name not in self.infos and content is not None:  # a part added by this save
+                kept.append((self._new_entry(name), content, None))
         write_members(fd, kept, self.comment, lambda info: self.content(info.filename))
+
+
+def _new_entry_like(name: str, model: zipfile.ZipInfo | None) -> zipfile.ZipInfo:
+    """A zip entry for a new part, dated and flagged like a part of the same kind."""
+    entry = zipfile.ZipInfo(name, model.date_time if model else (1980, 1, 1, 0, 0, 0))
+    entry.compress_type = zipfile.ZIP_DEFLATED
+    if model is not None:
+        entry.create_system, entry.external_attr = model.create_system, model.external_attr
+    return entry
 
 
 def _not_a_zip_message(path: Path) -> str:
@@ -329,6 +358,56 @@ class _WorkbookParts:
             raise NotAWorkbook(f"{name} is damaged: sheet {real_name!r} is missing.")
         return part
 
+    def add_sheet(self, sheet: str) -> None:
+        """Add an empty worksheet called `sheet` after the others: its part, its entry in
+        the workbook, its relationship and its content type (the rest stays as it is)."""
+        package = self.package
+        existing = list(self.worksheet_parts())
+        folder = posixpath.dirname(existing[0]) if existing else posixpath.join(
+            posixpath.dirname(self.workbook), "worksheets")
+        number = 1
+        while posixpath.join(folder, f"sheet{number}.xml").lower() in package.by_lower:
+            number += 1
+        part = posixpath.join(folder, f"sheet{number}.xml")
+        workbook_part = package.by_lower[self.workbook.lower()]
+        text = (package.part(workbook_part) or b"").decode("utf-8")
+        p = _root_prefix(text, "workbook")
+        main = _namespace(text, p.rstrip(":"))
+        package.add(part, (
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            f'<worksheet xmlns="{main}"><sheetData/></worksheet>').encode())
+        kind = next((k for k, t in self.rels.values() if k.endswith("/worksheet")),
+                    _WORKSHEET_REL)
+        rid = next(f"rId{n}" for n in range(1, len(self.rels) + 2) if f"rId{n}" not in self.rels)
+        sheet_tags = _start_tag(p, "sheet").findall(text)
+        ids = [int(i) for tag in sheet_tags if (i := _attr(tag, "sheetId") or "").isdigit()]
+        r = next((m.group(1) for tag in sheet_tags if (m := _REL_ID.search(tag))), None)
+        if r is None:
+            r = "r"
+            declared = f'<{p}workbook xmlns:r="{_rel_namespace(kind)}"'
+            text = text.replace(f"<{p}workbook", declared, 1)
+        end = text.find(f"</{p}sheets>")
+        if end < 0:
+            raise NotAWorkbook(f"{package.path.name} is damaged (its sheet list is not closed).")
+        entry = (f'<{p}sheet name="{html.escape(sheet)}" sheetId="{max(ids, default=0) + 1}" '
+                 f'{r}:id="{rid}"/>')
+        package.changed[workbook_part] = (text[:end] + entry + text[end:]).encode("utf-8")
+        rels_part = package.by_lower[self.rels_part.lower()]
+        rels = (package.part(rels_part) or b"").decode("utf-8")
+        target = posixpath.relpath(part, posixpath.dirname(self.workbook) or ".")
+        close = rels.rfind("</")
+        package.changed[rels_part] = (rels[:close] + f'<Relationship Id="{rid}" Type="{kind}" '
+                                      f'Target="{target}"/>' + rels[close:]).encode("utf-8")
+        types_part = package.by_lower.get("[content_types].xml")
+        if types_part is not None:
+            types = (package.part(types_part) or b"").decode("utf-8")
+            close = types.rfind("</")
+            package.changed[types_part] = (
+                types[:close] + f'<Override PartName="/{part}" ContentType="{_WORKSHEET_TYPE}"/>'
+                + types[close:]).encode("utf-8")
+        self.sheets[sheet.casefold()] = (sheet, rid)
+        self.rels[rid] = (kind, part)
+
     def worksheet_parts(self) -> Iterator[str]:
         for kind, target in self.rels.values():
             if kind.endswith("/worksheet") and target.lower() in self.package.by_lower:
@@ -376,6 +455,23 @@ class _WorkbookParts:
                 return
             text = text[: at.start()] + f'<{p}calcPr fullCalcOnLoad="1"/>' + text[at.start() :]
         package.changed[part] = text.encode("utf-8")
+
+
+_WORKSHEET_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"
+_WORKSHEET_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"
+_REL_ID = re.compile(r"\s([\w.-]+):id=")
+
+
+def _namespace(text: str, prefix: str) -> str:
+    """The namespace a root element's prefix ('' for the default) stands for."""
+    attribute = f"xmlns:{prefix}" if prefix else "xmlns"
+    found = re.search(rf'\s{re.escape(attribute)}="([^"]*)"', text)
+    return found.group(1) if found else "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+
+
+def _rel_namespace(kind: str) -> str:
+    """The relationships namespace of a relationship type (strict or transitional)."""
+    return kind.rsplit("/", 1)[0]
 
 
 def _rels_part_of(part: str) -> str:

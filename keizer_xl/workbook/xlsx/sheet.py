@@ -55,11 +55,13 @@ class SheetEdit:
     `cells` maps (row, column), both 1-based, to the new value; None empties the cell.
     `clear_below` removes every cell in rows at or below it that `cells` does not write
     (used to rewrite a whole sheet such as Standings); a written cell keeps its formatting.
+    `create`: a workbook without this sheet gets it, empty, after its other sheets.
     """
 
     sheet: str
     cells: dict[tuple[int, int], CellValue]
     clear_below: int | None = None
+    create: bool = False
 
 
 class _Sheet:
