@@ -10,7 +10,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "pair_next_round", "recalculate", "undo_last_pairing"]
+__all__ = ["__version__", "pair_next_round", "publish_site", "recalculate", "undo_last_pairing"]
 
 
 def pair_next_round(book: Any = None) -> None:
@@ -30,5 +30,12 @@ def recalculate(book: Any = None) -> None:
 def undo_last_pairing(book: Any = None) -> None:
     """The "Undo last pairing" button: take back the last round while it has no results."""
     from keizer_xl.live.buttons import undo_last_pairing as run
+
+    run(book)
+
+
+def publish_site(book: Any = None) -> None:
+    """The "Publish" button: the web pages in a folder beside the workbook, named after it."""
+    from keizer_xl.live.buttons import publish_site as run
 
     run(book)

@@ -42,6 +42,11 @@ def undo_last_pairing(book: Any = None) -> None:
     _run(book, _unpair, "Undo last pairing")
 
 
+def publish_site(book: Any = None) -> None:
+    """The "Publish" button: the site beside the workbook, in `<name>_site`."""
+    _run(book, _publish, "Publish")
+
+
 class _WriteFailed(KeizerXLError):
     """Excel refused a write; the secretary must know whether earlier ones went through."""
 
@@ -109,6 +114,36 @@ def _unpair(book: Any) -> None:
     _show(book, edits[-1])
     _note(book, f"Round {unpaired.round} is taken back: its rows are gone from the Rounds "
           "sheet and the Standings are as before it was paired.", "Undo last pairing")
+
+
+def _publish(book: Any) -> None:
+    """Write the web pages of the standings after the last completed round; the workbook
+    is only read (a saved workbook is needed: the pages go beside it)."""
+    from pathlib import Path
+
+    from keizer_xl.publish.book import competition_report, default_folder
+    from keizer_xl.publish.site import build_site, write_site
+    from keizer_xl.workbook.contract import read_book
+
+    try:
+        path = Path(str(book.fullname))
+        saved = path.is_absolute() and path.parent.is_dir()
+    except Exception:  # a book never saved, or an engine that cannot tell
+        saved = False
+    if not saved:
+        raise _NotSaved("Save the workbook first: the web pages are written in a folder "
+                        "beside it, named after it.")
+    competition, _ = read_book(read_grids(book))  # BookError names the cells
+    report, titles = competition_report(competition)
+    folder = default_folder(path)
+    pages = build_site(report, titles)
+    write_site(pages, folder)
+    _note(book, f"The web pages are written to the folder {folder}. Open index.html there "
+          "to look at them, or copy the whole folder to the club's website.", "Publish")
+
+
+class _NotSaved(KeizerXLError):
+    """The Publish button needs to know where the workbook is."""
 
 
 def _recalc(book: Any) -> None:

@@ -65,7 +65,7 @@ PRESENT_WORDS = ("x", "excused", "club", "unexcused")
 RESULT_WORDS = ("1-0", "0-1", "½-½", "+-", "-+", "--", "bye", "excused", "club", "unexcused")
 
 BUTTONS = (("Pair next round", "PairNextRound"), ("Recalculate", "Recalculate"),
-           ("Undo last pairing", "UndoLastPairing"))
+           ("Undo last pairing", "UndoLastPairing"), ("Publish", "PublishSite"))
 
 # Fixed so that two builds are byte-identical (the zip members carry a fixed date too).
 _CREATED = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)

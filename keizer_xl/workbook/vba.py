@@ -39,7 +39,7 @@ __all__ = [
     "xlwings_modules",
 ]
 
-MACROS = ("PairNextRound", "Recalculate", "UndoLastPairing")
+MACROS = ("PairNextRound", "Recalculate", "UndoLastPairing", "PublishSite")
 """The macros in templates/vba/KeizerXL.bas that the workbook's buttons run."""
 
 PROJECT_NAME = "VBAProject"

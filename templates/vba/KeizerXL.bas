@@ -15,3 +15,7 @@ End Sub
 Sub UndoLastPairing()
     RunPython "import keizer_xl; keizer_xl.undo_last_pairing()"
 End Sub
+
+Sub PublishSite()
+    RunPython "import keizer_xl; keizer_xl.publish_site()"
+End Sub

@@ -83,6 +83,8 @@ class Excel:
                 out.append(values)
         return out
 
+    name: str = "club.xlsm"  # the book's name as the client sends it
+
     def json(self, used_range: bool = True) -> dict[str, Any]:
         """The book as an Office Scripts client posts it (xlwings/js/xlwings.ts): values
         from A1 to the last used cell, "" for empty cells, dates as ISO text; plus the
@@ -107,7 +109,7 @@ class Excel:
                     if used else None)
             sheets.append(sheet)
         payload = {"client": "Microsoft Office Scripts", "version": xlwings.__version__,
-                   "book": {"name": "club.xlsm", "active_sheet_index": 0, "selection": "A1"},
+                   "book": {"name": self.name, "active_sheet_index": 0, "selection": "A1"},
                    "names": [], "sheets": sheets}
         sent: dict[str, Any] = json.loads(json.dumps(payload))  # what crosses the wire
         return sent
@@ -685,3 +687,28 @@ def test_recalculate_adds_the_report_sheets_to_an_old_workbook(xw: Any, tmp_path
     ranked = [row[1] for row in excel.rows("Standings") if isinstance(row[0], int | float)]
     assert [row[1] for row in excel.rows("Crosstable") if len(row) > 1] == ranked
     assert len(ranked) == 4
+
+
+def test_publish_writes_the_site_beside_the_workbook_and_says_where(xw: Any, tmp_path: Path
+                                                                     ) -> None:
+    excel = Excel.from_file(new_book(tmp_path, players(6)))
+    press(xw, excel, keizer_xl.pair_next_round)
+    for r, result in ((2, "1-0"), (3, "½-½"), (4, "0-1")):
+        excel.set("Rounds", r, 5, result)
+    excel.name = str(tmp_path / "club.xlsm")
+    press(xw, excel, keizer_xl.publish_site)
+    ((text, title, *_),) = excel.alerts
+    site = tmp_path / "club_site"
+    assert str(site) in text and "index.html" in text and title.endswith("Publish")
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "Player 01" in index and "after round 1" in index.lower()
+    assert len(list((site / "players").glob("*.html"))) == 6
+
+
+def test_publish_asks_to_save_a_new_workbook_first(xw: Any, tmp_path: Path) -> None:
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    excel.name = "Book1"  # never saved: no folder to write beside
+    press(xw, excel, keizer_xl.publish_site)
+    ((text, *_),) = excel.alerts
+    assert "Save the workbook first" in text
+    assert not list(tmp_path.glob("*_site"))

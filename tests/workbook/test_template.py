@@ -345,9 +345,9 @@ def test_xlsm_has_project_code_names_and_buttons(tmp_path: Path, any_vba_project
     for caption, macro in BUTTONS:
         assert caption in vml and f"[0]!{macro}</x:FmlaMacro>" in vml
     anchors = re.findall(r"<x:Anchor>(\d+),", vml)
-    assert anchors == ["7", "7", "7"]  # column H, right of the Players table
+    assert anchors == ["7", "7", "7", "7"]  # column H, right of the Players table
     assert BUTTONS == (("Pair next round", "PairNextRound"), ("Recalculate", "Recalculate"),
-                       ("Undo last pairing", "UndoLastPairing"))
+                       ("Undo last pairing", "UndoLastPairing"), ("Publish", "PublishSite"))
     assert [n for n in members if n.startswith("xl/worksheets/_rels/")] == [
         "xl/worksheets/_rels/sheet1.xml.rels",  # the buttons sit on Players only
         "xl/worksheets/_rels/sheet7.xml.rels"]  # and the chart on Progress
