@@ -6,6 +6,7 @@ not be used, 2 the command was typed wrongly. The secretary never sees a traceba
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gc
 import os
@@ -355,18 +356,10 @@ def check(file: Path) -> None:
 def standings(file: Path, after: int | None, group: str | None) -> None:
     """Print the standings of FILE in the terminal (the file is not changed)."""
     from keizer_xl.core.final import final_order
-    from keizer_xl.workbook import files as workbook
 
     _tune_gc()
 
-    loaded, lines = _attempt(lambda: workbook.load_with_groups(file))
-    if loaded is None:
-        sys.exit(_fail(lines))
-    competition, groups = loaded
-    if group is not None and group.casefold() not in {g.casefold() for g in groups.values()}:
-        known = sorted(set(groups.values()))
-        sys.exit(_fail([f"{file}: no player is in group '{group}' (the Players column Group"
-                        + (f" has {', '.join(known)})" if known else " is empty or missing)")]))
+    competition, groups = _with_groups(file, group)
     if after is not None and after > competition.season.completed_rounds:
         sys.exit(_fail([f"{file}: round {after} is not complete yet (the last complete round "
                         f"is {competition.season.completed_rounds})"]))
@@ -478,6 +471,21 @@ def export(file: Path, trf: Path, name: str | None) -> None:
     _say(f"Wrote {trf}: {outcome.players} players, {outcome.rounds} rounds (TRF-16).")
 
 
+def _with_groups(file: Path, group: str | None) -> tuple[Any, dict[str, str]]:
+    """The workbook's competition and each player's Group; exits when `group` has nobody."""
+    from keizer_xl.workbook import files as workbook
+
+    loaded, lines = _attempt(lambda: workbook.load_with_groups(file))
+    if loaded is None:
+        sys.exit(_fail(lines))
+    competition, groups = loaded
+    if group is not None and group.casefold() not in {g.casefold() for g in groups.values()}:
+        known = sorted(set(groups.values()))
+        sys.exit(_fail([f"{file}: no player is in group '{group}' (the Players column Group"
+                        + (f" has {', '.join(known)})" if known else " is empty or missing)")]))
+    return competition, groups
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -488,18 +496,32 @@ def export(file: Path, trf: Path, name: str | None) -> None:
               help="Print standings and pairings as plain text (for a group chat or e-mail).")
 @click.option("--pdf", is_flag=True,
               help="standings.pdf and pairings.pdf (A4) for the notice board.")
-def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bool) -> None:
+@click.option("--group", default=None,
+              help="The web pages of this group only (the Players column Group).")
+def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bool,
+            group: str | None) -> None:
     """Publish FILE's standings, pairings, crosstable and player cards as a small web site.
 
     The pages need nothing from the internet: open index.html, copy the folder to a USB
     stick or upload it to the club's web host. The file is not changed.
     """
-    from keizer_xl.publish.book import default_folder, workbook_report
+    from keizer_xl.publish.book import competition_report, default_folder, workbook_report
 
     _tune_gc()
-    found, lines = _attempt(lambda: workbook_report(file))
-    if found is None:
-        sys.exit(_fail(lines))
+    only = None
+    if group is not None:
+        if as_text or pdf:
+            raise click.UsageError("--group goes with the web pages (not --text or --pdf)")
+        competition, groups = _with_groups(file, group)
+        found: Any = competition_report(competition)
+        only = {n for n, g in groups.items() if g.casefold() == group.casefold()}
+        found = (found[0], dataclasses.replace(
+            found[1], competition=" · ".join(t for t in (found[1].competition,
+                                                          f"group {group}") if t)))
+    else:
+        found, lines = _attempt(lambda: workbook_report(file))
+        if found is None:
+            sys.exit(_fail(lines))
     report, titles = found
     folder = out if out is not None else default_folder(file)
     if as_text:
@@ -516,7 +538,7 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
     if fragment or not (as_text or pdf):
         from keizer_xl.publish.site import build_site, write_site
 
-        pages = build_site(report, titles, fragment=fragment)
+        pages = build_site(report, titles, fragment=fragment, only=only)
         done, lines = _attempt(lambda: write_site(pages, folder))
         if done is None:
             sys.exit(_fail(lines))
@@ -525,8 +547,9 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
                  "website's editor (as HTML).")
         else:
             cards = len(pages) - 3
+            whose = f" of group {group}" if group else ""
             _say(f"Site written to {folder}: standings, pairings, crosstable and {cards} "
-                 f"player pages. Open {folder / 'index.html'}.")
+                 f"player pages{whose}. Open {folder / 'index.html'}.")
 
 
 @main.command()

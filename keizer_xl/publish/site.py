@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace as View
@@ -69,8 +69,15 @@ def render(template: str, **context: Any) -> str:
 class _Links:
     """Where each player's card is, seen from the site's top folder or from players/."""
 
-    def __init__(self, report: Report, fragment: bool) -> None:
-        self.files = {} if fragment else page_names(p.name for p in report.players)
+    def __init__(self, report: Report, fragment: bool,
+                 only: Collection[str] | None = None) -> None:
+        self.only = None if only is None else frozenset(only)
+        self.files = {} if fragment else page_names(p.name for p in report.players
+                                                    if self.shown(p.name))
+
+    def shown(self, name: str) -> bool:
+        """Is this player on the pages (all are, unless one group is published)?"""
+        return self.only is None or name in self.only
 
     def card(self, name: str | None, from_card: bool = False) -> str | None:
         if name is None or name not in self.files:
@@ -81,6 +88,8 @@ class _Links:
 def standings_lines(report: Report, links: _Links) -> list[View]:
     out = []
     for p in report.players:
+        if not links.shown(p.name):
+            continue
         row = p.standing
         arrow, direction = change(p.change)
         fresh = p.change is None and report.after_round > 1 and row.score is not None
@@ -106,8 +115,8 @@ def _game_line(report: Report, links: _Links, game: Game) -> View:
 
 def round_view(report: Report, links: _Links, round_no: int, games: Iterable[Game],
                rests: Iterable[Rest]) -> View:
-    games = list(games)
-    rests = list(rests)
+    games = [g for g in games if links.shown(g.white) or links.shown(g.black)]
+    rests = [r for r in rests if links.shown(r.player)]
     return View(
         round=round_no,
         complete=all(g.result is not None for g in games),
@@ -138,6 +147,8 @@ def rounds_view(report: Report, links: _Links) -> list[View]:
 def crosstable_view(report: Report, links: _Links) -> list[View]:
     out = []
     for p in report.players:
+        if not links.shown(p.name):
+            continue
         cells = []
         for line in p.rounds:
             text = line.short(report.rank(line.opponent) if line.opponent else None)
@@ -206,7 +217,8 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
 def top_chart(report: Report, links: _Links) -> Chart | None:
     if report.after_round < 2:
         return None
-    top = [p for p in report.players[:TOP_CHART] if p.standing.score is not None]
+    top = [p for p in report.players if p.standing.score is not None
+           and links.shown(p.name)][:TOP_CHART]
     return rank_chart([(p.name, p.ranks, links.card(p.name)) for p in top],
                       len(report.players), f"Rank after each round: the top {len(top)}")
 
@@ -221,12 +233,15 @@ def card_chart(report: Report, p: PlayerReport) -> Chart | None:
 
 # -- the site ---------------------------------------------------------------------------------
 
-def build_site(report: Report, titles: Titles, fragment: bool = False) -> dict[str, str]:
+def build_site(report: Report, titles: Titles, fragment: bool = False,
+               only: Collection[str] | None = None) -> dict[str, str]:
     """Every page of the site by its path in the site folder ("players/anna.html").
 
     With `fragment` the standings, pairings and crosstable come without page frame (for
-    pasting into a club website's editor) and there are no player cards."""
-    links = _Links(report, fragment)
+    pasting into a club website's editor) and there are no player cards. With `only` (one
+    group's players) the pages show those players, with their ranks in the whole field,
+    and the games they played; opponents of other groups are named without a link."""
+    links = _Links(report, fragment, only)
     common = {"titles": titles, "after": report.after_round, "fragment": fragment,
               "top_value": number(report.standings.top_value),
               "note": report.standings.note}
@@ -243,9 +258,9 @@ def build_site(report: Report, titles: Titles, fragment: bool = False) -> dict[s
     }
     if fragment:
         return {("standings.html" if k == "index.html" else k): v for k, v in pages.items()}
-    names = [p.name for p in report.players]
+    names = [p.name for p in report.players if links.shown(p.name)]
     card = _environment().get_template("player.html.j2")
-    for i, p in enumerate(report.players):
+    for i, p in enumerate(p for p in report.players if links.shown(p.name)):
         previous = names[i - 1] if i else None
         following = names[i + 1] if i + 1 < len(names) else None
         path = f"{PLAYERS_DIR}/{links.files[p.name]}"

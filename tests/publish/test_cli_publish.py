@@ -61,3 +61,53 @@ def test_club_and_competition_names_come_from_the_settings(tmp_path: Path) -> No
     assert run_cli("publish", book).exit_code == 0
     index = (tmp_path / "club_site" / "index.html").read_text(encoding="utf-8")
     assert "<h1>SC &lt;De Toren&gt; &amp; co · Keizer 2025-26</h1>" in index
+
+
+def test_publish_one_group(tmp_path: Path) -> None:
+    """`--group B`: B's players on every page with their ranks in the whole field, the
+    games they played, their cards; other groups' players named without a link."""
+    from tests.cli.test_groups_minimum import GROUPS, PLAYERS, ROUNDS, book
+    from tests.publish.html import links, resolve, table_rows, text
+
+    path = book(tmp_path, ROUNDS)
+    result = run_cli("publish", path, "--group", "b", "--out", tmp_path / "web")
+    assert result.exit_code == 0, result.output
+    assert "player pages of group b" in result.output
+    web = tmp_path / "web"
+    members = {p["Name"] for p, g in zip(PLAYERS, GROUPS, strict=True) if g == "B"}
+    assert {p.stem for p in (web / "players").glob("*.html")} == {
+        n.lower() for n in members}
+    report, _ = workbook_report(path)
+    rank = {p.name: p.standing.rank for p in report.players}
+    index = parse((web / "index.html").read_text(encoding="utf-8"))
+    rows = table_rows(index, "standings")
+    shown = {text(row[2]) for row in rows}
+    assert shown == members
+    assert {int(text(row[0])) for row in rows} == {rank[n] for n in members}
+    assert "group b" in text(index.find(".//" + "{http://www.w3.org/1999/xhtml}h1"))
+    pairings = parse((web / "pairings.html").read_text(encoding="utf-8"))
+    shown_games = []
+    for table in pairings.iter("{http://www.w3.org/1999/xhtml}table"):
+        if "pairings" in table.get("class", ""):
+            body = table.find("{http://www.w3.org/1999/xhtml}tbody")
+            for tr in body.iter("{http://www.w3.org/1999/xhtml}tr"):
+                names = [text(td).split("(")[0] for td in tr if "name" in td.get("class", "")]
+                shown_games.append(frozenset(names))
+    played = [frozenset(g[2:4]) for g in ROUNDS if g[3]]
+    assert sorted(map(sorted, shown_games)) == sorted(
+        sorted(g) for g in played if g & members)  # the games of B's players, no others
+    for page in web.rglob("*.html"):  # no dead links
+        relative = page.relative_to(web).as_posix()
+        for href in links(parse(page.read_text(encoding="utf-8"))):
+            if not href.startswith(("http", "#")):
+                assert (web / resolve(relative, href.split("#")[0])).is_file(), (page, href)
+
+
+def test_publish_an_unknown_group(tmp_path: Path) -> None:
+    from tests.cli.test_groups_minimum import ROUNDS, book
+
+    path = book(tmp_path, ROUNDS)
+    result = run_cli("publish", path, "--group", "Z", "--out", tmp_path / "web")
+    assert result.exit_code == 1
+    assert "no player is in group 'Z'" in result.output and "A, B, Jeugd" in result.output
+    assert not (tmp_path / "web").exists()
