@@ -34,6 +34,7 @@ _SCORES = {  # Result -> (white's mark, black's mark), as the crosstable writes 
     Result.BLACK_FORFEIT_WIN: ("-", "+"),
     Result.DOUBLE_FORFEIT: ("-", "-"),
 }
+_HALVES = {"1": 2, "½": 1}  # game points of a mark, in halves
 _SHORT = {Absence.BYE: "bye", Absence.EXCUSED: "exc", Absence.CLUB: "club",
           Absence.UNEXCUSED: "—"}
 
@@ -148,41 +149,49 @@ def rank_history(season: Season, standings: Standings) -> list[dict[str, int]]:
 def round_lines(season: Season, standings: Standings) -> dict[str, list[RoundLine]]:
     """Per player, what each round 1 .. after_round was, and what it is worth now."""
     rounds = standings.after_round
-    worth = {row.name: row.rounds for row in standings.rows}
-    found: dict[str, dict[int, RoundLine]] = {p.name: {} for p in season.players}
+    shared: dict[tuple[int, int], Fraction] = {}  # one Fraction per distinct worth
+
+    def fraction(term: int, scale: int) -> Fraction:
+        made = shared.get((term, scale))
+        if made is None:
+            made = shared[(term, scale)] = Fraction(term, scale)
+        return made
+
+    worth = {row.name: [None if t is None else fraction(t, row.scale) for t in row.terms]
+             for row in standings.rows}
+    # each line's fields but its worth, made into a RoundLine once the worth is known
+    found: dict[str, dict[int, tuple[str, str | None, bool | None, str, int | None]]] = {
+        p.name: {} for p in season.players}
     for e in season.entries:
         if e.round > rounds:
             continue
         if isinstance(e, Rest):
-            found[e.player][e.round] = RoundLine(e.round, e.reason.value)
+            found[e.player][e.round] = (e.reason.value, None, None, "", None)
             continue
         kind = GAME if e.result is None or e.result.played else FORFEIT
         marks = _SCORES[e.result] if e.result is not None else ("", "")
         if e.result is None:
             kind = OPEN
-        found[e.white][e.round] = RoundLine(e.round, kind, e.black, True, marks[0],
-                                            board=e.board)
-        found[e.black][e.round] = RoundLine(e.round, kind, e.white, False, marks[1],
-                                            board=e.board)
+        found[e.white][e.round] = (kind, e.black, True, marks[0], e.board)
+        found[e.black][e.round] = (kind, e.white, False, marks[1], e.board)
     default = standings.settings.default_absence.value
     out: dict[str, list[RoundLine]] = {}
     for p in season.players:
         mine = found[p.name]
-        values = worth.get(p.name, ())
+        values = worth.get(p.name, [])
         lines = []
         for r in range(1, rounds + 1):
-            line = mine.get(r)
-            if line is None:
-                if r < p.joined:
-                    line = RoundLine(r, NOT_YET)
-                elif p.left is not None and r > p.left:
-                    line = RoundLine(r, GONE)
-                else:
-                    line = RoundLine(r, default, default=True)
+            fields = mine.get(r)
             value = values[r - 1] if r <= len(values) else None
-            if value is not None:
-                line = RoundLine(line.round, line.kind, line.opponent, line.white, line.mark,
-                                 value, line.board, line.default)
+            if fields is not None:
+                kind, opponent, white, mark, board = fields
+                line = RoundLine(r, kind, opponent, white, mark, value, board)
+            elif r < p.joined:
+                line = RoundLine(r, NOT_YET, worth=value)
+            elif p.left is not None and r > p.left:
+                line = RoundLine(r, GONE, worth=value)
+            else:
+                line = RoundLine(r, default, worth=value, default=True)
             lines.append(line)
         out[p.name] = lines
     return out
@@ -196,12 +205,11 @@ def build_report(season: Season, standings: Standings) -> Report:
     players = []
     for row in standings.rows:
         mine = lines.get(row.name, [])
-        points = Fraction(0)
-        whites = blacks = 0
+        halves = whites = blacks = 0
         for line in mine:
             if line.kind != GAME or line.white is None:
                 continue
-            points += {"1": Fraction(1), "½": HALF}.get(line.mark, Fraction(0))
+            halves += _HALVES.get(line.mark, 0)
             if line.white:
                 whites += 1
             else:
@@ -209,7 +217,8 @@ def build_report(season: Season, standings: Standings) -> Report:
         ranks = tuple(after.get(row.name) for after in history)
         before = ranks[-2] if len(ranks) >= 2 else None
         change = None if before is None or row.score is None else before - row.rank
-        players.append(PlayerReport(row, ranks, change, points, whites - blacks, whites,
+        players.append(PlayerReport(row, ranks, change, Fraction(halves, 2), whites - blacks,
+                                    whites,
                                     blacks, tuple(mine)))
     return Report(season, standings, tuple(players))
 

@@ -58,17 +58,25 @@ def read_rows(text: str) -> list[list[str]]:
 
 
 def write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
-    """Write a text file atomically: a temporary file beside it, flushed, then renamed."""
+    """Write a text file atomically (see `replace_file`), lines ending in `\\n`."""
+    replace_file(path, text.encode(encoding))
+
+
+def replace_file(path: Path, data: bytes, sync: bool = True) -> None:
+    """Write a file atomically: a temporary file beside it, then renamed over it, so a
+    reader (or a crash) sees the old file or the whole new one. `sync`: flushed to disk
+    first (not needed for pages that are written again at the next publish)."""
     folder = path.resolve().parent
     fd, tmp = tempfile.mkstemp(prefix=f".~{path.stem}.", suffix=path.suffix, dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
         mask = os.umask(0)
         os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
+        os.chmod(tmp, 0o666 & ~mask)  # an ordinary file, not mkstemp's private one
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

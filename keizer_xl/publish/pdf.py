@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.util
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ from typing import Any
 from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
+from keizer_xl.exchange.csvfile import replace_file
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.site import Titles
 
@@ -180,15 +179,7 @@ def write_pdfs(report: Report, titles: Titles, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, make in (("standings.pdf", standings_pdf), ("pairings.pdf", pairings_pdf)):
-        data = make(report, titles)
         target = folder / name
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as f:
-                f.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        replace_file(target, make(report, titles))
         written.append(target)
     return written

@@ -9,8 +9,6 @@ own style and charts (inline CSS and SVG): no scripts, fonts or pictures from el
 from __future__ import annotations
 
 import functools
-import os
-import tempfile
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +18,7 @@ from typing import Any
 from keizer_xl.core.model import Absence, Game, Rest
 from keizer_xl.core.report import FORFEIT, GAME, GONE, NOT_YET, OPEN, PlayerReport, Report
 from keizer_xl.core.report import latest_round as find_latest_round
+from keizer_xl.exchange.csvfile import replace_file
 from keizer_xl.publish.charts import Chart, rank_chart
 from keizer_xl.publish.names import page_names
 from keizer_xl.publish.numbers import change, number, percent, points, signed
@@ -280,13 +279,6 @@ def write_site(pages: dict[str, str], folder: Path) -> list[Path]:
         if target.parent not in made_dirs:
             target.parent.mkdir(parents=True, exist_ok=True)
             made_dirs.add(target.parent)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as f:
-                f.write(html)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        replace_file(target, html.encode("utf-8"), sync=False)
         written.append(target)
     return written

@@ -11,7 +11,7 @@ This module owns the sheet's formulas (the template writes them) and their value
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from keizer_xl.core.model import Absence
 from keizer_xl.core.words import text
@@ -60,34 +60,37 @@ def formulas(language: str) -> dict[Cell, str]:
 
 def values(rounds: Grid, language: str) -> dict[Cell, str | int | float]:
     """What each formula gives for this Rounds sheet (row 0 = its row 1): the latest
-    round's bye and boards, as a spreadsheet computes them."""
-    rows = [list(r) for r in rounds[1:ROUNDS_SCAN]]  # sheet rows 2 .. ROUNDS_SCAN
+    round's bye and boards, as a spreadsheet computes them (in one pass over the rows)."""
+    rows = rounds[1:ROUNDS_SCAN]  # sheet rows 2 .. ROUNDS_SCAN
     numbers = [_number(_at(r, 0)) for r in rows]
     shown = max((n for n in numbers if n is not None), default=None)
     bye = rest_word(Absence.BYE, language).casefold()
-
-    def found(matches: Callable[[list[object]], bool]) -> int:
-        """SUMPRODUCT's answer: the sum of the sheet rows of the shown round that match."""
-        if shown is None:
-            return 0
-        return sum(n for n, (r, number) in enumerate(zip(rows, numbers, strict=True), start=2)
-                   if number == shown and matches(r))
+    on_board: dict[float, int] = {}  # SUMPRODUCT's answers: the sum of the matching rows
+    bye_row = 0
+    if shown is not None:
+        for n, (cells, number) in enumerate(zip(rows, numbers, strict=True), start=2):
+            if number != shown:
+                continue
+            board = _number(_at(cells, 1))
+            if board is not None:
+                on_board[board] = on_board.get(board, 0) + n
+            if _text(_at(cells, 4)).casefold() == bye:
+                bye_row += n
 
     def text_of(row: int, column: int) -> str:  # INDEX(Rounds!C:C, row) & ""
         return _text(_at(rows[row - 2], column)) if 2 <= row < len(rows) + 2 else ""
 
     out: dict[Cell, str | int | float] = {ROUND_CELL: "" if shown is None else _whole(shown)}
-    row = found(lambda r: _text(_at(r, 4)).casefold() == bye)
-    out[(BYE_ROW, ROW_COLUMN)] = row
-    out[(BYE_ROW, 1)] = local_name("Bye", language) if row else ""
-    out[(BYE_ROW, 2)] = text_of(row, 2) if row else ""
+    out[(BYE_ROW, ROW_COLUMN)] = bye_row
+    out[(BYE_ROW, 1)] = local_name("Bye", language) if bye_row else ""
+    out[(BYE_ROW, 2)] = text_of(bye_row, 2) if bye_row else ""
     for board in range(1, BOARDS + 1):
         line = TOP + board - 1
-        row = found(lambda r, b=board: _number(_at(r, 1)) == b)  # type: ignore[misc]
-        out[(line, ROW_COLUMN)] = row
-        out[(line, 1)] = board if row else ""
+        found = on_board.get(board, 0)
+        out[(line, ROW_COLUMN)] = found
+        out[(line, 1)] = board if found else ""
         for col in (2, 3, 4):  # White, Black, Result: Rounds columns C, D, E
-            out[(line, col)] = text_of(row, col) if row else ""
+            out[(line, col)] = text_of(found, col) if found else ""
     return out
 
 
