@@ -136,8 +136,12 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
         return []
     players: list[Player] = []
     first_row: dict[str, Hashable] = {}
-    for label, row in table.rows:
-        name = tidy_name(text(row.get("Name")))
+    columns = [(col, table.column(col)) for col in ("Rating", "Joined", "Left", "Present")
+               if col in table.columns]  # by column, not a dict per row: 2,000 rows and more
+    has_present = "Present" in table.columns
+    for n, (label, cell) in enumerate(zip(table.labels, table.column("Name"), strict=True)):
+        row = {col: cells[n] for col, cells in columns}
+        name = tidy_name(text(cell))
         if not name:
             problems.add("this row has no name", table.name, label, "Name")
             continue
@@ -172,7 +176,7 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
         if left is not None and left < joined:
             problems.add(f"{name} leaves after round {left} but joins in round {joined}",
                          table.name, label, "Left")
-        if "Present" not in table.columns:
+        if not has_present:
             present = settings.default_absence
         players.append(Player(name, rating, joined, left, present,  # type: ignore[arg-type]
                               len(players), label))

@@ -208,6 +208,8 @@ def parse_rating(value: object) -> Fraction:
     """A rating as a secretary means it: `1650`, `1.650` and `1,650` (a thousands
     separator, as Dutch and English lists write it: never 1.65), `1650.0`; blank and the
     words for unrated (`-`, `n/a`, `nvt`, ...) are 0. Other numbers as `parse_number`."""
+    if type(value) is int and value >= 0:  # the usual cell, read quickly
+        return Fraction(value)
     if is_blank(value):
         return Fraction(0)
     if isinstance(value, str):
