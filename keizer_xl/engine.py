@@ -193,7 +193,7 @@ def _round_worths(standings: Standings) -> np.ndarray:
         return made
     scored = np.array([row.score is not None for row in rows], dtype=bool)
     counted = breakdown.registered & scored[:, None]
-    distinct, which = np.unique(breakdown.terms[counted], return_inverse=True)
+    which, distinct = pd.factorize(breakdown.terms[counted])  # hashing: no sort of N x R
     fractions = np.empty(len(distinct) + 1, dtype=object)  # the last one: None
     fractions[:-1] = [Fraction(int(t), breakdown.scale) for t in distinct.tolist()]
     cells = np.full(counted.shape, len(distinct), dtype=np.intp)

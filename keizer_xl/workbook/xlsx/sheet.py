@@ -267,9 +267,11 @@ class _Sheet:
 
     def _rewritten(self, row: _Row, values: dict[int, CellValue]) -> _Row | str | None:
         """`_edit_row` of a row being cleared, the quick way, for a row just as `_new_row`
-        writes it (a Standings row keizer_xl wrote before); None for any other row.
+        writes it (a Standings or Crosstable row keizer_xl wrote before); None for any
+        other row.
 
-        Such a row has no styles, formulas or other attributes to keep, and it holds each
+        Such a row has no styles but its columns', no formulas or other attributes to
+        keep (which `_edit_row` would keep the same way), and it holds each
         value in the one way `_new_row` writes it, so a cell whose markup changes has a new
         value: `_edit_row` would give exactly the new row, which `_new_row` writes far more
         quickly. (Except whole numbers of 10^15 and more, which `_same_value` compares as
@@ -450,9 +452,11 @@ class _Sheet:
 
 @functools.cache
 def _plain_cell(p: str) -> re.Pattern[str]:
-    """A cell without a style holding a number or inline text: (column, text, number)."""
+    """A cell holding a number or inline text, with at most a style (its column's, as
+    `_new_row` writes it: the caller compares): (column, text, number)."""
     e = re.escape(p)
-    return re.compile(rf'<{e}c r="([A-Z]{{1,3}})[0-9]{{1,7}}"(?: t="inlineStr"><{e}is><{e}t>'
+    return re.compile(rf'<{e}c r="([A-Z]{{1,3}})[0-9]{{1,7}}"(?: s="[0-9]+")?'
+                      rf'(?: t="inlineStr"><{e}is><{e}t>'
                       rf"([^<]*)</{e}t></{e}is>|><{e}v>([^<]*)</{e}v>)</{e}c>")
 
 
