@@ -187,23 +187,27 @@ def _edits(edits: list[SheetCells], grids: dict[str, Grid] | None = None) -> lis
     return out
 
 
-def recalc(path: Path) -> Outcome:
-    """Rewrite the Standings sheet after the last completed round."""
+def _planned_and_saved(path: Path, plan: Callable[[dict[str, Grid]], tuple[T, list[SheetCells]]]
+                       ) -> tuple[T, list[SheetCells], dict[str, Grid], bool]:
+    """The one way a command changes a workbook: hold the writer lock, read, check and
+    plan, then save the planned cells (and the Pairings values) atomically."""
     with _one_writer(path):
         book, grids, unsaved = _open(path)
-        standings, edits = _planned(plan_recalc, grids, unsaved)
+        planned, edits = _planned(plan, grids, unsaved)
         with _as_file_problem(path):
             written = book.save(_edits(edits, grids))
+    return planned, edits, grids, written
+
+
+def recalc(path: Path) -> Outcome:
+    """Rewrite the Standings sheet after the last completed round."""
+    standings, _, grids, written = _planned_and_saved(path, plan_recalc)
     return Outcome(path, standings, None, written, _notes(standings) + board_notes(grids))
 
 
 def pair(path: Path) -> Outcome:
     """What the "Pair next round" button does: check, pair, append the round, standings."""
-    with _one_writer(path):
-        book, grids, unsaved = _open(path)
-        next_round, edits = _planned(plan_pair, grids, unsaved)
-        with _as_file_problem(path):
-            written = book.save(_edits(edits, grids))
+    next_round, _, grids, written = _planned_and_saved(path, plan_pair)
     notes = [*_notes(next_round.standings), *next_round.notes, *board_notes(grids)]
     return Outcome(path, next_round.standings, next_round, written, notes)
 
@@ -219,21 +223,12 @@ def load_with_groups(path: Path) -> tuple[Competition, dict[str, str]]:
 
 def unpair(path: Path, force: bool = False) -> Unpaired:
     """What the "Undo last pairing" button does: take back the last round."""
-    with _one_writer(path):
-        book, grids, unsaved = _open(path)
-        unpaired, edits = _planned(lambda g: plan_unpair(g, force), grids, unsaved)
-        with _as_file_problem(path):
-            book.save(_edits(edits, grids))
-    return unpaired
+    return _planned_and_saved(path, lambda g: plan_unpair(g, force))[0]
 
 
 def rename(path: Path, old: str, new: str) -> tuple[str, int]:
     """Rename a player in every row of Players and Rounds; (the old name, Rounds cells)."""
-    with _one_writer(path):
-        book, grids, unsaved = _open(path)
-        was, edits = _planned(lambda g: plan_rename(g, old, new), grids, unsaved)
-        with _as_file_problem(path):
-            book.save(_edits(edits, grids))
+    was, edits, _, _ = _planned_and_saved(path, lambda g: plan_rename(g, old, new))
     return was, sum(len(e.cells) for e in edits if e.table == "Rounds")
 
 
