@@ -4,7 +4,8 @@ The sheet computes its board list from the Rounds sheet, so that typing another 
 number in B1 shows that round in a spreadsheet that recalculates. Viewers that do not
 recalculate on opening (LibreOffice by default, phone previews, pandas) show the values
 saved with the formulas, so every command that changes Rounds also saves the values the
-formulas now give (`pairings_edit`), and puts B1 back to the latest round.
+formulas now give (`pairings_edit`), and puts B1 back to the latest round. Other cells
+the secretary typed over or emptied (a sheet made their own) are left as they are.
 
 This module owns the sheet's formulas (the template writes them) and their values.
 """
@@ -114,7 +115,9 @@ def pairings_edit(grids: Mapping[str, Grid], rounds_cells: Sequence[Mapping[Cell
             line[column - 1] = value
     language = language_of(grids)
     shown = values(rounds, language)
-    return SheetEdit(pairings, {cell: Formula(formula[1:], shown[cell])
+    # a cell the secretary emptied or typed over keeps what they did, but the round number
+    # (typed over to print another round): the next pairing shows the new round again
+    return SheetEdit(pairings, {cell: Formula(formula[1:], shown[cell], cell == ROUND_CELL)
                                 for cell, formula in formulas(language).items()})
 
 

@@ -179,3 +179,23 @@ def test_the_values_are_what_libreoffice_computes(tmp_path: Path, language: str)
     assert ours[(TOP, 2)] == "Eva" and ours[(TOP + 2, 4)] == "1"
     assert len(formulas(language)) == len(ours) == 4 + 5 * BOARDS
     assert len(rows) <= ROUNDS_SCAN
+
+
+def test_cells_the_secretary_changed_stay_as_they_are(tmp_path: Path) -> None:
+    """A club that made the sheet its own (a heading typed over the bye line, board 50's
+    formulas cleared) keeps that; the formulas still there get their values."""
+    path = _new(tmp_path, "en")
+    last = TOP + BOARDS - 1
+    save_edits(path, [SheetEdit("Pairings", {(2, 1): "Tonight at De Toren",
+                                             **{(last, c): None for c in range(1, 6)}})],
+               backup=False)
+    assert run_cli("pair", path).exit_code == 0
+    book = openpyxl.load_workbook(path)
+    sheet_ = book["Pairings"]
+    assert sheet_["A2"].value == "Tonight at De Toren"
+    assert all(sheet_.cell(last, c).value is None for c in range(1, 6))
+    assert str(sheet_["B5"].value).startswith("=IF(")  # a formula still, with its value
+    book.close()
+    shown = sheet(path, "Pairings")
+    assert [(int(b), w, k) for b, w, k in _boards(shown)] == _round_games(path, "en", 1)
+    assert shown[1][0] == "Tonight at De Toren"

@@ -38,11 +38,18 @@ class Formula:
     Written into a cell that already holds a formula, only the saved value changes (the
     formula stays as the workbook has it, shared or not): viewers that do not recalculate
     on opening (LibreOffice by default, phone previews, pandas) then show the current
-    value. Written into a cell without a formula (one typed over), the formula comes back.
+    value. Written into a cell without a formula (one typed over), the formula comes back;
+    with `restore` False such a cell (or an empty one) is left as it is.
     """
 
     text: str
     value: str | int | float | None = None
+    restore: bool = True
+
+
+def _left_alone(value: object) -> bool:
+    """A formula's value meant only for a cell that holds a formula, for a cell without."""
+    return isinstance(value, Formula) and not value.restore
 
 
 CellValue = str | int | float | Fraction | Formula | None

@@ -22,6 +22,7 @@ from keizer_xl.workbook.xlsx.cells import (
     _Cell,
     _check_value,
     _empty,
+    _left_alone,
     _number_text,
     _plain_text,
     _plain_value,
@@ -231,9 +232,11 @@ class _Sheet:
                 value = values[cell.column]
                 if isinstance(value, Formula):
                     kept_formula = _with_formula_value(cell, value, p)
-                    if kept_formula is not None:  # the formula stays; only its value changes
-                        kept.append(cell if kept_formula == cell.markup
-                                    else _Cell(cell.column, kept_formula, ""))
+                    if kept_formula is not None or not value.restore:
+                        # the formula stays and only its value changes; or no formula
+                        # there, and the cell is to be left as it is
+                        kept.append(cell if kept_formula in (None, cell.markup)
+                                    else _Cell(cell.column, kept_formula or "", ""))
                         continue
                 markup = _render_cell(p, row.number, cell.column, value, _attr(cell.start, "s"))
                 if markup == cell.markup or _same_value(cell, value, strings, p):
@@ -249,7 +252,7 @@ class _Sheet:
         present = {cell.column for cell in cells}
         style = _attr(row.start, "s") if _attr(row.start, "customFormat") in ("1", "true") else None
         for column, value in values.items():
-            if column not in present and not _empty(value):
+            if column not in present and not _empty(value) and not _left_alone(value):
                 markup = _render_cell(p, row.number, column, value, style or self._style(column))
                 kept.append(_Cell(column, markup, ""))
         if [c.markup for c in kept] == [c.markup for c in cells]:
@@ -323,7 +326,7 @@ class _Sheet:
                 ref, style = starts.get(column) or self._cell_start(column)
                 cells.append(f'{ref}{row}{style} t="inlineStr"><{p}is><{p}t>{value}</{p}t>'
                              f"</{p}is></{p}c>")
-            elif not _empty(value):
+            elif not _empty(value) and not _left_alone(value):
                 cells.append(_render_cell(p, number, column, value, self._style(column)))
             else:
                 continue
