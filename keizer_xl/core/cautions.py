@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from keizer_xl.core.errors import Problems
+from keizer_xl.core.messages import Name, listed, msg
 from keizer_xl.core.model import Absence, Player, Rest, Season
 from keizer_xl.core.rows import ABSENCE_CODE, NOBODY
 from keizer_xl.core.settings import Settings
@@ -63,27 +64,29 @@ def missing_from_rounds(season: Season) -> dict[int, list[Player]]:
     return found
 
 
-def names(players: Sequence[Player]) -> str:
-    listed = [p.name for p in players]
-    return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
-
-
 def missing_message(round_no: int, players: Sequence[Player], settings: Settings) -> str:
-    return (f"round {round_no}: {names(players)} {'is' if len(players) == 1 else 'are'} in "
-            f"no row, so counted as {settings.default_absence.value} (Default absence); if a "
-            "game row was deleted, enter it again, otherwise add a row with excused, club or "
-            "unexcused")
+    template = ("round {round}: {names} is in no row, so counted as {absence} ({setting}); "
+                "if a game row was deleted, enter it again, otherwise add a row with excused, "
+                "club or unexcused") if len(players) == 1 else (
+                "round {round}: {names} are in no row, so counted as {absence} ({setting}); "
+                "if a game row was deleted, enter it again, otherwise add a row with excused, "
+                "club or unexcused")
+    return msg(template, round=round_no, names=listed(p.name for p in players),
+               absence=Name(settings.default_absence.value, "rest"),
+               setting=Name("Default absence", "setting"))
 
 
 def find_cautions(season: Season, settings: Settings, problems: Problems) -> None:
     """Every caution of a checked season, into `problems.cautions`."""
     last = season.last_round
     for p in newcomers(season):
-        problems.caution(
-            f"{p.name} is in no round yet, so rounds {p.joined}–{last} each count as "
-            f"{settings.default_absence.value} (Default absence); if {p.name} joined later, "
-            f"put the first round of play in Joined (e.g. {last + 1})", "Players", p.source,
-            "Joined")
+        problems.caution(msg(
+            "{name} is in no round yet, so rounds {first}–{last} each count as {absence} "
+            "({setting}); if {name} joined later, put the first round of play in {joined} "
+            "(e.g. {next})", name=p.name, first=p.joined, last=last,
+            absence=Name(settings.default_absence.value, "rest"),
+            setting=Name("Default absence", "setting"), joined=Name("Joined"), next=last + 1),
+            "Players", p.source, "Joined")
     for round_no, players in missing_from_rounds(season).items():
         problems.caution(missing_message(round_no, players, settings), "Rounds")
     _idle(season, problems)
@@ -105,9 +108,10 @@ def _idle(season: Season, problems: Problems) -> None:
             continue
         since = max(last, p.joined - 1)
         if done - since >= IDLE_ROUNDS:
-            problems.caution(f"{p.name} has not played a game in rounds {since + 1}–{done}; if "
-                             f"{p.name} has stopped, put {done} in Left", "Players", p.source,
-                             "Left")
+            problems.caution(msg("{name} has not played a game in rounds {first}–{last}; if "
+                                 "{name} has stopped, put {last} in {left}", name=p.name,
+                                 first=since + 1, last=done, left=Name("Left")),
+                             "Players", p.source, "Left")
 
 
 def _byes_in_a_row(season: Season, problems: Problems) -> None:
@@ -122,8 +126,9 @@ def _byes_in_a_row(season: Season, problems: Problems) -> None:
         rests.sort(key=lambda e: e.round)
         for before, now in itertools.pairwise(rests):
             if now.round == before.round + 1:
-                problems.caution(f"{name} has the bye in round {before.round} and again in "
-                                 f"round {now.round}", "Rounds", now.source, "Result")
+                problems.caution(msg("{name} has the bye in round {before} and again in "
+                                     "round {round}", name=name, before=before.round,
+                                     round=now.round), "Rounds", now.source, "Result")
 
 
 def _unrated(season: Season, settings: Settings, problems: Problems) -> None:
@@ -135,8 +140,10 @@ def _unrated(season: Season, settings: Settings, problems: Problems) -> None:
         return
     for p in season.players:
         if not p.rating:
-            what = ("a value of 0" if settings.values == "rating"
-                    else "a place below every rated player")
-            problems.caution(f"{p.name} has no rating, which counts as 0 and gives {what}; "
-                             "fill in the Rating if that is not meant", "Players", p.source,
-                             "Rating")
+            problems.caution(msg("{name} has no rating, which counts as 0 and gives a value of "
+                                 "0; fill in the Rating if that is not meant", name=p.name)
+                             if settings.values == "rating" else
+                             msg("{name} has no rating, which counts as 0 and gives a place "
+                                 "below every rated player; fill in the Rating if that is not "
+                                 "meant", name=p.name), "Players", p.source, "Rating")
+

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from keizer_xl.core.errors import Problems
+from keizer_xl.core.messages import Message, Name, msg
 from keizer_xl.core.model import (
     Absence,
     Entry,
@@ -52,8 +53,8 @@ N = TypeVar("N", int, Fraction)
 def _at_most(number: N, high: int, value: object) -> N:
     """The number, if it is at most `high`; WordError naming the sensible range if not."""
     if number > high:
-        raise WordError(f"'{short_text(value)}' is more than {high:,}, outside the sensible "
-                        "range")
+        raise WordError(msg("'{value}' is more than {high}, outside the sensible range",
+                            value=short_text(value), high=f"{high:,}"))
     return number
 
 
@@ -112,6 +113,7 @@ def find_columns(headers: Iterable[object], wanted: Sequence[str]) -> dict[str, 
 
 
 def did_you_mean(word: str, names: Iterable[str]) -> str:
+    """`; did you mean 'Anna'?` when a name is close to the one typed, else nothing."""
     import difflib  # only when something is misspelled
 
     close = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
@@ -119,14 +121,14 @@ def did_you_mean(word: str, names: Iterable[str]) -> str:
         lowered = {n.casefold(): n for n in names}
         close = difflib.get_close_matches(word.casefold(), list(lowered), n=1, cutoff=0.6)
         close = [lowered[c] for c in close]
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return msg("; did you mean '{name}'?", name=close[0]) if close else ""
 
 
 def _require(table: Table, required: Sequence[str], problems: Problems) -> bool:
     missing = [c for c in required if c not in table.columns]
     for col in missing:
-        problems.add(f"no column headed '{col}' in row 1 (headers are matched by their text)",
-                     table.name, None, None)
+        problems.add(msg("no column headed '{header}' in row 1 (headers are matched by their "
+                         "text)", header=Name(col)), table.name, None, None)
     return not missing
 
 
@@ -143,12 +145,12 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
         row = {col: cells[n] for col, cells in columns}
         name = tidy_name(text(cell))
         if not name:
-            problems.add("this row has no name", table.name, label, "Name")
+            problems.add(msg("this row has no name"), table.name, label, "Name")
             continue
         key = name_key(name)
         if key in first_row:
-            problems.add(f"'{name}' is listed twice (also in row {first_row[key]}); names must "
-                         "be unique", table.name, label, "Name")
+            problems.add(msg("'{name}' is listed twice (also in row {row}); names must be "
+                             "unique", name=name, row=first_row[key]), table.name, label, "Name")
             continue
         first_row[key] = label
         rating, joined, left, present = Fraction(0), 1, None, None
@@ -169,19 +171,21 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
                     present = (settings.default_absence if word == DEFAULT_ABSENCE
                                else None if word == PRESENT else word)
             except WordError as exc:
-                what = {"Rating": "rating", "Joined": "round", "Left": "round",
-                        "Present": "attendance"}[col]
-                problems.add(f"{exc}" if col == "Present" else f"{exc} ({what})",
-                             table.name, label, col)
+                what: Message | str = {
+                    "Rating": msg("{problem} (rating)", problem=exc.message),
+                    "Joined": msg("{problem} (round)", problem=exc.message),
+                    "Left": msg("{problem} (round)", problem=exc.message)}.get(col, exc.message)
+                problems.add(what, table.name, label, col)
         if left is not None and left < joined:
-            problems.add(f"{name} leaves after round {left} but joins in round {joined}",
-                         table.name, label, "Left")
+            problems.add(msg("{name} leaves after round {left} but joins in round {joined}",
+                             name=name, left=left, joined=joined), table.name, label, "Left")
         if not has_present:
             present = settings.default_absence
         players.append(Player(name, rating, joined, left, present,  # type: ignore[arg-type]
                               len(players), label))
     if not players and not problems:
-        problems.add("no players yet: write their names under 'Name'", table.name, None, "Name")
+        problems.add(msg("no players yet: write their names under 'Name'"), table.name, None,
+                     "Name")
     return players
 
 
@@ -213,25 +217,27 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
         if found is not None:
             typed[value] = found
             if name != found.name:
-                problems.caution(f"'{name}' is taken to be {found.name} (as written on the "
-                                 "Players sheet)", table.name, label, col)
+                problems.caution(msg("'{typed}' is taken to be {name} (as written on the "
+                                     "Players sheet)", typed=name, name=found.name),
+                                 table.name, label, col)
         if found is None:
-            problems.add(f"'{name}' is not on the Players sheet{did_you_mean(name, names)}",
-                         table.name, label, col)
+            problems.add(msg("'{name}' is not on the Players sheet{suggestion}", name=name,
+                             suggestion=did_you_mean(name, names)), table.name, label, col)
         return found
 
     def once(round_no: int, p: Player, label: Hashable, col: str) -> None:
         key = (round_no, p.name)
         if key in seen:
-            problems.add(f"{p.name} is in round {round_no} twice (also row {seen[key]})",
-                         table.name, label, col)
+            problems.add(msg("{name} is in round {round} twice (also row {row})", name=p.name,
+                             round=round_no, row=seen[key]), table.name, label, col)
         else:
             seen[key] = label
         if not p.takes_part_in(round_no):
-            when = (f"joins in round {p.joined}" if round_no < p.joined
-                    else f"left after round {p.left}")
-            problems.add(f"{p.name} {when}, so cannot be in round {round_no}",
-                         table.name, label, col)
+            problems.add(msg("{name} joins in round {joined}, so cannot be in round {round}",
+                             name=p.name, joined=p.joined, round=round_no)
+                         if round_no < p.joined else
+                         msg("{name} left after round {left}, so cannot be in round {round}",
+                             name=p.name, left=p.left, round=round_no), table.name, label, col)
 
     columns = [table.column(col) for col in ROUND_COLUMNS]
     for label, round_cell, board_cell, white_cell, black_cell, result_cell in zip(
@@ -239,28 +245,31 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
         try:
             round_no = _at_most(parse_whole(round_cell, 1), MAX_ROUND, round_cell)
         except WordError as exc:
-            problems.add(f"{exc}; a round number is 1, 2, 3, ..." if round_cell is not None
-                         else "this row has no round number", table.name, label, "Round")
+            problems.add(msg("{problem}; a round number is 1, 2, 3, ...", problem=exc.message)
+                         if round_cell is not None else msg("this row has no round number"),
+                         table.name, label, "Round")
             continue
         board: int | None = None
         if board_cell is not None:
             try:
                 board = _at_most(parse_whole(board_cell, 1), MAX_BOARD, board_cell)
             except WordError as exc:
-                problems.add(f"{exc} (board number)", table.name, label, "Board")
+                problems.add(msg("{problem} (board number)", problem=exc.message), table.name,
+                             label, "Board")
         try:
             result = parse_result(result_cell)
         except WordError as exc:
-            problems.add(str(exc), table.name, label, "Result")
+            problems.add(exc.message, table.name, label, "Result")
             continue
         if white_cell is None:
-            problems.add("this row has no player under 'White'", table.name, label, "White")
+            problems.add(msg("this row has no player under 'White'"), table.name, label,
+                         "White")
             continue
         white = typed.get(white_cell) or player(white_cell, label, "White")
         if black_cell is None:
             if not isinstance(result, Absence):
-                what = "a game result needs a player under 'Black'" if result else \
-                    "no opponent and no reason: write bye, excused, club or unexcused"
+                what = msg("a game result needs a player under 'Black'") if result else \
+                    msg("no opponent and no reason: write bye, excused, club or unexcused")
                 problems.add(what, table.name, label, "Result" if result is None else "Black")
                 continue
             if white is not None:
@@ -269,13 +278,15 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
             continue
         black = typed.get(black_cell) or player(black_cell, label, "Black")
         if isinstance(result, Absence):
-            problems.add(f"'{text(result_cell)}' is for a row with one player; a game "
-                         "needs 1-0, 0-1, ½-½, +-, -+, -- or blank", table.name, label, "Result")
+            problems.add(msg("'{value}' is for a row with one player; a game needs 1-0, 0-1, "
+                             "½-½, +-, -+, -- or blank", value=text(result_cell)),
+                         table.name, label, "Result")
             continue
         if white is None or black is None:
             continue
         if white is black:
-            problems.add(f"{white.name} cannot play himself", table.name, label, "Black")
+            problems.add(msg("{name} cannot play himself", name=white.name), table.name, label,
+                         "Black")
             continue
         once(round_no, white, label, "White")
         once(round_no, black, label, "Black")
@@ -378,20 +389,25 @@ def _check_round_numbers(table: Table, entries: Sequence[Entry], problems: Probl
     for expected, actual in enumerate(rounds, start=1):
         if actual != expected:
             first = next(e for e in entries if e.round == actual)
-            problems.add(f"round {actual} follows round {expected - 1}; round {expected} has "
-                         "no rows", table.name, first.source, "Round")
+            problems.add(msg("round {round} follows round {before}; round {missing} has no "
+                             "rows", round=actual, before=expected - 1, missing=expected),
+                         table.name, first.source, "Round")
             break
     last = rounds[-1] if rounds else 0
     for e in entries:
         if isinstance(e, Game) and e.result is None and e.round < last:
-            problems.add(f"{no_result(e)}, but round {last} is already there; enter it (or "
-                         "-- if it was not played)", table.name, e.source, "Result")
+            problems.add(msg("{game}, but round {round} is already there; enter it (or -- if "
+                             "it was not played)", game=no_result(e), round=last),
+                         table.name, e.source, "Result")
 
 
 def no_result(game: Game) -> str:
     """`round 12, board 3 (Anna – Bram) has no result yet`: one line per game."""
-    board = f", board {game.board}" if game.board is not None else ""
-    return f"round {game.round}{board} ({game.white} – {game.black}) has no result yet"
+    if game.board is None:
+        return msg("round {round} ({white} – {black}) has no result yet", round=game.round,
+                   white=game.white, black=game.black)
+    return msg("round {round}, board {board} ({white} – {black}) has no result yet",
+               round=game.round, board=game.board, white=game.white, black=game.black)
 
 
 def settings_from_table(table: Table, problems: Problems | None = None) -> Settings:
@@ -400,7 +416,9 @@ def settings_from_table(table: Table, problems: Problems | None = None) -> Setti
         found = problems if problems is not None else Problems()
         for col in ("Setting", "Value"):
             if col not in table.columns:
-                found.add(f"no column headed '{col}' in row 1", table.name)
+                found.add(msg("no column headed '{header}' in row 1", header=Name(col)),
+                          table.name)
+
         if problems is None:
             found.raise_if_any()
         return Settings()

@@ -14,7 +14,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from keizer_xl.core.messages import Joined, Name, msg
 from keizer_xl.core.model import Season
+
 from keizer_xl.core.rows import SeasonRows, group_order
 from keizer_xl.core.settings import Settings
 
@@ -121,13 +123,16 @@ def allocate(higher: str, lower: str, history: ColourHistory,
     if not _breaks(higher, lower, not higher_white, history, cap):
         return _pair(higher, lower, not higher_white, None)
     white, black, _ = _pair(higher, lower, higher_white, None)
-    word = {WHITE: "white", BLACK: "black"}
-    detail = "; ".join(
-        f"{name} gets {word[colour]} {_run_after(history, name, colour)} times in a row"
-        for name, colour in ((white, WHITE), (black, BLACK))
-        if _run_after(history, name, colour) > cap)
-    note = (f"{white}-{black}: Max same colour {cap} cannot be kept for both players "
-            f"({detail}); the colour rule decided.")
+    detail = Joined("; ", [
+        msg("{name} gets white {times} times in a row", name=white, times=times)
+        if colour == WHITE else
+        msg("{name} gets black {times} times in a row", name=black, times=times)
+        for colour, times in ((WHITE, _run_after(history, white, WHITE)),
+                              (BLACK, _run_after(history, black, BLACK))) if times > cap])
+
+    note = msg("{white}-{black}: {setting} {cap} cannot be kept for both players ({detail}); "
+               "the colour rule decided.", white=white, black=black,
+               setting=Name("Max same colour", "setting"), cap=cap, detail=detail)
     return white, black, note
 
 

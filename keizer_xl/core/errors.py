@@ -10,13 +10,22 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from keizer_xl.core.messages import Joined, Message, Name, msg
+
 
 class KeizerXLError(Exception):
     """The root of every error keizer_xl raises on purpose (never raised itself)."""
 
     def lines(self) -> list[str]:
         """What to tell the secretary, one line per problem, each with its place."""
-        return [str(self)]
+        return [self.message]
+
+    @property
+    def message(self) -> str:
+        """The whole message (a `Message` when it was made as one, to be said in the
+        workbook's language); `str(error)` is its English."""
+        first = self.args[0] if self.args else ""
+        return first if isinstance(first, str) else str(first)
 
 
 def column_letters(column: int) -> str:
@@ -39,23 +48,24 @@ class Places:
     sheets: Mapping[str, str] = field(default_factory=dict)
     columns: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
-    def of(self, problem: Problem) -> str:
+    def of(self, problem: Problem) -> Message:
         """The one way a place is written, as a spreadsheet reference: `Rounds!E14`, the
         header cell `Rounds!E1` for a whole column, `Rounds!14:14` for a whole row, the
         sheet's name for the whole sheet, `Workbook` for the file."""
         if problem.table is None:
-            return "Workbook"
-        sheet = self.sheets.get(problem.table, problem.table)
+            return msg("Workbook")
+        sheet = self.sheets.get(problem.table) or Name(problem.table)
         column = self.columns.get(problem.table, {}).get(problem.column or "")
         letters = column_letters(column) if column else ""
         if isinstance(problem.row, int) and not isinstance(problem.row, bool):
-            return f"{sheet}!{letters}{problem.row}" if letters else \
-                f"{sheet}!{problem.row}:{problem.row}"
+            return msg("{sheet}!{cell}", sheet=sheet, cell=f"{letters}{problem.row}") \
+                if letters else msg("{sheet}!{cell}", sheet=sheet,
+                                    cell=f"{problem.row}:{problem.row}")
         if letters:
-            return f"{sheet}!{letters}1"
+            return msg("{sheet}!{cell}", sheet=sheet, cell=f"{letters}1")
         if problem.row is not None:
-            return f"{sheet}, row {problem.row}"
-        return sheet
+            return msg("{sheet}, row {row}", sheet=sheet, row=problem.row)
+        return msg("{sheet}", sheet=sheet)
 
 
 NOWHERE = Places()
@@ -76,7 +86,12 @@ class Problem:
     column: str | None = None
 
     def __str__(self) -> str:
-        return f"{NOWHERE.of(self)}: {self.message}"
+        return placed(NOWHERE.of(self), self.message)
+
+
+def placed(place: str, message: str) -> Message:
+    """`Rounds!E14: 'l-0' is not a result; ...`: a problem after its place."""
+    return msg("{place}: {problem}", place=place, problem=message)
 
 
 @dataclass(frozen=True)
@@ -97,13 +112,18 @@ class KeizerError(KeizerXLError):
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
+        return str(self.message)
+
+    @property
+    def message(self) -> Message:
         n = len(self.problems)
-        head = f"{n} problem{'s' if n != 1 else ''} found:"
-        return "\n".join([head, *(f"  {line}" for line in self.lines())])
+        head = msg("1 problem found:") if n == 1 else msg("{count} problems found:", count=n)
+        return Joined("\n", [head, *(Joined("", ("  ", line)) for line in self.lines())])
 
     def lines(self) -> list[str]:
         """One line per problem, each once (two checks may name the same cell alike)."""
-        return list(dict.fromkeys(f"{self.places.of(p)}: {p.message}" for p in self.problems))
+        return list(dict.fromkeys(placed(self.places.of(p), p.message)
+                                  for p in self.problems))
 
 
 class Problems:

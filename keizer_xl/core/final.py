@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from keizer_xl.core.messages import Joined, Name, msg
 from keizer_xl.core.scoring import Standings
+
 
 
 @dataclass(frozen=True)
@@ -35,8 +37,10 @@ def final_order(standings: Standings) -> FinalOrder:
         return FinalOrder(standings)
     rows = tuple(dataclasses.replace(row, rank=before + 1 + sum(o.rank < row.rank for o in part))
                  for before, part in ((0, enough), (len(enough), short)) for row in part)
-    rule = (f"* Minimum games {s.minimum_games}: after the season's {s.rounds_in_season} "
-            f"rounds, players who played fewer games are listed after the others.")
-    note = f"{standings.note} {rule}" if standings.note else rule
+    rule = msg("* {setting} {minimum}: after the season's {rounds} rounds, players who "
+               "played fewer games are listed after the others.",
+               setting=Name("Minimum games", "setting"), minimum=s.minimum_games,
+               rounds=s.rounds_in_season)
+    note = Joined(" ", (standings.note, rule)) if standings.note else rule
     return FinalOrder(dataclasses.replace(standings, rows=rows, note=note),
                       frozenset(row.name for row in short))

@@ -22,6 +22,7 @@ import numpy as np
 
 from keizer_xl.core.colours import ColourHistory, allocate
 from keizer_xl.core.matching import Blocks, PairabilityOracle
+from keizer_xl.core.messages import listed, msg
 from keizer_xl.core.model import Absence, Game, Season, name_finder
 from keizer_xl.core.rows import ABSENCE_CODE, SeasonRows, group_order
 from keizer_xl.core.settings import Settings
@@ -95,13 +96,13 @@ def pair_round(season: Season, ranking: Sequence[str], present: Collection[str],
     if window < widest:
         notes.append(_relaxed_note(widest, window, pairs, names, _met_in(*met), round_no))
     if bye is not None and skipped:
-        notes.append(f"Bye for {names[bye]}: with the bye for "
-                     f"{_and(names[s] for s in skipped)} the others could not all be paired.")
+        notes.append(msg("Bye for {name}: with the bye for {skipped} the others could not all "
+                         "be paired.", name=names[bye], skipped=listed(names[s] for s in skipped)))
     for board, (higher, lower) in enumerate(pairs, start=1):
         white, black, note = allocate(names[higher], names[lower], history, settings)
         games.append(Game(round_no, board, white, black))
         if note:
-            notes.append(f"Board {board}: {note}")
+            notes.append(msg("Board {board}: {note}", board=board, note=note))
     return Pairing(round_no, tuple(games), names[bye] if bye is not None else None, window,
                    tuple(notes))
 
@@ -238,11 +239,15 @@ def _relaxed_note(widest: int, window: int, pairs: list[tuple[int, int]], names:
     for a, b in pairs:
         last = met.get((min(a, b), max(a, b)))
         if last is not None and round_no - last <= widest:
-            rematches.append(f"{names[a]}-{names[b]} (met in round {last})")
-    allowed = "rematches allowed" if window == 0 else f"window {window}"
-    return (f"Rematch window relaxed from {widest} to {window} ({allowed}): no complete "
-            f"pairing avoids every rematch within {widest} rounds. Rematches: "
-            f"{_and(rematches) if rematches else 'none'}.")
+            rematches.append(msg("{white}-{black} (met in round {round})", white=names[a],
+                                 black=names[b], round=last))
+    allowed = msg("rematches allowed") if window == 0 else msg("window {window}",
+                                                                 window=window)
+    return msg("Rematch window relaxed from {widest} to {window} ({allowed}): no complete "
+               "pairing avoids every rematch within {widest} rounds. Rematches: {rematches}.",
+               widest=widest, window=window, allowed=allowed,
+               rematches=listed(rematches) if rematches else msg("none"))
+
 
 
 def _and(items: Iterator[str] | Sequence[str]) -> str:

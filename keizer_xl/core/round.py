@@ -16,6 +16,7 @@ import numpy as np
 from keizer_xl.core.cautions import missing_from_rounds, missing_message
 from keizer_xl.core.checks import Table, build_season, no_result, settings_from_table
 from keizer_xl.core.errors import Caution, Problems
+from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Absence, Entry, Game, Rest, Season
 from keizer_xl.core.rows import NO_RESULT, NOBODY
 from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
@@ -85,8 +86,8 @@ def _refuse_unfinished(season: Season) -> None:
         problems = Problems()
         for g in unfinished:
             assert isinstance(g, Game)
-            problems.add(f"{no_result(g)}; enter every result before pairing the next round",
-                         "Rounds", g.source, "Result")
+            problems.add(msg("{game}; enter every result before pairing the next round",
+                             game=no_result(g)), "Rounds", g.source, "Result")
         problems.raise_if_any()
 
 
@@ -106,14 +107,20 @@ def _present(season: Season, round_no: int) -> list[str]:
     problems = Problems()
     for p in season.players:
         if p.present is None and not p.takes_part_in(round_no):
-            why = (f"joins in round {p.joined}" if round_no < p.joined
-                   else f"left after round {p.left}")
-            problems.add(f"{p.name} is marked present but {why}; round {round_no} is next",
+            problems.add(msg("{name} is marked present but joins in round {joined}; round "
+                             "{round} is next", name=p.name, joined=p.joined, round=round_no)
+                         if round_no < p.joined else
+                         msg("{name} is marked present but left after round {left}; round "
+                             "{round} is next", name=p.name, left=p.left, round=round_no),
                          "Players", p.source, "Present")
     if len(present) < 2 and not problems:
-        problems.add(f"{'only one player is' if present else 'nobody is'} marked present "
-                     f"for round {round_no}; put x in the Present column for each player "
-                     "who is here", "Players", None, "Present")
+        problems.add(msg("only one player is marked present for round {round}; put x in the "
+                         "Present column for each player who is here", round=round_no)
+                     if present else
+                     msg("nobody is marked present for round {round}; put x in the Present "
+                         "column for each player who is here", round=round_no),
+                     "Players", None, "Present")
+
     problems.raise_if_any()
     return present
 

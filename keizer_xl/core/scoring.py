@@ -21,7 +21,9 @@ from typing import overload
 
 import numpy as np
 
+from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Absence, Player, Result, Season
+
 from keizer_xl.core.ratings import EloRatings, games_by_round, lcm_of_denominators
 from keizer_xl.core.rows import (
     ABSENCE_CODE,
@@ -487,9 +489,11 @@ class _Calculator:
                     break
                 if key in seen or passes >= 100:
                     cycle = len(seen) - seen.index(key) if key in seen else 0
-                    note = (f"Iterate converge: the ranking goes round in a cycle of {cycle} "
-                            f"after {passes} passes; shown as at the first repeat" if cycle
-                            else "Iterate converge: the ranking did not settle in 100 passes")
+                    note = (msg("Iterate converge: the ranking goes round in a cycle of "
+                                "{cycle} after {passes} passes; shown as at the first repeat",
+                                cycle=cycle, passes=passes) if cycle
+                            else msg("Iterate converge: the ranking did not settle in 100 "
+                                     "passes"))
                     break
                 seen.append(key)
         own = self.own_term(priced_with, initial)

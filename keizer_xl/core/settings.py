@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from keizer_xl.core.errors import Problems
+from keizer_xl.core.messages import Joined, Name, msg
 from keizer_xl.core.model import Absence
 from keizer_xl.core.words import (
     WordError,
@@ -71,10 +72,11 @@ class Settings:
 
     def describe(self) -> str:
         """One line for the Standings sheet: which preset and which settings were changed."""
-        line = f"Preset {self.preset}"
+        preset = msg("{setting} {value}", setting=Name("Preset", "setting"), value=self.preset)
         if self.overrides:
-            line += "; changed: " + ", ".join(self.overrides)
-        return line
+            return msg("{preset}; changed: {changes}", preset=preset,
+                       changes=Joined(", ", self.overrides))
+        return preset
 
 
 def _fractions(value: object) -> tuple[Fraction, ...]:
@@ -86,7 +88,7 @@ def _fractions(value: object) -> tuple[Fraction, ...]:
         parts = [value]
     out = tuple(parse_fraction(p.strip()) for p in parts if not is_blank(p))
     if not out:
-        raise WordError(f"'{text(value)}' is not a fraction")
+        raise WordError(msg("'{value}' is not a fraction", value=text(value)))
     return out
 
 
@@ -95,21 +97,22 @@ def _top_value(value: object) -> tuple[str, Any]:
         return ("top_value_auto", True)
     number = parse_number(value)
     if number.denominator != 1 or number <= 0:
-        raise WordError(f"'{text(value)}' is not a whole number above 0 (or auto)")
+        raise WordError(msg("'{value}' is not a whole number above 0 (or auto)",
+                            value=text(value)))
     return ("top_value", number)
 
 
 def _positive(value: object) -> Fraction:
     number = parse_number(value)
     if number <= 0:
-        raise WordError(f"'{text(value)}' must be more than 0")
+        raise WordError(msg("'{value}' must be more than 0", value=text(value)))
     return number
 
 
 def _above_one(value: object) -> Fraction:
     number = parse_number(value)
     if number <= 1:
-        raise WordError(f"'{text(value)}' must be more than 1")
+        raise WordError(msg("'{value}' must be more than 1", value=text(value)))
     return number
 
 
@@ -174,8 +177,8 @@ class SettingSpec:
                 isinstance(n, (int, Fraction)) and not isinstance(n, bool)
                 and not self.range[0] <= n <= self.range[1] for n in numbers):
             low, high = self.range
-            raise WordError(f"'{short_text(value)}' is outside the sensible range, "
-                            f"{low:,} to {high:,}")
+            raise WordError(msg("'{value}' is outside the sensible range, {low} to {high}",
+                                value=short_text(value), low=f"{low:,}", high=f"{high:,}"))
         return field_name, parsed
 
 
@@ -320,7 +323,7 @@ def _did_you_mean(word: str) -> str:
     import difflib
 
     close = difflib.get_close_matches(word, list(SETTINGS), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return msg("; did you mean '{name}'?", name=Name(close[0], "setting")) if close else ""
 
 
 def parse_settings(
@@ -340,15 +343,17 @@ def parse_settings(
     for row, raw_name, value in triples:
         if is_blank(raw_name):
             if not is_blank(value):
-                found.add(f"'{text(value)}' has no setting name beside it", table, row, "Setting")
+                found.add(msg("'{value}' has no setting name beside it", value=text(value)),
+                          table, row, "Setting")
             continue
         name = setting_name(raw_name)
         if name is None:
-            found.add(f"'{text(raw_name)}' is not a setting{_did_you_mean(text(raw_name))}",
-                      table, row, "Setting")
+            found.add(msg("'{name}' is not a setting{suggestion}", name=text(raw_name),
+                          suggestion=_did_you_mean(text(raw_name))), table, row, "Setting")
             continue
         if name in chosen:
-            found.add(f"'{name}' is set twice (first in row {chosen[name][0]})", table, row,
+            found.add(msg("'{name}' is set twice (first in row {row})",
+                          name=Name(name, "setting"), row=chosen[name][0]), table, row,
                       "Setting")
             continue
         chosen[name] = (row, value)
@@ -362,12 +367,14 @@ def parse_settings(
         try:
             field_name, parsed = SETTINGS[name].read(value)
         except WordError as exc:
-            found.add(f"{name}: {exc}", table, row, "Value")
+            found.add(msg("{setting}: {problem}", setting=Name(name, "setting"),
+                          problem=exc.message), table, row, "Value")
             continue
         if name == "Preset":
             preset = parsed
             if preset == "keizer":
-                found.caution("Preset keizer is the default anyway (blank means the same)",
+                found.caution(msg("{setting} keizer is the default anyway (blank means the "
+                                  "same)", setting=Name("Preset", "setting")),
                               table, row, "Value")
             continue
         values[field_name] = parsed
@@ -381,11 +388,17 @@ def parse_settings(
         without = {k: v for k, v in values.items() if k != field_name}
         if _settings(preset, without) == chosen_settings:
             # not a change: said once as a caution, and left out of the note's changes
-            found.caution(f"{name} {text(value)} is the default anyway (blank means the "
-                          f"same{f' with Preset {preset}' if preset != 'keizer' else ''})",
-                          table, row, "Value")
+            setting = msg("{setting} {value}", setting=Name(name, "setting"), value=text(value))
+            found.caution(msg("{setting} is the default anyway (blank means the same)",
+                              setting=setting) if preset == "keizer" else
+                          msg("{setting} is the default anyway (blank means the same with "
+                              "{preset})", setting=setting, preset=msg(
+                                  "{setting} {value}", setting=Name("Preset", "setting"),
+                                  value=preset)), table, row, "Value")
         else:
-            overrides.append(f"{name} {text(value)}")
+            overrides.append(msg("{setting} {value}", setting=Name(name, "setting"),
+                                 value=text(value)))
+
     return dataclasses.replace(chosen_settings, overrides=tuple(overrides))
 
 

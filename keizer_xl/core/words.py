@@ -13,6 +13,7 @@ import unicodedata
 from fractions import Fraction
 
 from keizer_xl.core.errors import KeizerXLError
+from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Absence, Result
 
 
@@ -20,10 +21,10 @@ class WordError(KeizerXLError, ValueError):
     """A typed value that does not fit; the message quotes it and names what would."""
 
 
-RESULT_HELP = "use 1-0, 0-1, ½-½, +-, -+ or --"
-REST_HELP = "bye, excused, club or unexcused"
-PRESENT_HELP = ("x, yes, y, 1, ja or ✓ for present; excused, club or unexcused; blank, 0, n, "
-                "no or nee for absent")
+RESULT_HELP = msg("use 1-0, 0-1, ½-½, +-, -+ or --")
+REST_HELP = msg("bye, excused, club or unexcused")
+PRESENT_HELP = msg("x, yes, y, 1, ja or ✓ for present; excused, club or unexcused; blank, 0, "
+                   "n, no or nee for absent")
 
 _HALVES = ("½", "1/2", "0.5", "0,5")
 # Every word a secretary may type, by what it means: the README's word tables list exactly
@@ -99,8 +100,8 @@ def _clock(value: object) -> Result | None:
         return Result.WHITE_WINS
     if minutes == 1:
         return Result.BLACK_WINS
-    raise WordError(f"Excel turned this into a time ({text(value)}); format the Result column "
-                    f"as text and {RESULT_HELP}")
+    raise WordError(msg("Excel turned this into a time ({time}); format the Result column as "
+                        "text and {help}", time=text(value), help=RESULT_HELP))
 
 
 def parse_result(value: object) -> Result | Absence | None:
@@ -113,8 +114,8 @@ def parse_result(value: object) -> Result | Absence | None:
     if pair is not None:
         if sorted(pair) == [1, 2]:  # Excel read "1/2" as a date: 1 Feb or 2 Jan
             return Result.DRAW
-        raise WordError(f"Excel turned this into a date ({value:%d-%m}); "
-                        f"format the Result column as text and {RESULT_HELP}")
+        raise WordError(msg("Excel turned this into a date ({date}); format the Result column "
+                            "as text and {help}", date=f"{value:%d-%m}", help=RESULT_HELP))
     clock = _clock(value)
     if clock is not None:  # Excel read "1:0" or "0:1" as a time of day
         return clock
@@ -122,7 +123,8 @@ def parse_result(value: object) -> Result | Absence | None:
     found = _RESULTS.get(key) or _RESTS.get(key)
     if found is not None:
         return found
-    raise WordError(f"'{text(value)}' is not a result; {RESULT_HELP} (or {REST_HELP})")
+    raise WordError(msg("'{value}' is not a result; {help} (or {rests})", value=text(value),
+                        help=RESULT_HELP, rests=REST_HELP))
 
 
 PRESENT = "present"
@@ -142,7 +144,8 @@ def parse_presence(value: object) -> Absence | str:
     rest = _RESTS.get(word)
     if rest is not None and rest is not Absence.BYE:
         return rest
-    raise WordError(f"'{text(value)}' is not an attendance; use {PRESENT_HELP}")
+    raise WordError(msg("'{value}' is not an attendance; use {help}", value=text(value),
+                        help=PRESENT_HELP))
 
 
 def _snap(x: Fraction, decimals: int) -> Fraction:
@@ -163,7 +166,7 @@ def parse_number(value: object) -> Fraction:
     0.667 means two thirds. Decimals with fewer places are exact (0.35 is 7/20).
     """
     if isinstance(value, bool):
-        raise WordError(f"'{value}' is not a number")
+        raise WordError(msg("'{value}' is not a number", value=value))
     if isinstance(value, int):
         return Fraction(value)
     if type(value) is float and value.is_integer() and abs(value) < 2**53:
@@ -174,7 +177,7 @@ def parse_number(value: object) -> Fraction:
         return Fraction(lo, hi)
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
-            raise WordError(f"'{value}' is not a number")
+            raise WordError(msg("'{value}' is not a number", value=value))
         word = repr(value)
     else:
         word = text(value).replace(" ", "").replace(",", ".")
@@ -189,7 +192,7 @@ def parse_number(value: object) -> Fraction:
             return Fraction(Fraction(num), Fraction(den)) / (100 if percent else 1)
         number = Fraction(word) / (100 if percent else 1)
     except (ValueError, ZeroDivisionError):
-        raise WordError(f"'{text(value)}' is not a number") from None
+        raise WordError(msg("'{value}' is not a number", value=text(value))) from None
     mantissa = word.lower().split("e", 1)[0]
     decimals = len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
     decimals += 2 if percent else 0
@@ -223,7 +226,7 @@ def parse_rating(value: object) -> Fraction:
             return Fraction(int(whole.group(1)))
     rating = parse_number(value)
     if rating < 0:
-        raise WordError(f"'{text(value)}' is negative; a rating is 0 or more")
+        raise WordError(msg("'{value}' is negative; a rating is 0 or more", value=text(value)))
     return rating
 
 
@@ -231,7 +234,8 @@ def parse_fraction(value: object) -> Fraction:
     """A share of a value: a number from 0 up (`2/3`, `0.667`, `66.7%`)."""
     number = parse_number(value)
     if number < 0:
-        raise WordError(f"'{text(value)}' is negative; a fraction must be 0 or more")
+        raise WordError(msg("'{value}' is negative; a fraction must be 0 or more",
+                            value=text(value)))
     return number
 
 
@@ -244,11 +248,12 @@ def parse_whole(value: object, minimum: int = 0) -> int:
     try:
         number = parse_number(value)
     except WordError:
-        raise WordError(f"'{text(value)}' is not a whole number") from None
+        raise WordError(msg("'{value}' is not a whole number", value=text(value))) from None
     if number.denominator != 1:
-        raise WordError(f"'{text(value)}' is not a whole number")
+        raise WordError(msg("'{value}' is not a whole number", value=text(value)))
     if number < minimum:
-        raise WordError(f"'{text(value)}' must be {minimum} or more")
+        raise WordError(msg("'{value}' must be {minimum} or more", value=text(value),
+                            minimum=minimum))
     return int(number)
 
 
@@ -258,4 +263,6 @@ def parse_choice(value: object, choices: tuple[str, ...]) -> str:
     for choice in choices:
         if word == choice or word == choice.replace("-", " "):
             return choice
-    raise WordError(f"'{text(value)}' is not allowed; use " + ", ".join(choices))
+    raise WordError(msg("'{value}' is not allowed; use {choices}", value=text(value),
+                        choices=", ".join(choices)))
+

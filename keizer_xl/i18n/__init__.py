@@ -6,16 +6,25 @@ catalogs`, with Babel), which the standard library's gettext reads. A third lang
 one catalog more (and its names in `workbook.contract`). A test fails when a message of
 the code has no translation in a catalog.
 
-A message is marked where it is shown: `translate("...", language)`. The settings'
-explanations (in `core.settings`, which keeps to the standard library and so to English)
-are messages too, translated where the template writes them.
+Two kinds of message are marked: those of the shells where they are shown,
+`translate("...", language)`, and those of the rule book, which cannot read a catalog and
+makes a `core.messages.Message` instead (`msg("...", value=...)`); a shell says one with
+`say(message, language)`. The settings' explanations (in `core.settings`) are messages too,
+translated where the template writes them.
+
+Which language: `--lang` (or the buttons' workbook) first, then the environment's
+KEIZER_XL_LANG, then the language the workbook is written in (`choose`).
 """
 
 from __future__ import annotations
 
 import functools
 import gettext
+import os
 from pathlib import Path
+from typing import Any
+
+from keizer_xl.core.messages import Message, Tongue
 
 DOMAIN = "keizer_xl"
 LOCALE = Path(__file__).parent / "locale"
@@ -34,3 +43,45 @@ def translate(message: str, language: str) -> str:
         return message
     return catalog(language).gettext(message)
 
+
+
+class _Catalog(Tongue):
+    """A language as the shells speak it: templates from its catalog, the workbook's names
+    as its workbooks write them."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def text(self, template: str) -> str:
+        return translate(template, self.language)
+
+    def name(self, name: str, kind: str) -> str:
+        from keizer_xl.workbook.names import local_name, local_setting
+
+        return (local_setting if kind == "setting" else local_name)(name, self.language)
+
+
+@functools.cache
+def tongue(language: str) -> Tongue:
+    return _Catalog(language)
+
+
+def say(text: Any, language: str) -> str:
+    """A message (or any text) in `language`: a rule-book `Message` translated with its
+    values, a plain text as it is."""
+    if language == "en" or not isinstance(text, Message):
+        return str(text)  # a message reads as its English already
+    return text.said_as(tongue(language))
+
+
+ENVIRONMENT = "KEIZER_XL_LANG"
+
+
+def choose(asked: str | None, workbook: str | None = None) -> str:
+    """The language to speak: the one asked for (`--lang`), else the environment's
+    KEIZER_XL_LANG, else the workbook's own, else English. An unknown one is English."""
+    for language in (asked, os.environ.get(ENVIRONMENT, "").strip().lower() or None,
+                     workbook):
+        if language in LANGUAGES:
+            return language
+    return "en"
