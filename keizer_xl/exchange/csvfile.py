@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from keizer_xl.core.errors import KeizerXLError
+from keizer_xl.core.messages import msg
 
 
 class TextFileProblem(KeizerXLError):
@@ -31,15 +32,17 @@ def decode(data: bytes) -> str:
 def read_text(path: Path) -> str:
     """A text file's contents, decoded as `decode` does; TextFileProblem if unreadable."""
     if path.is_dir():
-        raise TextFileProblem(f"{path}: this is a folder, not a file")
+        raise TextFileProblem(msg("{file}: this is a folder, not a file", file=path))
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise TextFileProblem(f"{path}: there is no such file") from None
+        raise TextFileProblem(msg("{file}: there is no such file", file=path)) from None
     except OSError as exc:
-        raise TextFileProblem(f"{path}: could not be read ({exc.strerror or exc})") from None
+        raise TextFileProblem(msg("{file}: could not be read ({reason})", file=path,
+                                  reason=exc.strerror or exc)) from None
     if b"\0" in data[:4096]:
-        raise TextFileProblem(f"{path}: not a text file")
+        raise TextFileProblem(msg("{file}: not a text file", file=path))
+
     return decode(data)
 
 

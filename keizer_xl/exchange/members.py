@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from keizer_xl.core.messages import msg
 from keizer_xl.core.model import name_key, tidy_name
 from keizer_xl.core.words import WordError, parse_rating, parse_whole
 from keizer_xl.exchange.csvfile import read_rows, read_text
@@ -72,7 +73,8 @@ def _workbook_rows(path: Path) -> tuple[list[list[object]], str]:
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a file that is no workbook
-        raise TextFileProblem(f"{path.name}: could not be read as a workbook ({exc})") from None
+        raise TextFileProblem(msg("{file}: could not be read as a workbook ({reason})",
+                                  file=path.name, reason=exc)) from None
     try:
         sheets = [(ws.title, [list(r) for r in ws.iter_rows(values_only=True)])
                   for ws in book.worksheets]
@@ -80,9 +82,9 @@ def _workbook_rows(path: Path) -> tuple[list[list[object]], str]:
         book.close()
     for title, rows in sheets:
         if rows and _has_names([_key(h) for h in rows[0]]):
-            return rows, f"{path.name} (sheet {title})"
+            return rows, msg("{file} (sheet {sheet})", file=path.name, sheet=title)
     title, rows = sheets[0] if sheets else ("", [])
-    return rows, f"{path.name} (sheet {title})"
+    return rows, msg("{file} (sheet {sheet})", file=path.name, sheet=title)
 
 
 def _has_names(keys: Sequence[str]) -> bool:
@@ -96,8 +98,8 @@ def parse_members(rows: Sequence[Sequence[object]], source: str) -> MemberList:
     header = [str(h).strip() if h is not None else "" for h in rows[0]] if rows else []
     keys = [_key(h) for h in header]
     if not _has_names(keys):
-        problems.add("the first line should name the columns, with one for the name (Naam "
-                     "or Name, or Voornaam and Achternaam)", 1)
+        problems.add(msg("the first line should name the columns, with one for the name (Naam "
+                         "or Name, or Voornaam and Achternaam)"), 1)
         problems.raise_if_any()
     ours: dict[str, int] = {}
     parts: dict[str, int] = {}
@@ -120,12 +122,12 @@ def parse_members(rows: Sequence[Sequence[object]], source: str) -> MemberList:
             continue
         name = _name(row, ours, parts)
         if not name:
-            problems.add("this line has no name", line)
+            problems.add(msg("this line has no name"), line)
             continue
         key = name_key(name)
         if key in first_line:
-            problems.add(f"'{name}' is listed twice (also on line {first_line[key]}); names "
-                         "must be unique", line)
+            problems.add(msg("'{name}' is listed twice (also on line {line}); names must be "
+                             "unique", name=name, line=first_line[key]), line)
             continue
         first_line[key] = line
         player: dict[str, object] = {"Name": name}
@@ -144,14 +146,16 @@ def parse_members(rows: Sequence[Sequence[object]], source: str) -> MemberList:
                 else:
                     value = str(cell).strip()
             except WordError as exc:
-                problems.add(f"{header[ours[column]]}: {exc}", line)
+                problems.add(msg("{column}: {problem}", column=header[ours[column]],
+                                 problem=exc.message), line)
                 continue
             player[column] = value
         players.append(player)
         for values, col in zip(own_values, own_cols, strict=True):
             values.append(_own(row[col]))
     if not players and not problems:
-        problems.add("no players listed under the first line")
+        problems.add(msg("no players listed under the first line"))
+
     problems.raise_if_any()
     return MemberList(players, [(header[c], v) for c, v in zip(own_cols, own_values,
                                                                    strict=True)])

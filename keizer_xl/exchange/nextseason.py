@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from keizer_xl.core.messages import Name, msg
 from keizer_xl.core.model import Player, Season
 from keizer_xl.core.scoring import Standings, automatic_top_value
 
@@ -58,8 +59,9 @@ def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: 
             continue
         if (name == "Top value" and top_value is not None
                 and top_value == automatic_top_value(len(season.players))):
-            notes.append(f"Top value {value} was last season's automatic value; it is blank "
-                         "again, to be fixed for this season's players when round 1 is paired")
+            notes.append(msg("{setting} {value} was last season's automatic value; it is "
+                             "blank again, to be fixed for this season's players when round 1 "
+                             "is paired", setting=Name("Top value", "setting"), value=value))
             continue
         out.append((name, value))
     if order == "standings":
@@ -112,8 +114,9 @@ def new_from_last(last: Path, book: Path, order: str = "rating",
             values.append(_cell(row[c - 1]) if c <= len(row) else None)
         own.append((_cell(title), values))
     if last.suffix.lower() == ".xlsm" and book.suffix.lower() != ".xlsm":
-        notes.append(f"{last.name} has the buttons; {book.name} has none (name it .xlsm to "
-                     "keep them)")
+        notes.append(msg("{last} has the buttons; {book} has none (name it .xlsm to keep them)",
+                         last=last.name, book=book.name))
+
     create(book, players, fill=lambda tmp: _fill(tmp, own, settings),
            language=language or layout.language)
     left_out = [p.name for p in season.players if p not in stay]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from keizer_xl.core.errors import KeizerXLError
+from keizer_xl.core.messages import Joined, Message, msg
 
 
 @dataclass(frozen=True)
@@ -23,16 +24,24 @@ class FileProblems(KeizerXLError):
     problems: list[LineProblem] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        super().__init__(str(self))
+        super().__init__(str(self.message))
 
     def lines(self) -> list[str]:
-        return [f"{self.source}, line {p.line}: {p.message}" if p.line is not None
-                else f"{self.source}: {p.message}" for p in self.problems]
+        return [msg("{file}, line {line}: {problem}", file=self.source, line=p.line,
+                    problem=p.message) if p.line is not None
+                else msg("{file}: {problem}", file=self.source, problem=p.message)
+                for p in self.problems]
+
+    @property
+    def message(self) -> Message:
+        n = len(self.problems)
+        head = msg("1 problem in {file}:", file=self.source) if n == 1 else \
+            msg("{count} problems in {file}:", count=n, file=self.source)
+        return Joined("\n", [head, *(Joined("", ("  ", line)) for line in self.lines())])
 
     def __str__(self) -> str:
-        n = len(self.problems)
-        return "\n".join([f"{n} problem{'s' if n != 1 else ''} in {self.source}:",
-                          *(f"  {line}" for line in self.lines())])
+        return str(self.message)
+
 
 
 class LineProblems:

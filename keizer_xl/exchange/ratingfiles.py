@@ -48,8 +48,9 @@ def update_ratings(book: Path, rating_list: Path, everyone: bool = False) -> Rat
         return RatingsOutcome(plan, places, False)
     rating_col = layout.columns["Players"].get("Rating")
     if rating_col is None:
-        raise FileProblem(f"{book}: the Players sheet has no column headed 'Rating' to write "
-                          "the ratings in")
+        raise FileProblem(msg("{file}: the Players sheet has no column headed 'Rating' to "
+                              "write the ratings in", file=book))
+
     cells: dict[Cell, CellValue] = {
         (int(m.player.source), rating_col): int(m.entry.rating or 0)  # type: ignore[call-overload]
         for m in plan.changes}

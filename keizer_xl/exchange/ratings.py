@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Game, Player, Season
 from keizer_xl.core.words import parse_rating
 from keizer_xl.exchange.csvfile import read_rows
@@ -87,10 +88,13 @@ def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
     name_col = next((i for i, h in enumerate(header) if h in NAME_HEADERS), None)
     rating_col = next((header.index(h) for h in RATING_HEADERS if h in header), None)
     if name_col is None or rating_col is None:
-        missing = " and ".join(what for what, col in (("a name column (Naam or Name)", name_col),
-                                                       ("a rating column (Rating or SRtng)",
-                                                        rating_col)) if col is None)
-        problems.add(f"the first line should name the columns; found no {missing}", 1)
+        problems.add(msg("the first line should name the columns; found no name column (Naam "
+                         "or Name) and no rating column (Rating or SRtng)")
+                     if name_col is None and rating_col is None else
+                     msg("the first line should name the columns; found no name column (Naam "
+                         "or Name)") if name_col is None else
+                     msg("the first line should name the columns; found no rating column "
+                         "(Rating or SRtng)"), 1)
         problems.raise_if_any()
     assert name_col is not None and rating_col is not None
     column = ID_HEADERS[header[id_col]] if id_col is not None else "FIDE id"
@@ -113,7 +117,8 @@ def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
         ident = federation_id(cells[id_col]) if id_col is not None else ""
         entries.append(ListedRating(n, ident, name, rating, typed))
     if not entries:
-        problems.add("no players listed under the first line")
+        problems.add(msg("no players listed under the first line"))
+
     problems.raise_if_any()
     return RatingList("KNSB" if column == "KNSB id" else "FIDE", column, tuple(entries))
 

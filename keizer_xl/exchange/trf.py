@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from keizer_xl.core.errors import KeizerError, KeizerXLError
+from keizer_xl.core.messages import Message, msg
+
 from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
 from keizer_xl.core.scoring import Standings
 from keizer_xl.exchange.problems import LineProblems
@@ -154,7 +156,8 @@ def report_from_season(season: Season, standings: Standings, name: str,
     rounds = standings.after_round
     start = {p.name: n for n, p in enumerate(season.players, start=1)}
     if len(start) > MAX_NUMBER:
-        raise TrfLimit(f"a TRF file holds at most {MAX_NUMBER} players, not {len(start)}")
+        raise TrfLimit(msg("a TRF file holds at most {most} players, not {count}",
+                           most=MAX_NUMBER, count=len(start)))
     blocks: dict[tuple[int, str], TrfRound] = {}
     for e in season.entries:
         if e.round > rounds:
@@ -174,8 +177,9 @@ def report_from_season(season: Season, standings: Standings, name: str,
         played = tuple(blocks.get((r, p.name), ABSENT) for r in range(1, rounds + 1))
         points = game_points(played)
         if points > MAX_POINTS:
-            raise TrfLimit(f"{p.name} has {float(points)} game points; a TRF file holds at "
-                           f"most {float(MAX_POINTS)}")
+            raise TrfLimit(msg("{name} has {points} game points; a TRF file holds at most "
+                               "{most}", name=p.name, points=float(points),
+                               most=float(MAX_POINTS)))
         reasons = tuple(sorted((e.round, e.reason) for e in season.entries
                                if isinstance(e, Rest) and e.player == p.name
                                and e.round <= rounds and e.reason in REASON_WORDS.values()))
@@ -251,7 +255,7 @@ def parse_trf(text: str, source: str = "the TRF file") -> TrfReport:
         elif len(code) == 3 and code.isdigit() and code.endswith("2"):
             header.append((code, line[4:].rstrip()))
     if not players and not problems:
-        problems.add("no player lines (starting with 001): is this a TRF file?")
+        problems.add(msg("no player lines (starting with 001): is this a TRF file?"))
     players = _with_records(players, records, problems)
     _check_pairings(players, problems)
     problems.raise_if_any()
@@ -267,8 +271,8 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
     for n, line in records:
         words = line[3:].split()
         if not words or not words[0].isdigit() or int(words[0]) not in by_start:
-            problems.add(f"'{words[0] if words else ''}' is not the starting rank of a player "
-                         "line", n)
+            problems.add(msg("'{word}' is not the starting rank of a player line",
+                             word=words[0] if words else ""), n)
             continue
         i = by_start[int(words[0])]
         changes: dict[str, object] = {}
@@ -278,8 +282,8 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
             if word in ("joined", "left", *REASON_WORDS):
                 key = word
             elif not word.isdigit() or not key or int(word) < 1:
-                problems.add(f"'{word}' is not understood here; write e.g. joined 3 left 12 "
-                             "club 4 7 unexcused 9", n)
+                problems.add(msg("'{word}' is not understood here; write e.g. joined 3 left 12 "
+                                 "club 4 7 unexcused 9", word=word), n)
                 break
             elif key in REASON_WORDS:
                 reasons.append((int(word), REASON_WORDS[key]))
@@ -290,8 +294,8 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
         for k, _ in reasons:
             block = players[i].rounds[k - 1] if k <= len(players[i].rounds) else BLANK
             if block.result not in "Z ":
-                problems.add(f"round {k} is listed as an absence, but the player line has "
-                             f"'{block.result}' in it", n)
+                problems.add(msg("round {round} is listed as an absence, but the player line "
+                                 "has '{result}' in it", round=k, result=block.result), n)
     return players
 
 
@@ -302,7 +306,7 @@ def _setting_line(line: str, n: int, problems: LineProblems) -> tuple[str, str] 
     raw_name, _, value = line[4:].partition("=")
     name = setting_name(raw_name)
     if name is None:
-        problems.add(f"'{raw_name.strip()}' is not a setting", n)
+        problems.add(msg("'{name}' is not a setting", name=raw_name.strip()), n)
         return None
     try:
         parse_settings({name: value.strip()})
@@ -313,32 +317,35 @@ def _setting_line(line: str, n: int, problems: LineProblems) -> tuple[str, str] 
     return (name, value.strip())
 
 
-def _number(text: str, what: str, columns: str, line: int, problems: LineProblems,
+def _number(text: str, what: Message, columns: str, line: int, problems: LineProblems,
             blank: int | None = None) -> int | None:
     word = text.strip()
     if not word:
         if blank is None:
-            problems.add(f"no {what} (columns {columns})", line)
+            problems.add(msg("no {what} (columns {columns})", what=what, columns=columns),
+                         line)
         return blank
     if not word.isdigit():
-        problems.add(f"'{word}' is not a {what} (columns {columns})", line)
+        problems.add(msg("'{word}' is not a {what} (columns {columns})", word=word, what=what,
+                         columns=columns), line)
         return None
     return int(word)
 
 
 def _player_line(line: str, n: int, problems: LineProblems) -> TrfPlayer | None:
     padded = line.ljust(FIRST_BLOCK)
-    start = _number(padded[4:8], "starting rank", "5–8", n, problems)
+    start = _number(padded[4:8], msg("starting rank"), "5–8", n, problems)
     name = _one_line(padded[14:47])
     if not name:
-        problems.add("no name (columns 15–47)", n)
-    rating = _number(padded[48:52], "rating", "49–52", n, problems, blank=0)
-    rank = _number(padded[85:89], "rank", "86–89", n, problems, blank=0)
+        problems.add(msg("no name (columns 15–47)"), n)
+    rating = _number(padded[48:52], msg("rating"), "49–52", n, problems, blank=0)
+    rank = _number(padded[85:89], msg("rank"), "86–89", n, problems, blank=0)
     points_text = padded[80:84].strip().replace(",", ".")
     try:
         points = Fraction(points_text) if points_text else Fraction(0)
     except ValueError:
-        problems.add(f"'{points_text}' is not a number of points (columns 81–84)", n)
+        problems.add(msg("'{value}' is not a number of points (columns 81–84)",
+                         value=points_text), n)
         points = Fraction(0)
     rounds: list[TrfRound] = []
     rest = line[FIRST_BLOCK:]
@@ -357,26 +364,31 @@ def _player_line(line: str, n: int, problems: LineProblems) -> TrfPlayer | None:
 def _round_block(block: str, round_no: int, n: int, problems: LineProblems) -> TrfRound:
     block = block.ljust(BLOCK_WIDTH)
     first = FIRST_BLOCK + 1 + (round_no - 1) * BLOCK_WIDTH
-    where = f"round {round_no} (columns {first}–{first + BLOCK_WIDTH - 1})"
+    where = msg("round {round} (columns {first}–{last})", round=round_no, first=first,
+                last=first + BLOCK_WIDTH - 1)
     if not block.strip():
         return BLANK
     opponent_text, colour, result = block[0:4].strip(), block[5].lower(), block[7].upper()
     opponent = 0
     if opponent_text:
         if not opponent_text.isdigit():
-            problems.add(f"{where}: '{opponent_text}' is not a starting rank", n)
+            problems.add(msg("{where}: '{value}' is not a starting rank", where=where,
+                             value=opponent_text), n)
         else:
             opponent = int(opponent_text)
     if colour not in "wb- ":
-        problems.add(f"{where}: '{colour}' is not a colour; use w, b or -", n)
+        problems.add(msg("{where}: '{value}' is not a colour; use w, b or -", where=where,
+                         value=colour), n)
     if result not in CODES:
-        problems.add(f"{where}: '{block[7]}' is not a result; use 1, 0, =, +, -, U, Z, H or F",
-                     n)
+        problems.add(msg("{where}: '{value}' is not a result; use 1, 0, =, +, -, U, Z, H or F",
+                         where=where, value=block[7]), n)
     if not opponent and result in "10=WDL":
-        problems.add(f"{where}: a game result '{result}' without an opponent", n)
+        problems.add(msg("{where}: a game result '{result}' without an opponent", where=where,
+                         result=result), n)
     if opponent and result in "UZHF":
-        problems.add(f"{where}: '{result}' is for a round without an opponent, but "
-                     f"opponent {opponent} is given", n)
+        problems.add(msg("{where}: '{result}' is for a round without an opponent, but "
+                         "opponent {opponent} is given", where=where, result=result,
+                         opponent=opponent), n)
     return TrfRound(opponent, "-" if colour == " " else colour, result)
 
 
@@ -388,8 +400,8 @@ def _check_pairings(players: Sequence[TrfPlayer], problems: LineProblems) -> Non
     by_start: dict[int, TrfPlayer] = {}
     for p in players:
         if p.start in by_start:
-            problems.add(f"starting rank {p.start} is used twice (also line "
-                         f"{by_start[p.start].line})", p.line)
+            problems.add(msg("starting rank {start} is used twice (also line {line})",
+                             start=p.start, line=by_start[p.start].line), p.line)
         else:
             by_start[p.start] = p
     for p in players:
@@ -398,19 +410,23 @@ def _check_pairings(players: Sequence[TrfPlayer], problems: LineProblems) -> Non
                 continue
             q = by_start.get(r.opponent)
             if q is None or q is p:
-                problems.add(f"round {k}: opponent {r.opponent} has no player line"
-                             if q is None else f"round {k}: {p.name} cannot play himself",
-                             p.line)
+                problems.add(msg("round {round}: opponent {opponent} has no player line",
+                                 round=k, opponent=r.opponent)
+                             if q is None else msg("round {round}: {name} cannot play himself",
+                                                   round=k, name=p.name), p.line)
                 continue
             back = q.rounds[k - 1] if k <= len(q.rounds) else BLANK
             if back.opponent != p.start:
-                problems.add(f"round {k}: {p.name} plays {q.name} (number {q.start}), but "
-                             f"line {q.line} does not have that game", p.line)
+                problems.add(msg("round {round}: {name} plays {other} (number {start}), but "
+                                 "line {line} does not have that game", round=k, name=p.name,
+                                 other=q.name, start=q.start, line=q.line), p.line)
             elif p.start < q.start and (back.colour != _OPPOSITE[r.colour]
                                         or _codes(r, back) not in GAME_RESULTS):
-                problems.add(f"round {k}: {p.name} ({r.colour} {r.result}) and {q.name} "
-                             f"({back.colour} {back.result}, line {q.line}) do not agree",
-                             p.line)
+                problems.add(msg("round {round}: {name} ({colour} {result}) and {other} "
+                                 "({back_colour} {back_result}, line {line}) do not agree",
+                                 round=k, name=p.name, colour=r.colour, result=r.result,
+                                 other=q.name, back_colour=back.colour,
+                                 back_result=back.result, line=q.line), p.line)
 
 
 def _codes(a: TrfRound, b: TrfRound) -> tuple[str, str]:
@@ -442,8 +458,8 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
     for p in players:
         key = p.name.casefold()
         if key in seen:
-            problems.add(f"'{p.name}' is on line {seen[key].line} too; each player needs a "
-                         "name of their own", p.line)
+            problems.add(msg("'{name}' is on line {line} too; each player needs a name of "
+                             "their own", name=p.name, line=seen[key].line), p.line)
         seen.setdefault(key, p)
     problems.raise_if_any()
     rounds = report.rounds
@@ -457,9 +473,11 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
             taken[-1] if taken and taken[-1] < rounds else None)
         for k, r in enumerate(p.rounds, start=1):
             if (k < joined or (left is not None and k > left)) and r.result not in "Z ":
-                problems.add(f"round {k} has a game or a bye, but the player joined in round "
-                             f"{joined}" + (f" and left after round {left}" if left else ""),
-                             p.line)
+                problems.add(msg("round {round} has a game or a bye, but the player joined in "
+                                 "round {joined} and left after round {left}", round=k,
+                                 joined=joined, left=left) if left else
+                             msg("round {round} has a game or a bye, but the player joined in "
+                                 "round {joined}", round=k, joined=joined), p.line)
         people.append(Player(p.name, Fraction(p.rating), joined, left, None, order))
     problems.raise_if_any()
     ours = report.header_text("092") == TOURNAMENT_TYPE  # Z is excused, KZP says the rest
@@ -483,8 +501,9 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
                     white, black, w, b = p, q, r, back
                 result = GAME_RESULTS[_codes(w, b)]  # the codes agree: checked by parse_trf
                 if result is None and k < rounds:
-                    problems.add(f"round {k}: the game {white.name}–{black.name} has no "
-                                 f"result, but round {rounds} follows", p.line)
+                    problems.add(msg("round {round}: the game {white}–{black} has no result, "
+                                     "but round {last} follows", round=k, white=white.name,
+                                     black=black.name, last=rounds), p.line)
                 unplayed += result is None
                 games.append(Game(k, len(games) + 1, white.name, black.name, result))
             else:
@@ -496,12 +515,17 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
     problems.raise_if_any()
     notes = []
     if guessed:
-        notes.append(f"{guessed} absence{'s' if guessed != 1 else ''} (Z, H or F in the "
-                     "TRF file) entered as excused; change them to club or unexcused in the "
-                     "Rounds sheet where that is what they were")
+        notes.append(msg("1 absence (Z, H or F in the TRF file) entered as excused; change it "
+                         "to club or unexcused in the Rounds sheet if that is what it was")
+                     if guessed == 1 else
+                     msg("{count} absences (Z, H or F in the TRF file) entered as excused; "
+                         "change them to club or unexcused in the Rounds sheet where that is "
+                         "what they were", count=guessed))
     if unplayed:
-        notes.append(f"{unplayed} game{'s' if unplayed != 1 else ''} of round {rounds} "
-                     "without a result: type them in the Rounds sheet")
+        notes.append(msg("1 game of round {round} without a result: type it in the Rounds "
+                         "sheet", round=rounds) if unplayed == 1 else
+                     msg("{count} games of round {round} without a result: type them in the "
+                         "Rounds sheet", count=unplayed, round=rounds))
     identities = {p.name: p.identity for p in players if p.identity != Identity()}
     return ImportedSeason(report.header_text("012"), Season(tuple(people), tuple(entries)),
                           identities, tuple(notes), report.settings)

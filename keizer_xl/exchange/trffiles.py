@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Season
+
 from keizer_xl.exchange.csvfile import read_text, write_text
 from keizer_xl.exchange.trf import (
     NAME_WIDTH,
@@ -53,12 +55,12 @@ def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
     write_text(out, write_trf(report))
     notes = []
     if season.last_round > standings.after_round:
-        notes.append(f"round {season.last_round} is not complete yet, so the file ends with "
-                     f"round {standings.after_round}")
+        notes.append(msg("round {round} is not complete yet, so the file ends with round "
+                         "{last}", round=season.last_round, last=standings.after_round))
     long = [p.name for p in season.players if len(p.name) > NAME_WIDTH]
     if long:
-        notes.append(f"names longer than {NAME_WIDTH} characters were cut short in the file: "
-                     + ", ".join(long))
+        notes.append(msg("names longer than {width} characters were cut short in the file: "
+                         "{names}", width=NAME_WIDTH, names=", ".join(long)))
     return TrfOutcome(out, len(season.players), standings.after_round, notes)
 
 

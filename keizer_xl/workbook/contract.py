@@ -17,14 +17,17 @@ from operator import itemgetter
 from typing import NoReturn
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_columns, tidy
-from keizer_xl.core.errors import KeizerError, Places, Problem, column_letters
+from keizer_xl.core.errors import KeizerError, Places, Problem, column_letters, placed
 from keizer_xl.core.final import final_order
+from keizer_xl.core.messages import Joined, Message, msg
 from keizer_xl.core.model import Entry, Game, Season
 from keizer_xl.core.report import Report, build_report
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import setting_name
 from keizer_xl.core.words import is_blank, text
+from keizer_xl.i18n import say
+
 from keizer_xl.workbook.names import (
     _SETTINGS_TO_CONTRACT,
     LANGUAGES,
@@ -173,8 +176,11 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
                        if key in by_key), None)
         if actual is None:
             wanted = local_name(sheet, layout.language)
-            problems.append(Problem(f"the workbook has no sheet named '{wanted}' "
-                                    f"(it has: {', '.join(grids) or 'no sheets'})"))
+            problems.append(Problem(
+                msg("the workbook has no sheet named '{sheet}' (it has: {sheets})",
+                    sheet=wanted, sheets=", ".join(grids)) if grids else
+                msg("the workbook has no sheet named '{sheet}' (it has: no sheets)",
+                    sheet=wanted)))
         layout.sheet[sheet] = actual or sheet
     if problems:
         raise_with(problems, layout)
@@ -199,18 +205,21 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
         raise_with(error.problems, layout)
     missing = [c for c in ROUND_COLUMNS if c not in layout.columns["Rounds"]]
     if missing:  # the engine can do without Board; the sheet we write to cannot
-        raise_with([Problem(f"no column headed '{c}' in row 1", "Rounds") for c in missing],
-                   layout)
+        raise_with([Problem(msg("no column headed '{header}' in row 1",
+                                header=local_name(c, layout.language)), "Rounds")
+                    for c in missing], layout)
     return competition, layout
 
 
 class BookError(KeizerError):
     """A KeizerError about a workbook: its lines name the cells (`Rounds!E14`)."""
 
-    def __str__(self) -> str:
+    @property
+    def message(self) -> Message:
         n = len(self.problems)
-        return "\n".join([f"{n} problem{'s' if n != 1 else ''} in the workbook:",
-                          *(f"  {line}" for line in self.lines())])
+        head = msg("1 problem in the workbook:") if n == 1 else \
+            msg("{count} problems in the workbook:", count=n)
+        return Joined("\n", [head, *(Joined("", ("  ", line)) for line in self.lines())])
 
 
 def raise_with(problems: list[Problem], layout: Layout) -> NoReturn:
@@ -278,11 +287,11 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
         cells.update({(r, c): value for c, value in enumerate(values, start=1)
                       if value is not None})
     note_row = len(standings.rows) + 3
-    cells[(note_row, 1)] = standings_note(standings)
+    cells[(note_row, 1)] = say(standings_note(standings), language)
     lines = [standings.note] if standings.note else []
-    lines += [f"Warning: {line}" for line in standings.cautions]
+    lines += [msg("Warning: {caution}", caution=line) for line in standings.cautions]
     for n, line in enumerate(lines, start=note_row + 1):
-        cells[(n, 1)] = line
+        cells[(n, 1)] = say(line, language)
     return cells
 
 
@@ -291,18 +300,23 @@ def with_cautions(standings: Standings, competition: Competition, layout: Layout
     under the table."""
     if not competition.cautions:
         return standings
-    lines = tuple(dict.fromkeys(f"{layout.place(c)}: {c.message}"
+    lines = tuple(dict.fromkeys(placed(layout.place(c), c.message)
                                 for c in competition.cautions))
     return dataclasses.replace(standings, cautions=lines)
 
 
-def standings_note(standings: Standings) -> str:
-    after = (f"Standings after round {standings.after_round}" if standings.after_round
-             else "Initial ranking (before round 1)")
+def standings_note(standings: Standings) -> Message:
+    """The line under the standings: after which round, and by which rules."""
     named = any(change.startswith("Top value ") for change in standings.settings.overrides)
-    top = (f"; top value {shown(standings.top_value)}"
-           if standings.top_value is not None and not named else "")  # each setting once
-    return f"{after}. Rules: {standings.settings.describe()}{top}. Own = own value counted."
+    rules = standings.settings.describe()
+    if standings.top_value is not None and not named:  # each setting once
+        rules = msg("{rules}; top value {value}", rules=rules,
+                    value=shown(standings.top_value))
+    if standings.after_round:
+        return msg("Standings after round {round}. Rules: {rules}. Own = own value counted.",
+                   round=standings.after_round, rules=rules)
+    return msg("Initial ranking (before round 1). Rules: {rules}. Own = own value counted.",
+               rules=rules)
 
 
 def round_cells(next_round: NextRound, layout: Layout) -> dict[Cell, CellValue]:

@@ -17,6 +17,8 @@ from typing import TypeVar
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
 from keizer_xl.core.errors import KeizerXLError, Places, Problem
+from keizer_xl.core.messages import msg
+
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.workbook.contract import (
@@ -37,11 +39,12 @@ from keizer_xl.workbook.xlsx import SheetEdit, Workbook, XlsxError, column_lette
 
 SUFFIXES = (".xlsx", ".xlsm")
 OTHER_KINDS = {
-    ".xls": "an old-style Excel file (.xls); open it in Excel or LibreOffice and save it as "
-            "an Excel workbook (.xlsx, or .xlsm with the buttons)",
-    ".xlsb": "a binary Excel workbook (.xlsb); open it in Excel and save it as .xlsx or .xlsm",
-    ".ods": "an OpenDocument spreadsheet (.ods); open it in LibreOffice and save it as an "
-            "Excel workbook (.xlsx, or .xlsm with the buttons)",
+    ".xls": msg("an old-style Excel file (.xls); open it in Excel or LibreOffice and save it "
+                "as an Excel workbook (.xlsx, or .xlsm with the buttons)"),
+    ".xlsb": msg("a binary Excel workbook (.xlsb); open it in Excel and save it as .xlsx or "
+                 ".xlsm"),
+    ".ods": msg("an OpenDocument spreadsheet (.ods); open it in LibreOffice and save it as an "
+                "Excel workbook (.xlsx, or .xlsm with the buttons)"),
 }
 T = TypeVar("T")
 
@@ -50,8 +53,8 @@ class FileProblem(KeizerXLError):
     """The file itself cannot be used (missing, not a workbook, open in Excel)."""
 
 
-UNSAVED = ("a formula whose value is not saved: open and save the workbook in Excel or "
-           "LibreOffice, or type the value")
+UNSAVED = msg("a formula whose value is not saved: open and save the workbook in Excel or "
+              "LibreOffice, or type the value")
 # the sheets keizer_xl reads, by every language's name (as matched), and their columns
 COLUMNS = {name: columns for table, columns in (("Players", PLAYER_COLUMNS),
                                                 ("Rounds", ROUND_COLUMNS),
@@ -71,13 +74,13 @@ def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
     listed with no cells: only their names matter, and reading them would cost time."""
     path = Path(path)
     if path.is_dir():
-        raise FileProblem(f"{path}: this is a folder, not a workbook")
+        raise FileProblem(msg("{file}: this is a folder, not a workbook", file=path))
     if not path.exists():
-        raise FileProblem(f"{path}: there is no such file")
+        raise FileProblem(msg("{file}: there is no such file", file=path))
     if path.suffix.lower() in OTHER_KINDS:
-        raise FileProblem(f"{path}: {OTHER_KINDS[path.suffix.lower()]}")
+        raise FileProblem(_named(path, OTHER_KINDS[path.suffix.lower()]))
     if path.suffix.lower() not in SUFFIXES:
-        raise FileProblem(f"{path}: not an Excel workbook (.xlsx or .xlsm)")
+        raise FileProblem(msg("{file}: not an Excel workbook (.xlsx or .xlsm)", file=path))
     with _as_file_problem(path):
         book = Workbook(path)
         names = book.worksheets()
@@ -122,17 +125,29 @@ def _as_file_problem(path: Path) -> Iterator[None]:
     try:
         yield
     except XlsxError as exc:
-        raise FileProblem(_named(path, str(exc))) from None
+        raise FileProblem(_named(path, msg(exc.template, **exc.values))) from None
     except (ValueError, TypeError) as exc:  # a cell the writer will not overwrite
         raise FileProblem(_named(path, str(exc))) from None
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise FileProblem(f"{exc.filename or path}: {reason[:1].lower()}{reason[1:]}") from None
+        reason = f"{reason[:1].lower()}{reason[1:]}"
+        raise FileProblem(msg("{file}: {problem}", file=exc.filename or path,
+                              problem=_REASONS.get(reason, reason))) from None
+
+
+# The writer's own reasons for refusing a file (the system's are said as they come)
+_REASONS = {str(m): m for m in (
+    msg("the workbook is in use by another program; close it"),
+    msg("cannot replace the backup; is it open?"),
+    msg("the workbook is read-only; keizer_xl cannot save into it"),
+    msg("there is no workbook at this place"))}
 
 
 def _named(path: Path, message: str) -> str:
     """The message, starting with the file's name as given if it does not name it yet."""
-    return message if message.startswith((str(path), path.name)) else f"{path}: {message}"
+    return message if message.startswith((str(path), path.name)) else \
+        msg("{file}: {problem}", file=path, problem=message)
+
 
 
 def read_grids(path: Path) -> dict[str, Grid]:

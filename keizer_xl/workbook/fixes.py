@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from keizer_xl.core.errors import Problem
 from keizer_xl.core.final import final_order
+from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Entry, Game, tidy_name
 from keizer_xl.core.report import build_report
 from keizer_xl.core.round import Competition
@@ -51,16 +52,17 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
     season = competition.season
     last = season.last_round
     if last == 0:
-        raise_with([Problem("there is no round to take back: the Rounds sheet has none",
+        raise_with([Problem(msg("there is no round to take back: the Rounds sheet has none"),
                             "Rounds")], layout)
     rows = season.round_entries(last)
     typed = [g for g in rows if isinstance(g, Game) and g.result is not None]
     if typed and not force:
-        raise_with([Problem(f"round {last}, board {g.board} ({g.white} – {g.black}) already "
-                            f"has a result ({g.result.value if g.result else ''}); "
-                            "only a round without results is taken back (with --force, "
-                            "results and all)", "Rounds", g.source, "Result") for g in typed],
-                   layout)
+        raise_with([Problem(msg("round {round}, board {board} ({white} – {black}) already has "
+                                "a result ({result}); only a round without results is taken "
+                                "back (with --force, results and all)", round=last,
+                                board=g.board, white=g.white, black=g.black,
+                                result=g.result.value if g.result else ""),
+                            "Rounds", g.source, "Result") for g in typed], layout)
     sheet_rows = {e.source for e in rows}
     rounds = grids[layout.sheet["Rounds"]]
     before = [row if n not in sheet_rows else [] for n, row in enumerate(rounds, start=1)]
@@ -98,16 +100,18 @@ def plan_rename(grids: Mapping[str, Grid], old: str, new: str) -> tuple[str, lis
     season = competition.season
     wanted = tidy_name(new)
     if not season.knows(old):
-        raise_with([Problem(f"'{old}' is not on the Players sheet", "Players", None,
-                            "Name")], layout)
+        raise_with([Problem(msg("'{name}' is not on the Players sheet", name=old), "Players",
+                            None, "Name")], layout)
     player = season.player(old)
     if not wanted:
-        raise_with([Problem("the new name is blank", "Players", player.source, "Name")],
+        raise_with([Problem(msg("the new name is blank"), "Players", player.source, "Name")],
                    layout)
     if season.knows(wanted) and season.player(wanted) is not player:
         other = season.player(wanted)
-        raise_with([Problem(f"'{wanted}' is already the name of the player in row "
-                            f"{other.source}", "Players", player.source, "Name")], layout)
+        raise_with([Problem(msg("'{name}' is already the name of the player in row {row}",
+                                name=wanted, row=other.source), "Players", player.source,
+                            "Name")], layout)
+
     rounds: dict[Cell, CellValue] = {}
     columns = layout.columns["Rounds"]
     for e in season.entries:

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 
 class XlsxError(Exception):
-    """The root of this package's errors; the workbook layer turns them into keizer_xl's."""
+    """The root of this package's errors; the workbook layer turns them into keizer_xl's.
+
+    Made from an English template and its values (`str(error)` reads the template filled
+    in), so the layer above can say it in the workbook's language."""
+
+    def __init__(self, template: str, /, **values: object) -> None:
+        super().__init__(template.format(**values) if values else template)
+        self.template, self.values = template, values
+
 
 
 class WorkbookLocked(XlsxError):

@@ -81,25 +81,24 @@ class _Package:
             blob = path.read_bytes()
             package = zipfile.ZipFile(io.BytesIO(blob))
             if len(package.NameToInfo) != len(package.infolist()):
-                raise NotAWorkbook(f"{name} is damaged: it holds the same part twice.")
+                raise NotAWorkbook("{file} is damaged: it holds the same part twice.",
+                                   file=name)
         except FileNotFoundError:
             raise FileNotFoundError(
                 errno.ENOENT, "There is no workbook at this place", str(path)
             ) from None
         except IsADirectoryError:
-            raise NotAWorkbook(f"{name} is a folder, not a workbook.") from None
+            raise NotAWorkbook("{file} is a folder, not a workbook.", file=name) from None
         except zipfile.BadZipFile:
-            raise NotAWorkbook(_not_a_zip_message(path)) from None
+            raise _not_a_zip(path) from None
         except (NotImplementedError, RuntimeError, zipfile.LargeZipFile, EOFError, ValueError):
-            raise NotAWorkbook(
-                f"{name} is damaged or uses a packing keizer_xl cannot read."
-            ) from None
+            raise NotAWorkbook("{file} is damaged or uses a packing keizer_xl cannot read.",
+                               file=name) from None
         pkg = cls(path, blob, package)
         if "mimetype" in pkg.infos and b"opendocument" in pkg.content("mimetype"):
             raise NotAWorkbook(
-                f"{name} is an OpenDocument spreadsheet (.ods); save it as an Excel workbook "
-                "(.xlsx, or .xlsm with the buttons) and use that."
-            )
+                "{file} is an OpenDocument spreadsheet (.ods); save it as an Excel workbook "
+                "(.xlsx, or .xlsm with the buttons) and use that.", file=name)
         return pkg
 
     def content(self, name: str) -> bytes:
@@ -254,7 +253,7 @@ def _new_entry_like(name: str, model: zipfile.ZipInfo | None) -> zipfile.ZipInfo
     return entry
 
 
-def _not_a_zip_message(path: Path) -> str:
+def _not_a_zip(path: Path) -> NotAWorkbook:
     """Why a file that is no zip package is not a workbook keizer_xl can use."""
     try:
         with open(path, "rb") as f:
@@ -263,16 +262,16 @@ def _not_a_zip_message(path: Path) -> str:
     except OSError:
         head = rest = b""
     if head == _OLE_MAGIC and "EncryptedPackage".encode("utf-16-le") in rest:
-        return (
-            f"{path.name} is protected with a password, so keizer_xl cannot read it. Open it "
-            "in Excel, remove the password (File > Info > Protect Workbook), save, and try again."
-        )
+        return NotAWorkbook(
+            "{file} is protected with a password, so keizer_xl cannot read it. Open it in "
+            "Excel, remove the password (File > Info > Protect Workbook), save, and try again.",
+            file=path.name)
     if head == _OLE_MAGIC:
-        return (
-            f"{path.name} is an old-style Excel file (.xls). Open it in Excel or LibreOffice "
-            "and save it as an Excel workbook (.xlsx, or .xlsm with the buttons)."
-        )
-    return f"{path.name} is not an Excel workbook (.xlsx or .xlsm), or it is damaged."
+        return NotAWorkbook(
+            "{file} is an old-style Excel file (.xls). Open it in Excel or LibreOffice and "
+            "save it as an Excel workbook (.xlsx, or .xlsm with the buttons).", file=path.name)
+    return NotAWorkbook("{file} is not an Excel workbook (.xlsx or .xlsm), or it is damaged.",
+                        file=path.name)
 
 
 def _rel_id(element: Element) -> str | None:
@@ -292,12 +291,13 @@ class _WorkbookParts:
         root_rels = self._relationships("")
         office = [t for kind, t in root_rels.values() if kind.endswith("/officeDocument")]
         if not office or package.part(office[0]) is None:
-            raise NotAWorkbook(f"{name} is not an Excel workbook (.xlsx or .xlsm).")
+            raise NotAWorkbook("{file} is not an Excel workbook (.xlsx or .xlsm).", file=name)
         self.workbook = office[0]
         if not self.workbook.lower().endswith(".xml"):
             raise NotAWorkbook(
-                f"{name} is a binary workbook (.xlsb); save it as .xlsx or .xlsm and use that."
-            )
+                "{file} is a binary workbook (.xlsb); save it as .xlsx or .xlsm and use that.",
+                file=name)
+
         self.rels = self._relationships(self.workbook)
         self.rels_part = _rels_part_of(self.workbook)
         try:

@@ -52,9 +52,9 @@ def one_writer(path: Path, wait: float | None = None) -> Iterator[None]:
         lock.acquire()
     except Timeout:
         raise WorkbookBusy(
-            f"{Path(path).name} is being changed by another keizer-xl run or button "
-            f"(waited {wait:g} seconds). Try again when it has finished."
-        ) from None
+            "{file} is being changed by another keizer-xl run or button (waited {seconds} "
+            "seconds). Try again when it has finished.", file=Path(path).name,
+            seconds=f"{wait:g}") from None
     try:
         yield
     finally:
@@ -75,12 +75,17 @@ def check_not_open(path: Path) -> None:
         if lock.exists():
             program = "Excel" if lock.name.startswith("~$") else "LibreOffice"
             who = _lock_owner(lock)
-            by = f" by {who}" if who else ""
+            if who:
+                raise WorkbookLocked(
+                    "{file} is open in {program} by {who} (lock file {lock} is present). Close "
+                    "it there and try again. If it is not open anywhere, delete the leftover "
+                    "lock file {path}.", file=path.name, program=program, who=who,
+                    lock=lock.name, path=lock)
             raise WorkbookLocked(
-                f"{path.name} is open in {program}{by} (lock file {lock.name} is present). "
-                f"Close it there and try again. If it is not open anywhere, "
-                f"delete the leftover lock file {lock}."
-            )
+                "{file} is open in {program} (lock file {lock} is present). Close it there "
+                "and try again. If it is not open anywhere, delete the leftover lock file "
+                "{path}.", file=path.name, program=program, lock=lock.name, path=lock)
+
 
 
 def _lock_owner(lock: Path) -> str:
