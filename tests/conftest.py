@@ -54,6 +54,13 @@ def golden_book(path: Path, case: str, with_rounds: bool = True) -> Path:
     return make_book(path, players, rounds if with_rounds else (), settings)
 
 
+@pytest.fixture(autouse=True)
+def _no_language_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Messages in the workbook's own language, whatever the machine's KEIZER_XL_LANG says
+    (a test that wants it sets it)."""
+    monkeypatch.delenv("KEIZER_XL_LANG", raising=False)
+
+
 def run_cli(*args: str) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
 

@@ -11,6 +11,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from keizer_xl.core.messages import msg
+
 PLAYERS = [("Johnson", 2260), ("Petersen", 2158), ("Baker", 2110), ("Butcher", 2040),
            ("Carter", 1995), ("Harrison", 1910), ("Smith", 1867), ("Higgins", 1720),
            ("White", 1500), ("Brown", 1440)]
@@ -45,7 +47,8 @@ def enter_results(path: Path, results: dict[tuple[str, str], str]) -> None:
 
 
 def run_demo(folder: Path, say: Callable[[str], None], print_round: Callable[[Any], None],
-             print_standings: Callable[[Any, str], None]) -> Path:
+             print_standings: Callable[[Any, str], None], language: str = "en") -> Path:
+    """Play the example in a new workbook (in `language`), telling each step with `say`."""
     from keizer_xl.workbook import files as workbook
     from keizer_xl.workbook.contract import top_value_cells
     from keizer_xl.workbook.newbook import create
@@ -53,18 +56,24 @@ def run_demo(folder: Path, say: Callable[[str], None], print_round: Callable[[An
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / FILE_NAME
-    create(path, [{"Name": n, "Rating": r, "Present": "x"} for n, r in PLAYERS])
+    create(path, [{"Name": n, "Rating": r, "Present": "x"} for n, r in PLAYERS],
+           language=language)
     _, layout = workbook.load(path)
     save_edits(path, [SheetEdit(layout.sheet["Settings"], dict(
         top_value_cells(Fraction(50), layout)))], backup=False)
-    say(f"Keizer's own example in {path}: 10 players, top value 50.\n")
+    say(msg("Keizer's own example in {file}: 10 players, top value 50.", file=path))
+    say("")
     for round_no in (1, 2):
         outcome = workbook.pair(path)
         assert outcome.next_round is not None
         print_round(outcome.next_round)
         enter_results(path, RESULTS[round_no])
-        say(f"Results of round {round_no} entered.\n")
+        say(msg("Results of round {round} entered.", round=round_no))
+        say("")
     outcome = workbook.recalc(path)
-    print_standings(outcome.standings, f"Standings after round {outcome.standings.after_round}")
-    say(f"\nOpen {path} to see the Players, Rounds, Standings and Settings sheets.")
+    print_standings(outcome.standings, msg("Standings after round {round}",
+                                           round=outcome.standings.after_round))
+    say("")
+    say(msg("Open {file} to see the Players, Rounds, Standings and Settings sheets.",
+            file=path))
     return path

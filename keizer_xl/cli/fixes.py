@@ -18,22 +18,29 @@ def unpair(file: Path, force: bool) -> None:
     Removes the round's rows from the Rounds sheet (only while none of its results is
     typed, unless --force) and puts the Standings back to after the round before.
     """
-    from keizer_xl.cli.main import _attempt, _fail, _say, _tune_gc
+    from keizer_xl.cli.main import _tune_gc
+    from keizer_xl.cli.speech import _attempt, _fail, _say, _speak, _t
     from keizer_xl.workbook import files as workbook
 
     _tune_gc()
+    _speak(file)
     unpaired, lines = _attempt(lambda: workbook.unpair(file, force))
     if unpaired is None:
         sys.exit(_fail(lines))
     games = sum(1 for e in unpaired.entries if hasattr(e, "black"))
     others = len(unpaired.entries) - games
-    typed = (f", with the {unpaired.results} result{'s' if unpaired.results != 1 else ''} "
-             "typed in it" if unpaired.results else "")
-    back = (f"after round {unpaired.standings.after_round}" if unpaired.standings.after_round
-            else "the initial ranking")
-    _say(f"Round {unpaired.round} taken back from {file}: {games} game"
-         f"{'s' if games != 1 else ''} and {others} bye and absence row"
-         f"{'s' if others != 1 else ''} removed{typed}. The Standings show {back} again.")
+    removed = [_t("1 game") if games == 1 else _t("{count} games", count=games),
+               _t("1 bye and absence row") if others == 1 else
+               _t("{count} bye and absence rows", count=others)]
+    if unpaired.results:
+        removed.append(_t("with the 1 result typed in it") if unpaired.results == 1 else
+                       _t("with the {count} results typed in it", count=unpaired.results))
+    after = unpaired.standings.after_round
+    back = _t("The Standings show after round {round} again.", round=after) if after else \
+        _t("The Standings show the initial ranking again.")
+    _say(_t("Round {round} taken back from {file}: {games} and {rows} removed{typed}. {back}",
+            round=unpaired.round, file=file, games=removed[0], rows=removed[1],
+            typed=f", {removed[2]}" if len(removed) > 2 else "", back=back))
 
 
 @click.command()
@@ -43,13 +50,17 @@ def unpair(file: Path, force: bool) -> None:
 def rename(file: Path, old: str, new: str) -> None:
     """Rename player OLD to NEW in FILE: the Players sheet and every row of Rounds, nothing
     else (recalc then shows the new name in the Standings)."""
-    from keizer_xl.cli.main import _attempt, _fail, _say
+    from keizer_xl.cli.speech import _attempt, _fail, _say, _speak, _t
     from keizer_xl.workbook import files as workbook
 
+    _speak(file)
     done, lines = _attempt(lambda: workbook.rename(file, old, new))
     if done is None:
         sys.exit(_fail(lines))
     was, cells = done
-    _say(f"{was} is now {new.strip()} in {file}: the Players sheet and {cells} cell"
-         f"{'s' if cells != 1 else ''} of the Rounds sheet. keizer-xl recalc {file} shows "
-         "the new name in the Standings.")
+    values = {"was": was, "new": new.strip(), "file": file, "count": cells}
+    _say(_t("{was} is now {new} in {file}: the Players sheet and 1 cell of the Rounds sheet. "
+            "keizer-xl recalc {file} shows the new name in the Standings.", **values)
+         if cells == 1 else
+         _t("{was} is now {new} in {file}: the Players sheet and {count} cells of the Rounds "
+            "sheet. keizer-xl recalc {file} shows the new name in the Standings.", **values))

@@ -11,16 +11,27 @@ import functools
 import gc
 import os
 import sys
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from keizer_xl import __version__
+from keizer_xl.cli.speech import (
+    PROBLEMS,
+    _attempt,
+    _fail,
+    _note,
+    _said,
+    _say,
+    _speak,
+    _speaking,
+    _t,
+    _told,
+)
 
-T = TypeVar("T")
-OK, PROBLEMS, USAGE = 0, 1, 2
+OK, USAGE = 0, 2
 LONG_ROUND = 80  # rows: a longer round is summed up rather than listed
 PARALLEL_FROM = 8  # files; below this one process is quicker than starting workers
 
@@ -29,21 +40,6 @@ def _console(stderr: bool = False) -> Any:
     from rich.console import Console
 
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
-
-
-def _attempt(action: Callable[[], T]) -> tuple[T | None, list[str]]:
-    """Run one file's work; return its result or the lines that explain what was wrong."""
-    from keizer_xl.core.errors import KeizerXLError
-
-    try:
-        return action(), []
-    except KeizerXLError as exc:
-        return None, [str(exc)]
-    except OSError as exc:
-        return None, [f"{exc.filename or ''}: {exc.strerror or exc}"]
-    except Exception as exc:  # a bug: say so plainly, without a traceback
-        return None, [f"keizer-xl could not finish ({type(exc).__name__}: {exc}). "
-                      "Your file was not changed. Please report this."]
 
 
 @functools.cache
@@ -58,21 +54,12 @@ def _tune_gc() -> None:
     gc.set_threshold(50_000, 20, 20)
 
 
-def _say(line: str, err: bool = False) -> None:
-    """Plain lines go through click (rich is imported only for progress bars and for the
-    tables `_box_lines` leaves to it)."""
-    click.echo(line, err=err)
-
-
-def _fail(lines: list[str]) -> int:
-    for line in lines:
-        _say(line, err=True)
-    return PROBLEMS
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="keizer-xl")
-def main() -> None:
+@click.option("--lang", "language", type=click.Choice(["en", "nl"]), default=None,
+              help="The language of the messages: en or nl (default: KEIZER_XL_LANG, else the "
+              "workbook's own language).")
+def main(language: str | None) -> None:
     """Run a Keizer club competition in its Excel workbook.
 
     \b
@@ -102,16 +89,18 @@ def main() -> None:
 def new(file: Path, players_csv: Path | None, source: Path | None, order: str | None,
         language: str | None, force: bool) -> None:
     """Make a fresh competition workbook FILE (.xlsx, or .xlsm with the two buttons)."""
+    _speak(workbook=language)
     suffix = file.suffix.lower()
     if suffix not in (".xlsx", ".xlsm"):
-        raise click.UsageError(f"{file}: the name must end in .xlsx or .xlsm")
+        raise click.UsageError(_t("{file}: the name must end in .xlsx or .xlsm", file=file))
     if file.exists() and not force:
-        sys.exit(_fail([f"{file} already exists; choose another name or add --force"]))
+        sys.exit(_fail([_t("{file} already exists; choose another name or add --force",
+                           file=file)]))
     if order is not None and (source is None or source.suffix.lower() not in SUFFIXES):
-        raise click.UsageError("--order goes with --from last season's workbook")
+        raise click.UsageError(_t("--order goes with --from last season's workbook"))
     if source is not None:
         if players_csv is not None:
-            raise click.UsageError("use --players or --from, not both")
+            raise click.UsageError(_t("use --players or --from, not both"))
         if source.suffix.lower() in SUFFIXES:
             _new_season(file, source, order or "rating", language)
         else:
@@ -125,18 +114,24 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
         if members is None:
             sys.exit(_fail(lines))
         count, own = len(members.players), [title for title, _ in members.own]
-        kept = (f" and your own column{'s' if len(own) > 1 else ''} {', '.join(own)}"
-                if own else "")
-        _say(f"Made {file} with {count} players from {players_csv.name}{kept}. Tick who is "
-             f"present in the Players sheet, then: keizer-xl pair {file}")
+        values = {"file": file, "count": count, "list": players_csv.name,
+                  "columns": ", ".join(own)}
+        _say(_t("Made {file} with {count} players from {list}. Tick who is present in the "
+                "Players sheet, then: keizer-xl pair {file}", **values) if not own else
+             _t("Made {file} with {count} players from {list} and your own column "
+                "{columns}. Tick who is present in the Players sheet, then: keizer-xl pair "
+                "{file}", **values) if len(own) == 1 else
+             _t("Made {file} with {count} players from {list} and your own columns "
+                "{columns}. Tick who is present in the Players sheet, then: keizer-xl pair "
+                "{file}", **values))
         return
     from keizer_xl.workbook.newbook import create
 
     _, lines = _attempt(lambda: create(file, [], language=language))
     if lines:
         sys.exit(_fail(lines))
-    _say(f"Made {file}. Fill in the Players sheet, tick who is present, then: "
-         f"keizer-xl pair {file}")
+    _say(_t("Made {file}. Fill in the Players sheet, tick who is present, then: keizer-xl "
+            "pair {file}", file=file))
 
 
 SUFFIXES = (".xlsx", ".xlsm")
@@ -147,23 +142,28 @@ def _new_season(file: Path, last: Path, order: str, language: str | None) -> Non
     from keizer_xl.exchange.nextseason import new_from_last
 
     _tune_gc()
+    if language is None:
+        _speak(last)
     outcome, lines = _attempt(lambda: new_from_last(last, file, order, language))
     if outcome is None:
         sys.exit(_fail(lines))
     for note in outcome.notes:
-        _say(f"Note: {note}")
+        _note(note)
     if outcome.left_out:
-        _say("Left out (withdrew last season): " + ", ".join(outcome.left_out))
-    what = "last season's final standings" if order == "standings" else "rating"
-    _say(f"Made {file} from {last}: {outcome.players} players, ranked by {what}, with last "
-         f"season's settings. Tick who is present, then: keizer-xl pair {file}")
+        _say(_t("Left out (withdrew last season): {names}", names=", ".join(outcome.left_out)))
+    values = {"file": file, "last": last, "count": outcome.players}
+    _say(_t("Made {file} from {last}: {count} players, ranked by last season's final "
+            "standings, with last season's settings. Tick who is present, then: keizer-xl "
+            "pair {file}", **values) if order == "standings" else
+         _t("Made {file} from {last}: {count} players, ranked by rating, with last season's "
+            "settings. Tick who is present, then: keizer-xl pair {file}", **values))
 
 
 def _new_from(file: Path, source: Path, language: str) -> None:
     """`new FILE --from SEASON.trf`: the season's players, rounds and standings."""
     if source.suffix.lower() not in (".trf", ".txt"):
-        raise click.UsageError(f"{source}: --from takes last season's workbook (.xlsx, "
-                               ".xlsm) or a TRF file (.trf)")
+        raise click.UsageError(_t("{file}: --from takes last season's workbook (.xlsx, "
+                                  ".xlsm) or a TRF file (.trf)", file=source))
     from keizer_xl.exchange.trffiles import new_from_trf
 
     _tune_gc()
@@ -172,9 +172,10 @@ def _new_from(file: Path, source: Path, language: str) -> None:
         sys.exit(_fail(lines))
     outcome, _ = made
     for note in outcome.notes:
-        _say(f"Note: {note}")
-    _say(f"Made {file} from {source}: {outcome.players} players, {outcome.rounds} rounds, "
-         f"standings written. Next: keizer-xl pair {file}")
+        _note(note)
+    _say(_t("Made {file} from {source}: {count} players, {rounds} rounds, standings written. "
+            "Next: keizer-xl pair {file}", file=file, source=source, count=outcome.players,
+            rounds=outcome.rounds))
 
 
 @main.command()
@@ -189,38 +190,44 @@ def pair(file: Path) -> None:
     from keizer_xl.workbook import files as workbook
 
     _tune_gc()
-
+    _speak(file)
     outcome, lines = _attempt(lambda: workbook.pair(file))
     if outcome is None:
         sys.exit(_fail(lines))
     assert outcome.next_round is not None
     _print_round(outcome.next_round)
     for note in outcome.notes:
-        _say(f"Note: {note}")
-    _say(f"Round {outcome.next_round.round} written to {file}.")
+        _note(note)
+    _say(_t("Round {round} written to {file}.", round=outcome.next_round.round, file=file))
     _warn(outcome)
 
 
 def _warn(outcome: Any) -> None:
     """Things allowed but probably not meant, after the work is done (it is done)."""
     for line in outcome.standings.cautions:
-        _say(f"Warning: {line}")
+        _say(_t("Warning: {caution}", caution=_said(line)))
 
 
 def _print_round(next_round: Any) -> None:
     """The new round as a table; a big club's round (hundreds of rows, which nobody reads
     in a terminal and which take rich a while to lay out) as a summary instead."""
+    from keizer_xl.workbook.names import local_name, rest_word
+
+    language = _speaking[0]
     rows = [(str(g.board), g.white, g.black) for g in next_round.games]
-    rows += [("", r.player, r.reason.value) for r in next_round.rests]
+    rows += [("", r.player, rest_word(r.reason, language)) for r in next_round.rests]
     if len(rows) <= LONG_ROUND:
-        _print_table(f"Round {next_round.round}", ("Board", "White", "Black"), {"Board"}, rows)
+        headers = [local_name(h, language) for h in ("Board", "White", "Black")]
+        _print_table(_t("Round {round}", round=next_round.round), headers, {headers[0]}, rows)
         return
     games = len(next_round.games)
     byes = [r.player for r in next_round.rests if r.reason.value == "bye"]
     absent = len(next_round.rests) - len(byes)
-    _say(f"Round {next_round.round}: {games} games (boards 1–{games})"
-         + (f", bye for {byes[0]}" if byes else "") + f", {absent} absent. "
-         "The full list is in the Rounds sheet.")
+    values = {"round": next_round.round, "games": games, "absent": absent}
+    _say(_t("Round {round}: {games} games (boards 1–{games}), bye for {bye}, {absent} absent. "
+            "The full list is in the Rounds sheet.", bye=byes[0], **values) if byes else
+         _t("Round {round}: {games} games (boards 1–{games}), {absent} absent. The full list "
+            "is in the Rounds sheet.", **values))
 
 
 def _print_standings(standings: Any, title: str, groups: dict[str, str] | None = None,
@@ -229,17 +236,17 @@ def _print_standings(standings: Any, title: str, groups: dict[str, str] | None =
     rows); ranks marked * for players listed last for too few games."""
     from keizer_xl.workbook.contract import shown
 
-    headers = ("#", "Name", *(("Group",) if groups else ()), "Score", "Value", "Pl", "W", "D",
-               "L", "Bye", "Abs")
+    headers = ("#", _t("Name"), *((_t("Group"),) if groups else ()), _t("Score"), _t("Value"),
+               _t("Pl"), _t("W"), _t("D"), _t("L"), _t("Bye"), _t("Abs"))
     rows = [(f"{row.rank}{'*' if row.name in short else ''}", row.name,
              *((groups.get(row.name, ""),) if groups else ()),
              "" if row.score is None else f"{shown(row.score)}",
              f"{shown(row.value)}", str(row.played), str(row.won), str(row.drawn),
              str(row.lost), str(row.byes), str(row.absent)) for row in standings.rows
             if only is None or (groups or {}).get(row.name, "").casefold() == only.casefold()]
-    _print_table(title, headers, set(headers) - {"Name", "Group"}, rows)
+    _print_table(_said(title), headers, set(headers) - {_t("Name"), _t("Group")}, rows)
     if standings.note:
-        _say(f"Note: {standings.note}")
+        _note(standings.note)
 
 
 def _print_table(title: str, headers: Sequence[str], right: Collection[str],
@@ -265,6 +272,8 @@ def recalc(files: Sequence[Path], jobs: int | None) -> None:
 
     A file with problems is reported and left untouched; the others go on.
     """
+    if len(files) == 1:
+        _speak(files[0])
     results = _run_batch(list(files), jobs)
     batch = len(files) > 1
     bad: list[Path] = []
@@ -280,48 +289,66 @@ def recalc(files: Sequence[Path], jobs: int | None) -> None:
             for line in summary.splitlines()[1:]:  # the notes and warnings, with the file
                 _say(line if line.startswith(f"{path}: ") else f"{path}: {line}")
     if batch:
-        _say(f"{len(files) - len(bad)} of {len(files)} workbooks recalculated"
-             + (f", {len(bad)} with problems (listed above): {', '.join(map(str, bad))}"
-                if bad else "")
-             + ".")
+        _speak()
+        done = {"done": len(files) - len(bad), "count": len(files)}
+        _say(_t("{done} of {count} workbooks recalculated, {bad} with problems (listed above): "
+                "{files}.", bad=len(bad), files=", ".join(map(str, bad)), **done) if bad else
+             _t("{done} of {count} workbooks recalculated.", **done))
     sys.exit(PROBLEMS if bad else OK)
 
 
-def _recalc_one(path: Path) -> tuple[str, list[str]]:
+def _recalc_one(path: Path, asked: str | None = None) -> tuple[str, list[str]]:
+    """One file of `recalc`, in the language of that workbook (or the one `asked`)."""
     from keizer_xl.workbook import files as workbook
 
     _tune_gc()
-
+    if asked is not None:
+        _speaking[0] = asked
+    else:
+        _speak(path)
     outcome, lines = _attempt(lambda: workbook.recalc(path))
     if outcome is None:
         return "", lines
-    what = (f"after round {outcome.standings.after_round}" if outcome.standings.after_round
-            else "before round 1")
-    change = "Standings updated" if outcome.written else "Standings already up to date"
-    extra = "".join(f"\nNote: {n}" for n in outcome.notes)
-    extra += "".join(f"\nWarning: {line}" for line in outcome.standings.cautions)
-    return f"{path}: {change} ({what}, {len(outcome.standings.rows)} players).{extra}", lines
+    after, count = outcome.standings.after_round, len(outcome.standings.rows)
+    if outcome.written:
+        head = _t("{file}: Standings updated (after round {round}, {count} players).",
+                  file=path, round=after, count=count) if after else \
+            _t("{file}: Standings updated (before round 1, {count} players).", file=path,
+               count=count)
+    else:
+        head = _t("{file}: Standings already up to date (after round {round}, {count} "
+                  "players).", file=path, round=after, count=count) if after else \
+            _t("{file}: Standings already up to date (before round 1, {count} players).",
+               file=path, count=count)
+    extra = "".join("\n" + _t("Note: {note}", note=_said(n)) for n in outcome.notes)
+    extra += "".join("\n" + _t("Warning: {caution}", caution=_said(line))
+                     for line in outcome.standings.cautions)
+    return head + extra, lines
 
 
 def _run_batch(files: list[Path], jobs: int | None) -> list[tuple[str, list[str]]]:
     """Recalculate files, in parallel processes for large batches, with a progress bar."""
     if len(files) == 1:
-        return [_recalc_one(files[0])]
+        return [_recalc_one(files[0], _speaking[0])]
     from rich.progress import Progress
+
+    asked = _told()
 
     workers = jobs or (os.cpu_count() or 1 if len(files) >= PARALLEL_FROM else 1)
     results: dict[int, tuple[str, list[str]]] = {}
     with Progress(console=_console(stderr=True), transient=True) as progress:
-        task = progress.add_task("Recalculating", total=len(files))
+        _speak()
+        task = progress.add_task(_t("Recalculating"), total=len(files))
         if workers == 1:
             for i, path in enumerate(files):
-                results[i] = _recalc_one(path)
+                results[i] = _recalc_one(path, asked)
                 progress.advance(task)
         else:
             from concurrent.futures import ProcessPoolExecutor, as_completed
 
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = {pool.submit(_recalc_one, path): i for i, path in enumerate(files)}
+                futures = {pool.submit(_recalc_one, path, asked): i
+                           for i, path in enumerate(files)}
                 for future in as_completed(futures):
                     results[futures[future]] = future.result()
                     progress.advance(task)
@@ -336,15 +363,16 @@ def check(file: Path) -> None:
 
     _tune_gc()
 
+    _speak(file)
     checked, lines = _attempt(lambda: workbook.inspect(file))
     if checked is None:
         sys.exit(_fail(lines))
     competition, notes = checked
     season = competition.season
-    _say(f"{file}: no problems found ({len(season.players)} players, "
-                     f"{season.last_round} rounds).")
+    _say(_t("{file}: no problems found ({count} players, {rounds} rounds).", file=file,
+            count=len(season.players), rounds=season.last_round))
     for note in notes:
-        _say(f"Note: {note}")
+        _note(note)
 
 
 @main.command()
@@ -361,128 +389,34 @@ def standings(file: Path, after: int | None, group: str | None) -> None:
 
     competition, groups = _with_groups(file, group)
     if after is not None and after > competition.season.completed_rounds:
-        sys.exit(_fail([f"{file}: round {after} is not complete yet (the last complete round "
-                        f"is {competition.season.completed_rounds})"]))
+        sys.exit(_fail([_t("{file}: round {round} is not complete yet (the last complete "
+                           "round is {last})", file=file, round=after,
+                           last=competition.season.completed_rounds)]))
     final = final_order(competition.standings(after))
     table = final.standings
-    title = (f"Standings after round {table.after_round}" if table.after_round
-             else "Initial ranking") + (f", group {group}" if group else "")
+    title = _t("Standings after round {round}", round=table.after_round) \
+        if table.after_round else _t("Initial ranking")
+    if group:
+        title = _t("{title}, group {group}", title=title, group=group)
     _print_standings(table, title, groups, final.short, group)
-
-
-@main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("rating_list", metavar="LIST", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--all", "everyone", is_flag=True,
-              help="Also change the players who have played (after round 1 is paired).")
-def ratings(file: Path, rating_list: Path, everyone: bool) -> None:
-    """Update the Rating column of FILE from the federation's rating LIST.
-
-    LIST is the KNSB rating list (Relatienummer;Naam;...;Rating) or a FIDE rating list as
-    CSV. Players match by the Players column KNSB id (or Relatienummer) or FIDE id first,
-    then by name (`Vries, Anna de` is `Anna de Vries`). Only the Rating cells change.
-    """
-    from keizer_xl.exchange.ratingfiles import update_ratings
-
-    _tune_gc()
-    outcome, lines = _attempt(lambda: update_ratings(file, rating_list, everyone))
-    if outcome is None:
-        sys.exit(_fail(lines))
-    for line in _ratings_report(outcome, file, rating_list):
-        _say(line)
-
-
-def _shown_rating(value: Any) -> str:
-    from keizer_xl.workbook.contract import shown
-
-    return str(shown(value)) if value else "none"
-
-
-def _ratings_report(outcome: Any, file: Path, rating_list: Path) -> list[str]:
-    """What `ratings` did, in the order a secretary checks it."""
-    plan, places = outcome.plan, outcome.places
-    listed = plan.rating_list
-    found = len(plan.changes) + len(plan.same) + len(plan.kept) + len(plan.unrated)
-    total = found + len(plan.missing) + len(plan.ambiguous)
-    out = [f"{rating_list}: {listed.kind} rating list; {found} of {total} players found."]
-
-    def how(match: Any) -> str:
-        if match.how == "id":
-            return f"{listed.id_column} {match.entry.id}"
-        return f"by name: line {match.entry.line}, '{match.entry.name}'"
-
-    if plan.changes:
-        out.append("Changed:")
-        out += [f"  {m.player.name}: {_shown_rating(m.player.rating)} → "
-                f"{_shown_rating(m.entry.rating)} ({how(m)})" for m in plan.changes]
-    if plan.by_name:
-        out.append("Matched by name only; check that these are the same people:")
-        out += [f"  {places[m.player.name]}: {m.player.name} = line {m.entry.line} "
-                f"'{m.entry.name}'" + (f" ({listed.id_column} {m.entry.id})"
-                                       if m.entry.id else "") for m in plan.by_name]
-    if plan.missing:
-        out.append(f"Not in the list (add their {listed.id_column} to the Players sheet, or "
-                   "check the spelling):")
-        out += [f"  {places[p.name]}: {p.name}" for p in plan.missing]
-    if plan.ambiguous:
-        out.append("More than one line fits; not changed (add their "
-                   f"{listed.id_column} to the Players sheet):")
-        out += [f"  {places[p.name]}: {p.name}: lines "
-                + ", ".join(f"{e.line} '{e.name}'" for e in entries)
-                for p, entries in plan.ambiguous]
-    if plan.unrated:
-        out.append("In the list without a rating; not changed:")
-        out += [f"  {m.player.name}: line {m.entry.line}" for m in plan.unrated]
-    if plan.kept:
-        out.append(f"Round 1 is paired, so the ratings have set the initial ranking: "
-                   f"{len(plan.kept)} player{'s' if len(plan.kept) != 1 else ''} who "
-                   "played keep their rating (add --all to change them too):")
-        out += [f"  {m.player.name}: {_shown_rating(m.player.rating)} (list: "
-                f"{_shown_rating(m.entry.rating)})" for m in plan.kept]
-    if outcome.written:
-        out.append(f"{len(plan.changes)} rating{'s' if len(plan.changes) != 1 else ''} "
-                   f"written to {file}. Then: keizer-xl recalc {file}")
-    else:
-        out.append(f"Nothing to change in {file}.")
-    return out
-
-
-@main.command()
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--trf", "trf", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="Write a FIDE TRF-16 report of the season to this file.")
-@click.option("--name", default=None,
-              help="The competition's name in the report (default: the file's name).")
-def export(file: Path, trf: Path, name: str | None) -> None:
-    """Write the season of FILE for other programs (the file is not changed).
-
-    The TRF report holds every completed round: each player's starting number (place on
-    the Players sheet), rating, FIDE id where known, game points and Keizer rank, and per
-    round the opponent, colour and result; byes as U, absences as Z.
-    """
-    from keizer_xl.exchange.trffiles import export_trf
-
-    _tune_gc()
-    outcome, lines = _attempt(lambda: export_trf(file, trf, name))
-    if outcome is None:
-        sys.exit(_fail(lines))
-    for note in outcome.notes:
-        _say(f"Note: {note}")
-    _say(f"Wrote {trf}: {outcome.players} players, {outcome.rounds} rounds (TRF-16).")
 
 
 def _with_groups(file: Path, group: str | None) -> tuple[Any, dict[str, str]]:
     """The workbook's competition and each player's Group; exits when `group` has nobody."""
     from keizer_xl.workbook import files as workbook
 
+    _speak(file)
     loaded, lines = _attempt(lambda: workbook.load_with_groups(file))
     if loaded is None:
         sys.exit(_fail(lines))
     competition, groups = loaded
     if group is not None and group.casefold() not in {g.casefold() for g in groups.values()}:
         known = sorted(set(groups.values()))
-        sys.exit(_fail([f"{file}: no player is in group '{group}' (the Players column Group"
-                        + (f" has {', '.join(known)})" if known else " is empty or missing)")]))
+        sys.exit(_fail([_t("{file}: no player is in group '{group}' (the Players column Group "
+                           "has {groups})", file=file, group=group, groups=", ".join(known))
+                        if known else
+                        _t("{file}: no player is in group '{group}' (the Players column Group "
+                           "is empty or missing)", file=file, group=group)]))
     return competition, groups
 
 
@@ -511,14 +445,16 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
     only = None
     if group is not None:
         if as_text or pdf:
-            raise click.UsageError("--group goes with the web pages (not --text or --pdf)")
+            raise click.UsageError(_t("--group goes with the web pages (not --text or --pdf)"))
         competition, groups = _with_groups(file, group)
         found: Any = competition_report(competition)
         only = {n for n, g in groups.items() if g.casefold() == group.casefold()}
         found = (found[0], dataclasses.replace(
             found[1], competition=" · ".join(t for t in (found[1].competition,
-                                                          f"group {group}") if t)))
+                                                          _t("group {group}", group=group))
+                                              if t)))
     else:
+        _speak(file)
         found, lines = _attempt(lambda: workbook_report(file))
         if found is None:
             sys.exit(_fail(lines))
@@ -534,7 +470,8 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
         written, lines = _attempt(lambda: write_pdfs(report, titles, folder))
         if written is None:
             sys.exit(_fail(lines))
-        _say(f"Wrote {' and '.join(str(p) for p in written)}: A4, ready to print.")
+        _say(_t("Wrote {files}: A4, ready to print.", files=_t(" and ").join(
+            str(p) for p in written)))
     if fragment or not (as_text or pdf):
         from keizer_xl.publish.site import build_site, write_site
 
@@ -543,13 +480,16 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
         if done is None:
             sys.exit(_fail(lines))
         if fragment:
-            _say(f"Wrote {len(pages)} fragments to {folder}: paste their contents into your "
-                 "website's editor (as HTML).")
+            _say(_t("Wrote {count} fragments to {folder}: paste their contents into your "
+                    "website's editor (as HTML).", count=len(pages), folder=folder))
         else:
-            cards = len(pages) - 3
-            whose = f" of group {group}" if group else ""
-            _say(f"Site written to {folder}: standings, pairings, crosstable and {cards} "
-                 f"player pages{whose}. Open {folder / 'index.html'}.")
+            values = {"folder": folder, "cards": len(pages) - 3,
+                      "index": folder / "index.html"}
+            _say(_t("Site written to {folder}: standings, pairings, crosstable and {cards} "
+                    "player pages of group {group}. Open {index}.", group=group, **values)
+                 if group else
+                 _t("Site written to {folder}: standings, pairings, crosstable and {cards} "
+                    "player pages. Open {index}.", **values))
 
 
 @main.command()
@@ -559,17 +499,20 @@ def demo(folder: Path) -> None:
     """Play Keizer's own published example in a new workbook and print the standings."""
     from keizer_xl.cli.demo import run_demo
 
-    _, lines = _attempt(lambda: run_demo(folder, _say, _print_round, _print_standings))
+    language = _speak()
+    _, lines = _attempt(lambda: run_demo(folder, _say, _print_round, _print_standings,
+                                         language))
     if lines:
         sys.exit(_fail(lines))
 
 
 def _add_commands() -> None:
     """Commands kept in their own modules, registered on the group."""
+    from keizer_xl.cli.exchange import export, ratings
     from keizer_xl.cli.fixes import rename, unpair
 
-    main.add_command(unpair)
-    main.add_command(rename)
+    for command in (ratings, export, unpair, rename):
+        main.add_command(command)
 
 
 _add_commands()

@@ -16,7 +16,6 @@ import numpy as np
 
 from keizer_xl.core.messages import Joined, Name, msg
 from keizer_xl.core.model import Season
-
 from keizer_xl.core.rows import SeasonRows, group_order
 from keizer_xl.core.settings import Settings
 

@@ -16,7 +16,6 @@ from keizer_xl.core.messages import Joined, Name, msg
 from keizer_xl.core.scoring import Standings
 
 
-
 @dataclass(frozen=True)
 class FinalOrder:
     """The standings as shown, and the players listed last for too few games."""

@@ -61,8 +61,9 @@ def msg(template: str, /, **values: Any) -> Message:
 
 
 class Name(Message):
-    """One of the workbook's names (a sheet, header or setting) inside a message, written as
-    the workbook's language writes it: `kind` is "name" or "setting"."""
+    """One of the workbook's names inside a message, written as the workbook's language
+    writes it: `kind` is "name" (a sheet or header), "setting", or "rest" (the word of a bye
+    or absence row: bye, excused, club, unexcused)."""
 
     def __new__(cls, name: str, kind: str = "name") -> Name:
         self = str.__new__(cls, name)

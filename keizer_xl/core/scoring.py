@@ -23,7 +23,6 @@ import numpy as np
 
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Absence, Player, Result, Season
-
 from keizer_xl.core.ratings import EloRatings, games_by_round, lcm_of_denominators
 from keizer_xl.core.rows import (
     ABSENCE_CODE,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from keizer_xl.core.messages import msg
 from keizer_xl.exchange.csvfile import read_text
 from keizer_xl.exchange.ratings import RatingPlan, parse_rating_list, plan_ratings
 

@@ -25,7 +25,6 @@ from fractions import Fraction
 
 from keizer_xl.core.errors import KeizerError, KeizerXLError
 from keizer_xl.core.messages import Message, msg
-
 from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
 from keizer_xl.core.scoring import Standings
 from keizer_xl.exchange.problems import LineProblems

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Season
-
 from keizer_xl.exchange.csvfile import read_text, write_text
 from keizer_xl.exchange.trf import (
     NAME_WIDTH,
@@ -53,7 +52,7 @@ def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
     title = name or competition.settings.competition_name or book.stem
     report = report_from_season(season, standings, title, identities, settings)
     write_text(out, write_trf(report))
-    notes = []
+    notes: list[str] = []
     if season.last_round > standings.after_round:
         notes.append(msg("round {round} is not complete yet, so the file ends with round "
                          "{last}", round=season.last_round, last=standings.after_round))

@@ -56,8 +56,11 @@ class _Catalog(Tongue):
         return translate(template, self.language)
 
     def name(self, name: str, kind: str) -> str:
-        from keizer_xl.workbook.names import local_name, local_setting
+        from keizer_xl.core.model import Absence
+        from keizer_xl.workbook.names import local_name, local_setting, rest_word
 
+        if kind == "rest":
+            return rest_word(Absence(name), self.language)
         return (local_setting if kind == "setting" else local_name)(name, self.language)
 
 
@@ -77,11 +80,16 @@ def say(text: Any, language: str) -> str:
 ENVIRONMENT = "KEIZER_XL_LANG"
 
 
+def from_environment() -> str | None:
+    """The language KEIZER_XL_LANG asks for (None when unset or not one of ours)."""
+    language = os.environ.get(ENVIRONMENT, "").strip().lower()
+    return language if language in LANGUAGES else None
+
+
 def choose(asked: str | None, workbook: str | None = None) -> str:
     """The language to speak: the one asked for (`--lang`), else the environment's
     KEIZER_XL_LANG, else the workbook's own, else English. An unknown one is English."""
-    for language in (asked, os.environ.get(ENVIRONMENT, "").strip().lower() or None,
-                     workbook):
+    for language in (asked, from_environment(), workbook):
         if language in LANGUAGES:
             return language
     return "en"

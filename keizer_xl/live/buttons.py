@@ -17,11 +17,14 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from keizer_xl.core.errors import KeizerXLError
+from keizer_xl.core.messages import msg
+from keizer_xl.i18n import say, translate
+from keizer_xl.workbook.names import local_name
 
 if TYPE_CHECKING:
     from keizer_xl.workbook.contract import Cell, CellValue, Grid, SheetCells
 
-TITLE = "Keizer competition"
+TITLE = "Keizer competition"  # the message boxes' title, in English (see `_title`)
 MAX_LINES = 20  # problems listed in one message box; a taller box runs off the screen
 
 Block = tuple[tuple[int, int], list[list[Any]]]  # top-left cell (1-based), rows of values
@@ -51,7 +54,7 @@ class _WriteFailed(KeizerXLError):
     """Excel refused a write; the secretary must know whether earlier ones went through."""
 
 
-def _run(book: Any, work: Callable[[Any], None], button: str) -> None:
+def _run(book: Any, work: Callable[[Any, str], None], button: str) -> None:
     import xlwings
 
     if book is None:
@@ -62,11 +65,24 @@ def _run(book: Any, work: Callable[[Any], None], button: str) -> None:
                 f"{button}: this is run by the workbook's button in Excel; from Python, "
                 "pass the workbook, e.g. `keizer_xl.recalculate(xlwings.Book('club.xlsm'))`"
             ) from exc
+    language = _language(book)
     try:
         with _one_writer(book):
-            work(book)
+            work(book, language)
     except Exception as exc:  # every failure becomes a message box, never a traceback
-        _alert(book, failure_message(exc, button), button)
+        _alert(book, failure_message(exc, button, language), button, language)
+
+
+def _language(book: Any) -> str:
+    """The language to speak: the workbook's (told by its sheet names), unless the
+    environment asks for another (see `i18n.choose`)."""
+    from keizer_xl.i18n import choose
+    from keizer_xl.workbook.contract import language_of
+
+    try:
+        return choose(None, language_of({sheet.name: [] for sheet in book.sheets}))
+    except Exception:  # a book that cannot list its sheets will say so in the work
+        return choose(None)
 
 
 @contextlib.contextmanager
@@ -88,11 +104,11 @@ def _one_writer(book: Any) -> Iterator[None]:
             try:
                 held.enter_context(one_writer(path))
             except XlsxError as exc:
-                raise FileProblem(str(exc)) from None
+                raise FileProblem(msg(exc.template, **exc.values)) from None
         yield
 
 
-def _pair(book: Any) -> None:
+def _pair(book: Any, language: str) -> None:
     from keizer_xl.workbook.contract import board_notes, plan_pair
 
     grids = read_grids(book)
@@ -102,21 +118,24 @@ def _pair(book: Any) -> None:
     notes = [*([next_round.standings.note] if next_round.standings.note else []),
              *next_round.notes, *_warnings(next_round.standings), *board_notes(grids)]
     if notes:
-        _note(book, f"Round {next_round.round} is paired. Please note:\n\n"
-              + "\n\n".join(notes), "Pair next round")
+        _note(book, "\n\n".join([translate("Round {round} is paired. Please note:", language)
+                                  .format(round=next_round.round),
+                                  *(say(note, language) for note in notes)]),
+              "Pair next round", language)
 
 
-def _unpair(book: Any) -> None:
+def _unpair(book: Any, language: str) -> None:
     from keizer_xl.workbook.fixes import plan_unpair
 
     unpaired, edits = plan_unpair(read_grids(book))
     write(book, edits)
     _show(book, edits[-1])
-    _note(book, f"Round {unpaired.round} is taken back: its rows are gone from the Rounds "
-          "sheet and the Standings are as before it was paired.", "Undo last pairing")
+    _note(book, translate("Round {round} is taken back: its rows are gone from the Rounds "
+                          "sheet and the Standings are as before it was paired.", language)
+          .format(round=unpaired.round), "Undo last pairing", language)
 
 
-def _publish(book: Any) -> None:
+def _publish(book: Any, language: str) -> None:
     """Write the web pages of the standings after the last completed round; the workbook
     is only read (a saved workbook is needed: the pages go beside it)."""
     from pathlib import Path
@@ -131,22 +150,23 @@ def _publish(book: Any) -> None:
     except Exception:  # a book never saved, or an engine that cannot tell
         saved = False
     if not saved:
-        raise _NotSaved("Save the workbook first: the web pages are written in a folder "
-                        "beside it, named after it.")
+        raise _NotSaved(msg("Save the workbook first: the web pages are written in a folder "
+                            "beside it, named after it."))
     competition, _ = read_book(read_grids(book))  # BookError names the cells
     report, titles = competition_report(competition)
     folder = default_folder(path)
     pages = build_site(report, titles)
     write_site(pages, folder)
-    _note(book, f"The web pages are written to the folder {folder}. Open index.html there "
-          "to look at them, or copy the whole folder to the club's website.", "Publish")
+    _note(book, translate("The web pages are written to the folder {folder}. Open index.html "
+                          "there to look at them, or copy the whole folder to the club's "
+                          "website.", language).format(folder=folder), "Publish", language)
 
 
 class _NotSaved(KeizerXLError):
     """The Publish button needs to know where the workbook is."""
 
 
-def _recalc(book: Any) -> None:
+def _recalc(book: Any, language: str) -> None:
     from keizer_xl.workbook.contract import board_notes, plan_recalc
 
     grids = read_grids(book)
@@ -156,12 +176,13 @@ def _recalc(book: Any) -> None:
     notes = [*([standings.note] if standings.note else []), *_warnings(standings),
              *board_notes(grids)]
     if notes:
-        _note(book, "\n\n".join(notes), "Recalculate")
+        _note(book, "\n\n".join(say(note, language) for note in notes), "Recalculate",
+              language)
 
 
 def _warnings(standings: Any) -> list[str]:
     """Things allowed but probably not meant: said after the work, which is done."""
-    return [f"Warning: {line}" for line in standings.cautions]
+    return [msg("Warning: {caution}", caution=line) for line in standings.cautions]
 
 
 # -- reading --------------------------------------------------------------------------------
@@ -193,12 +214,12 @@ def _grid(sheet: Any) -> list[list[object]]:
     top, left = _top_left(address)
     bottom, right = _top_left(address.split(":")[-1])
     if bottom > MAX_ROWS or right > MAX_COLUMNS or bottom * right > MAX_CELLS:
-        raise FileProblem(
-            f"{sheet.name}!{column_letters(right)}{bottom}: the sheet's used range reaches this "
-            "cell; "
-            f"keizer_xl reads at most {MAX_ROWS:,} rows, {MAX_COLUMNS:,} columns and "
-            f"{MAX_CELLS:,} cells of a sheet. Clear what is there (and any formatting) and "
-            "try again.")
+        raise FileProblem(msg(
+            "{sheet}!{cell}: the sheet's used range reaches this cell; keizer_xl reads at most "
+            "{rows} rows, {columns} columns and {cells} cells of a sheet. Clear what is there "
+            "(and any formatting) and try again.", sheet=sheet.name,
+            cell=f"{column_letters(right)}{bottom}", rows=f"{MAX_ROWS:,}",
+            columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}"))
     values = used.options(ndim=2).value
     grid: list[list[object]] = [[] for _ in range(top - 1)]
     pad: list[object] = [None] * (left - 1)
@@ -297,30 +318,37 @@ def _show(book: Any, edit: SheetCells) -> None:
 
 # -- telling the secretary ------------------------------------------------------------------
 
-def failure_message(exc: BaseException, button: str) -> str:
-    """What went wrong, in the secretary's words, with each problem's cell."""
+def failure_message(exc: BaseException, button: str, language: str = "en") -> str:
+    """What went wrong, in the secretary's words (and language), with each problem's cell."""
     if isinstance(exc, _WriteFailed):
         sheet, changed, cause = exc.args
-        partly = ("Some cells were already written: check the Rounds and Standings sheets, "
-                  "or close the workbook without saving to go back to the last saved "
-                  "version." if changed else "Nothing was changed.")
-        return (f"Excel did not accept the new values for the sheet '{sheet}' "
-                f"({_plain(cause)}). Is the sheet protected, or a cell being edited?\n\n"
-                f"{partly}")
+        partly = translate("Some cells were already written: check the Rounds and Standings "
+                           "sheets, or close the workbook without saving to go back to the "
+                           "last saved version.", language) if changed else \
+            translate("Nothing was changed.", language)
+        return translate("Excel did not accept the new values for the sheet '{sheet}' "
+                         "({cause}). Is the sheet protected, or a cell being edited?",
+                         language).format(sheet=sheet, cause=_plain(cause)) + \
+            f"\n\n{partly}"
     if isinstance(exc, KeizerXLError):
-        return _problems(exc.lines(), button)
-    return (f"Something went wrong inside keizer_xl ({_plain(exc)}). Nothing was changed.\n\n"
-            "Please report this, with a copy of the workbook, to whoever looks after "
-            "keizer_xl at your club.")
+        return _problems([say(line, language) for line in exc.lines()], button, language)
+    return translate("Something went wrong inside keizer_xl ({cause}). Nothing was changed.",
+                     language).format(cause=_plain(exc)) + "\n\n" + translate(
+        "Please report this, with a copy of the workbook, to whoever looks after keizer_xl "
+        "at your club.", language)
 
 
-def _problems(lines: list[str], button: str) -> str:
+def _problems(lines: list[str], button: str, language: str) -> str:
     n = len(lines)
-    head = (f"{'One problem' if n == 1 else f'{n} problems'} in the workbook; nothing was "
-            "changed. Please fix:")
-    shown = lines if n <= MAX_LINES else [*lines[:MAX_LINES - 1],
-                                          f"... and {n - MAX_LINES + 1} more."]
-    return "\n\n".join([head, "\n".join(shown), f"Then click '{button}' again."])
+    head = translate("One problem in the workbook; nothing was changed. Please fix:",
+                     language) if n == 1 else translate(
+        "{count} problems in the workbook; nothing was changed. Please fix:",
+        language).format(count=n)
+    shown = lines if n <= MAX_LINES else [
+        *lines[:MAX_LINES - 1], translate("... and {count} more.", language).format(
+            count=n - MAX_LINES + 1)]
+    return "\n\n".join([head, "\n".join(shown), translate(
+        "Then click '{button}' again.", language).format(button=local_name(button, language))])
 
 
 def _plain(exc: BaseException) -> str:
@@ -328,16 +356,20 @@ def _plain(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _alert(book: Any, text: str, button: str) -> None:
+def _title(button: str, language: str) -> str:
+    return translate("Keizer competition", language) + ": " + local_name(button, language)
+
+
+def _alert(book: Any, text: str, button: str, language: str = "en") -> None:
     """The message box for a failure. If even that fails, the text goes to Excel's own
     error box (as an exception) rather than being lost."""
     try:
-        book.app.alert(text, title=f"{TITLE}: {button}", buttons="ok", mode="critical")
+        book.app.alert(text, title=_title(button, language), buttons="ok", mode="critical")
     except Exception:
         raise RuntimeError(text) from None
 
 
-def _note(book: Any, text: str, button: str) -> None:
+def _note(book: Any, text: str, button: str, language: str = "en") -> None:
     """A message box with something to know after a success; the work is done either way."""
     with contextlib.suppress(Exception):
-        book.app.alert(text, title=f"{TITLE}: {button}", buttons="ok", mode="info")
+        book.app.alert(text, title=_title(button, language), buttons="ok", mode="info")

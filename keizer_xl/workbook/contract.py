@@ -27,7 +27,6 @@ from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import setting_name
 from keizer_xl.core.words import is_blank, text
 from keizer_xl.i18n import say
-
 from keizer_xl.workbook.names import (
     _SETTINGS_TO_CONTRACT,
     LANGUAGES,
@@ -402,7 +401,7 @@ def board_notes(grids: Mapping[str, Grid]) -> list[str]:
     at = [cols[name] for name in ("Round", "Board", "White", "Black")]
     width, cells = max(at) + 1, itemgetter(*at)
     first: dict[tuple[object, object], int] = {}
-    notes = []
+    notes: list[str] = []
     for number, row in enumerate(grid[1:], start=2):
         if len(row) < width:
             continue
@@ -414,9 +413,12 @@ def board_notes(grids: Mapping[str, Grid]) -> list[str]:
             key = (_same(round_no), _same(board))
         seen = first.setdefault(key, number)
         if seen != number and not (is_blank(white) or is_blank(black) or is_blank(board)):
-            notes.append(f"{sheet}!{column_letters(cols['Board'] + 1)}{number}: board "
-                         f"{text(board)} of round {text(round_no)} is also used in row "
-                         f"{seen}; two games on one board")
+            notes.append(placed(msg("{sheet}!{cell}", sheet=sheet,
+                                    cell=f"{column_letters(cols['Board'] + 1)}{number}"),
+                                msg("board {board} of round {round} is also used in row "
+                                    "{row}; two games on one board", board=text(board),
+                                    round=text(round_no), row=seen)))
+
     return notes
 
 

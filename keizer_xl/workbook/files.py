@@ -18,7 +18,6 @@ from typing import TypeVar
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
 from keizer_xl.core.errors import KeizerXLError, Places, Problem
 from keizer_xl.core.messages import msg
-
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.workbook.contract import (
@@ -28,6 +27,7 @@ from keizer_xl.workbook.contract import (
     Layout,
     SheetCells,
     board_notes,
+    language_of,
     plan_pair,
     plan_recalc,
     read_book,
@@ -282,10 +282,31 @@ def _notes(standings: Standings) -> list[str]:
     return [standings.note] if standings.note else []
 
 
+def language_of_file(path: Path) -> str | None:
+    """The language a workbook file is written in (told by its sheet names); None when it
+    cannot be opened (the work that follows will say why)."""
+    try:
+        return language_of({name: [] for name in Workbook(Path(path)).worksheets()})
+    except Exception:  # not there, not a workbook: said by the command itself
+        return None
+
+
 def cautions(outcome: Outcome) -> list[str]:
     """What was allowed but probably not meant, each with its cell."""
     return list(outcome.standings.cautions)
 
 
-__all__ = ["FileProblem", "Outcome", "Problem", "cautions", "check", "inspect", "load",
-           "pair", "read_grids", "recalc", "write_cells"]
+__all__ = [
+    "FileProblem",
+    "Outcome",
+    "Problem",
+    "cautions",
+    "check",
+    "inspect",
+    "language_of_file",
+    "load",
+    "pair",
+    "read_grids",
+    "recalc",
+    "write_cells",
+]

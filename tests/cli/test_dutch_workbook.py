@@ -132,10 +132,13 @@ def test_a_problem_names_the_dutch_cell(tmp_path: Path) -> None:
 
     save_edits(dutch, [SheetEdit("Ronden", {(2, 5): "l-0"}),
                        SheetEdit("Instellingen", {(3, 1): "Stapp"})], backup=False)
-    result = run_cli("check", dutch)
+    result = run_cli("check", dutch)  # said in the workbook's language
     assert result.exit_code == 1
-    assert "Ronden!E2: 'l-0' is not a result" in result.output
-    assert "Instellingen!A3: 'Stapp' is not a setting" in result.output
+    assert "Ronden!E2: 'l-0' is geen uitslag" in result.output
+    assert "Instellingen!A3: 'Stapp' is geen instelling; bedoelt u 'Stap'?" in result.output
+    english = run_cli("--lang", "en", "check", dutch)
+    assert "Ronden!E2: 'l-0' is not a result" in english.output
+    assert "Instellingen!A3: 'Stapp' is not a setting; did you mean 'Step'?" in english.output
 
 
 def test_new_dutch_workbook_plays_like_the_english_one(tmp_path: Path) -> None:

@@ -394,12 +394,12 @@ def test_a_dutch_workbook_gets_the_same_checks(tmp_path: Path) -> None:
     path = tmp_path / "club.xlsx"
     book.save(path)
     result = run_cli("check", path)
-    assert result.exit_code == 1 and "Spelers!B3: a formula whose value is not saved" in (
-        result.output), result.output
+    assert result.exit_code == 1 and "Spelers!B3: een formule waarvan de waarde niet is " \
+        "opgeslagen" in result.output, result.output
     with zipfile.ZipFile(path) as package:
         sheet = package.read("xl/worksheets/sheet1.xml")
     _rewrite(path, {"xl/worksheets/sheet1.xml": sheet.replace(
         b"<f>1900+50</f><v /></c>", b"<f>1900+50</f><v>1950</v></c>")})
     result = run_cli("recalc", path)
     assert result.exit_code == 0, result.output
-    assert "Note: Ronden!B3: board 1 of round 1 is also used in row 2" in result.output
+    assert "Let op: Ronden!B3: bord 1 van ronde 1 wordt ook in rij 2 gebruikt" in result.output

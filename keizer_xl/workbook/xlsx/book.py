@@ -52,8 +52,8 @@ class Workbook:
         where = self.path.name
         for name, part in wanted.items():  # as the writer will find them
             if not _Sheet(package.content(part), f"{where}: sheet {name!r}").sound_outside_cells():
-                raise NotAWorkbook(f"{where}: the sheet {name!r} is damaged (its markup is "
-                                   "broken).")
+                raise NotAWorkbook("{file}: the sheet '{sheet}' is damaged (its markup is "
+                                   "broken).", file=where, sheet=name)
         names = [*wanted.values(), self.parts.workbook, self.parts.rels_part, "_rels/.rels",
                  "[Content_Types].xml"]
         names += [t for kind, t in self.parts.rels.values()
