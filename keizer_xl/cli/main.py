@@ -447,15 +447,15 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
         if as_text or pdf:
             raise click.UsageError(_t("--group goes with the web pages (not --text or --pdf)"))
         competition, groups = _with_groups(file, group)
-        found: Any = competition_report(competition)
+        found: Any = competition_report(competition, _speaking[0])
         only = {n for n, g in groups.items() if g.casefold() == group.casefold()}
         found = (found[0], dataclasses.replace(
             found[1], competition=" · ".join(t for t in (found[1].competition,
                                                           _t("group {group}", group=group))
                                               if t)))
     else:
-        _speak(file)
-        found, lines = _attempt(lambda: workbook_report(file))
+        language = _speak(file)
+        found, lines = _attempt(lambda: workbook_report(file, language))
         if found is None:
             sys.exit(_fail(lines))
     report, titles = found

@@ -153,7 +153,7 @@ def _publish(book: Any, language: str) -> None:
         raise _NotSaved(msg("Save the workbook first: the web pages are written in a folder "
                             "beside it, named after it."))
     competition, _ = read_book(read_grids(book))  # BookError names the cells
-    report, titles = competition_report(competition)
+    report, titles = competition_report(competition, language)
     folder = default_folder(path)
     pages = build_site(report, titles)
     write_site(pages, folder)

@@ -9,22 +9,26 @@ from keizer_xl.core.round import Competition
 from keizer_xl.publish.site import Titles
 
 
-def competition_report(competition: Competition) -> tuple[Report, Titles]:
-    """The standings after the last completed round, with everything derived from them."""
+def competition_report(competition: Competition, language: str = "en"
+                       ) -> tuple[Report, Titles]:
+    """The standings after the last completed round, with everything derived from them;
+    the pages, PDFs and texts made of them speak `language`."""
     standings = competition.standings()
-    return build_report(competition.season, standings), titles_of(competition)
+    return build_report(competition.season, standings), titles_of(competition, language)
 
 
-def titles_of(competition: Competition) -> Titles:
+def titles_of(competition: Competition, language: str = "en") -> Titles:
     s = competition.settings
-    return Titles(s.club_name or "", s.competition_name or "")
+    return Titles(s.club_name or "", s.competition_name or "", language)
 
 
-def workbook_report(path: Path) -> tuple[Report, Titles]:
-    """Read and check a workbook (BookError lists every problem with its cell)."""
-    from keizer_xl.workbook.files import check
+def workbook_report(path: Path, language: str | None = None) -> tuple[Report, Titles]:
+    """Read and check a workbook (BookError lists every problem with its cell); published
+    in `language`, by default the workbook's own."""
+    from keizer_xl.workbook.files import check, language_of_file
 
-    return competition_report(check(path))
+    competition = check(path)
+    return competition_report(competition, language or language_of_file(path) or "en")
 
 
 def default_folder(workbook: Path) -> Path:

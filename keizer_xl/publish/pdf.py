@@ -18,14 +18,13 @@ from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
 from keizer_xl.exchange.csvfile import replace_file
+from keizer_xl.i18n import say
 from keizer_xl.publish.numbers import change, number, percent, points, signed
-from keizer_xl.publish.site import Titles
+from keizer_xl.publish.site import Titles, Words
 
 FONT = "DejaVu"
 _INK, _SOFT, _UP, _DOWN = (27, 31, 36), (89, 99, 110), (26, 127, 55), (207, 34, 46)
 _HEAD_FILL, _BAND_FILL = (221, 230, 243), (243, 246, 250)
-_REASONS = {Absence.EXCUSED: "excused", Absence.CLUB: "club duty",
-            Absence.UNEXCUSED: "unexcused"}
 
 
 _MADE = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
@@ -66,7 +65,9 @@ def _document(titles: Titles, subtitle: str) -> Any:
             self.set_y(-10)
             self.set_font(FONT, "", 7.5)
             self.set_text_color(*_SOFT)
-            self.cell(0, 4, f"Page {self.page_no()} of {{nb}}", align="R")
+            self.cell(0, 4, Words(titles.language).t("Page {page} of {pages}",
+                                                      page=self.page_no(), pages="{nb}"),
+                      align="R")
 
     pdf = Sheet(orientation="portrait", unit="mm", format="A4")
     pdf.set_margins(12, 10, 12)
@@ -106,10 +107,11 @@ def _table(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
 
 def standings_pdf(report: Report, titles: Titles) -> bytes:
     after = report.after_round
-    pdf = _document(titles, f"Standings after round {after}" if after
-                    else "Ranking before round 1")
-    headings = ("#", "", "Name", "Score", "Value", "Pl", "W", "D", "L", "Pts", "%", "±W",
-                "Bye", "Abs")
+    t = Words(titles.language).t
+    pdf = _document(titles, t("Standings after round {round}", round=after) if after
+                    else t("Ranking before round 1"))
+    headings = ("#", "", t("Name"), t("Score"), t("Value"), t("Pl"), t("W"), t("D"), t("L"),
+                t("Pts"), "%", t("±W"), t("Bye"), t("Abs"))
     widths = (8, 9, 48, 15, 14, 8, 8, 8, 8, 10, 11, 9, 10, 10)
     align = ("R", "L", "L", *["R"] * 11)
     rows, colours = [], []
@@ -130,20 +132,23 @@ def standings_pdf(report: Report, titles: Titles) -> bytes:
     pdf.ln(2.5)
     pdf.set_font(FONT, "", 7.5)
     pdf.set_text_color(*_SOFT)
-    pdf.multi_cell(0, 3.6, "Score: Keizer points. Value: what beating the player is worth "
-                   "next round. Pl W D L: games played, won, drawn, lost; Pts: game points; "
-                   "%: game points per game; ±W: games with white minus games with black; "
-                   "Bye: byes and forfeit wins; Abs: absences; ▲▼: places gained or lost "
-                   "since the previous round. Rules: "
-                   + report.standings.settings.describe() + ".")
+    pdf.multi_cell(0, 3.6, t(
+        "Score: Keizer points. Value: what beating the player is worth next round. Pl W D L: "
+        "games played, won, drawn, lost; Pts: game points; %: game points per game; ±W: "
+        "games with white minus games with black; Bye: byes and forfeit wins; Abs: "
+        "absences; ▲▼: places gained or lost since the previous round. Rules: {rules}.",
+        rules=say(report.standings.settings.describe(), titles.language)))
     return bytes(pdf.output())
 
 
 def pairings_pdf(report: Report, titles: Titles) -> bytes:
+    words = Words(titles.language)
+    t = words.t
     round_no, games, rests = latest_round(report.season)
     complete = bool(games) and all(g.result is not None for g in games)
-    subtitle = (f"Round {round_no}: {'results' if complete else 'pairings'}" if round_no
-                else "No round has been paired yet")
+    subtitle = ((t("Round {round}: results", round=round_no) if complete
+                 else t("Round {round}: pairings", round=round_no)) if round_no
+                else t("No round has been paired yet"))
     pdf = _document(titles, subtitle)
     if games:
         def who(name: str) -> str:
@@ -153,24 +158,24 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
         rows = [(str(g.board or ""), who(g.white), g.result.value if g.result else "",
                  who(g.black)) for g in games]
         big = len(rows) <= 30
-        _table(pdf, ("Board", "White", "Result", "Black"), rows, (18, 73, 22, 73),
+        _table(pdf, (t("Board"), t("White"), t("Result"), t("Black")), rows, (18, 73, 22, 73),
                ("C", "L", "C", "L"), 12 if big else 9.5, 7.2 if big else 5.2)
     pdf.ln(3)
     byes = [r.player for r in rests if r.reason is Absence.BYE]
-    absent = [f"{r.player} ({_REASONS[r.reason]})" for r in rests
+    absent = [f"{r.player} ({words.reason(r.reason.value)})" for r in rests
               if r.reason is not Absence.BYE]
     pdf.set_text_color(*_INK)
-    for label, names in (("Bye", byes), ("Absent", absent)):
+    for label, names in ((t("Bye:"), byes), (t("Absent:"), absent)):
         if names:
             pdf.set_font(FONT, "B", 10.5)
-            pdf.write(5.5, f"{label}: ")
+            pdf.write(5.5, f"{label} ")
             pdf.set_font(FONT, "", 10.5)
             pdf.write(5.5, ", ".join(names))
             pdf.ln(7)
     pdf.set_font(FONT, "", 7.5)
     pdf.set_text_color(*_SOFT)
-    pdf.multi_cell(0, 3.6, "(n): the player's rank now. +- and -+: won by forfeit; "
-                   "--: neither came.")
+    pdf.multi_cell(0, 3.6, t("(n): the player's rank now. +- and -+: won by forfeit; --: "
+                             "neither came."))
     return bytes(pdf.output())
 
 

@@ -19,6 +19,7 @@ from keizer_xl.core.model import Absence, Game, Rest
 from keizer_xl.core.report import FORFEIT, GAME, GONE, NOT_YET, OPEN, PlayerReport, Report
 from keizer_xl.core.report import latest_round as find_latest_round
 from keizer_xl.exchange.csvfile import replace_file
+from keizer_xl.i18n import say, translate
 from keizer_xl.publish.charts import Chart, rank_chart
 from keizer_xl.publish.names import page_names
 from keizer_xl.publish.numbers import change, number, percent, points, signed
@@ -28,10 +29,32 @@ TOP_CHART = 10  # players on the index page's chart
 PLAYERS_DIR = "players"
 PAGES = ("index.html", "pairings.html", "crosstable.html")
 
-_REASONS = {Absence.BYE.value: "bye", Absence.EXCUSED.value: "excused absence",
-            Absence.CLUB.value: "club duty", Absence.UNEXCUSED.value: "unexcused absence"}
-_MARK_WORDS = {"1": "won", "½": "draw", "0": "lost", "+": "won by forfeit",
-               "-": "lost by forfeit"}
+
+
+class Words:
+    """The pages' words in one language: `t` for a message of the catalog, and the words
+    for a reason of absence and for a result."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def t(self, template: str, **values: Any) -> str:
+        text = translate(template, self.language)
+        return text.format(**values) if values else text
+
+    def reason(self, kind: str) -> str:
+        return {Absence.BYE.value: translate("bye", self.language),
+                Absence.EXCUSED.value: translate("excused absence", self.language),
+                Absence.CLUB.value: translate("club duty", self.language),
+                Absence.UNEXCUSED.value: translate("unexcused absence", self.language),
+                }.get(kind, kind)
+
+    def result(self, mark: str) -> str:
+        return {"1": translate("won", self.language), "½": translate("draw", self.language),
+                "0": translate("lost", self.language),
+                "+": translate("won by forfeit", self.language),
+                "-": translate("lost by forfeit", self.language),
+                }.get(mark) or translate("not played yet", self.language)
 
 
 @dataclass(frozen=True)
@@ -40,11 +63,12 @@ class Titles:
 
     club: str = ""
     competition: str = ""
+    language: str = "en"  # of the pages (the workbook's, or the one asked for)
 
     @property
     def heading(self) -> str:
         return " · ".join(t for t in (self.club, self.competition) if t) or \
-            "Keizer competition"
+            translate("Keizer competition", self.language)
 
 
 @functools.cache
@@ -113,7 +137,7 @@ def _game_line(report: Report, links: _Links, game: Game) -> View:
 
 
 def round_view(report: Report, links: _Links, round_no: int, games: Iterable[Game],
-               rests: Iterable[Rest]) -> View:
+               rests: Iterable[Rest], words: Words) -> View:
     games = [g for g in games if links.shown(g.white) or links.shown(g.black)]
     rests = [r for r in rests if links.shown(r.player)]
     return View(
@@ -123,27 +147,27 @@ def round_view(report: Report, links: _Links, round_no: int, games: Iterable[Gam
         byes=[View(name=r.player, href=links.card(r.player)) for r in rests
               if r.reason is Absence.BYE],
         absent=[View(name=r.player, href=links.card(r.player),
-                     reason=_REASONS[r.reason.value]) for r in rests
+                     reason=words.reason(r.reason.value)) for r in rests
                 if r.reason is not Absence.BYE],
     )
 
 
-def rounds_view(report: Report, links: _Links) -> list[View]:
+def rounds_view(report: Report, links: _Links, words: Words) -> list[View]:
     """The latest round first, then every earlier round."""
     season = report.season
     latest, games, rests = find_latest_round(season)
-    out = [round_view(report, links, latest, games, rests)] if latest else []
+    out = [round_view(report, links, latest, games, rests, words)] if latest else []
     for r in range(latest - 1, 0, -1):
         entries = season.round_entries(r)
         played = sorted((e for e in entries if isinstance(e, Game)),
                         key=lambda g: (g.board is None, g.board or 0))
         out.append(round_view(report, links, r, played,
                               sorted((e for e in entries if isinstance(e, Rest)),
-                                     key=lambda e: e.reason is not Absence.BYE)))
+                                     key=lambda e: e.reason is not Absence.BYE), words))
     return out
 
 
-def crosstable_view(report: Report, links: _Links) -> list[View]:
+def crosstable_view(report: Report, links: _Links, words: Words) -> list[View]:
     out = []
     for p in report.players:
         if not links.shown(p.name):
@@ -153,7 +177,7 @@ def crosstable_view(report: Report, links: _Links) -> list[View]:
             text = line.short(report.rank(line.opponent) if line.opponent else None)
             cells.append(View(text=text, kind=_cell_class(line.kind, line.mark),
                               title=_round_title(line.round, line.kind, line.opponent,
-                                                 line.white, line.mark, line.worth)))
+                                                 line.white, line.mark, line.worth, words)))
         out.append(View(rank=p.standing.rank, name=p.name, href=links.card(p.name),
                         cells=cells, score=number(p.standing.score)))
     return out
@@ -166,23 +190,27 @@ def _cell_class(kind: str, mark: str) -> str:
 
 
 def _round_title(round_no: int, kind: str, opponent: str | None, white: bool | None,
-                 mark: str, worth: Any) -> str:
+                 mark: str, worth: Any, words: Words) -> str:
+    t = words.t
     if opponent is not None:
-        what = f"{'white' if white else 'black'} against {opponent}"
+        what = t("white against {opponent}", opponent=opponent) if white else \
+            t("black against {opponent}", opponent=opponent)
         if mark:
-            what += f", {_MARK_WORDS[mark]}"
+            what = t("{what}, {result}", what=what, result=words.result(mark))
     elif kind == NOT_YET:
-        what = "not yet in the competition"
+        what = t("not yet in the competition")
     elif kind == GONE:
-        what = "no longer in the competition"
+        what = t("no longer in the competition")
     else:
-        what = _REASONS.get(kind, kind)
-    worth_text = f"; worth {number(worth)} now" if worth is not None else ""
-    return f"Round {round_no}: {what}{worth_text}"
+        what = words.reason(kind)
+    if worth is not None:
+        return t("Round {round}: {what}; worth {worth} now", round=round_no, what=what,
+                 worth=number(worth))
+    return t("Round {round}: {what}", round=round_no, what=what)
 
 
 def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | None,
-              following: str | None) -> View:
+              following: str | None, words: Words) -> View:
     row = p.standing
     lines = []
     for line in p.rounds:
@@ -191,14 +219,16 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
             lines.append(View(round=line.round, worth=worth, opponent=line.opponent,
                               rank=report.rank(line.opponent),
                               href=links.card(line.opponent, from_card=True),
-                              colour="white" if line.white else "black",
-                              result=_MARK_WORDS.get(line.mark, "not played yet")))
+                              colour=words.t("white") if line.white else words.t("black"),
+                              result=words.result(line.mark)))
             continue
         if line.kind in (NOT_YET, GONE):
-            note = ("not yet in the competition" if line.kind == NOT_YET
-                    else "no longer in the competition")
+            note = (words.t("not yet in the competition") if line.kind == NOT_YET
+                    else words.t("no longer in the competition"))
         else:
-            note = _REASONS[line.kind] + (" (not on the Rounds sheet)" if line.default else "")
+            note = words.t("{reason} (not on the Rounds sheet)",
+                           reason=words.reason(line.kind)) if line.default else \
+                words.reason(line.kind)
         lines.append(View(round=line.round, worth=worth, opponent=None, note=note))
     return View(
         name=p.name, rank=row.rank, score=number(row.score),
@@ -213,20 +243,22 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
     )
 
 
-def top_chart(report: Report, links: _Links) -> Chart | None:
+def top_chart(report: Report, links: _Links, words: Words) -> Chart | None:
     if report.after_round < 2:
         return None
     top = [p for p in report.players if p.standing.score is not None
            and links.shown(p.name)][:TOP_CHART]
     return rank_chart([(p.name, p.ranks, links.card(p.name)) for p in top],
-                      len(report.players), f"Rank after each round: the top {len(top)}")
+                      len(report.players),
+                      words.t("Rank after each round: the top {count}", count=len(top)))
 
 
-def card_chart(report: Report, p: PlayerReport) -> Chart | None:
+def card_chart(report: Report, p: PlayerReport, words: Words) -> Chart | None:
     if not any(r is not None for r in p.ranks):
         return None
     ranked = len(report.players)
-    return rank_chart([(p.name, p.ranks, None)], ranked, f"Rank of {p.name} after each round",
+    return rank_chart([(p.name, p.ranks, None)], ranked,
+                      words.t("Rank of {name} after each round", name=p.name),
                       width=480, height=220, worst=ranked)
 
 
@@ -241,19 +273,22 @@ def build_site(report: Report, titles: Titles, fragment: bool = False,
     group's players) the pages show those players, with their ranks in the whole field,
     and the games they played; opponents of other groups are named without a link."""
     links = _Links(report, fragment, only)
+    words = Words(titles.language)
     common = {"titles": titles, "after": report.after_round, "fragment": fragment,
               "top_value": number(report.standings.top_value),
-              "note": report.standings.note}
+              "note": say(report.standings.note, titles.language), "t": words.t,
+              "lang": titles.language}
     standings = standings_lines(report, links)
-    rules = settings_in_force(report.standings)
+    rules = settings_in_force(report.standings, titles.language)
     pages = {
         "index.html": render("index.html.j2", page="index", root="", lines=standings,
-                             rules=rules, chart=None if fragment else top_chart(report, links),
+                             rules=rules, chart=None if fragment else top_chart(report, links,
+                                                                                words),
                              **common),
         "pairings.html": render("pairings.html.j2", page="pairings", root="",
-                                rounds=rounds_view(report, links), **common),
+                                rounds=rounds_view(report, links, words), **common),
         "crosstable.html": render("crosstable.html.j2", page="crosstable", root="",
-                                  rows=crosstable_view(report, links), **common),
+                                  rows=crosstable_view(report, links, words), **common),
     }
     if fragment:
         return {("standings.html" if k == "index.html" else k): v for k, v in pages.items()}
@@ -264,8 +299,9 @@ def build_site(report: Report, titles: Titles, fragment: bool = False,
         following = names[i + 1] if i + 1 < len(names) else None
         path = f"{PLAYERS_DIR}/{links.files[p.name]}"
         pages[path] = card.render(page="player", root="../",
-                                  card=card_view(report, links, p, previous, following),
-                                  chart=card_chart(report, p), **common)
+                                  card=card_view(report, links, p, previous, following,
+                                                 words),
+                                  chart=card_chart(report, p, words), **common)
     return pages
 
 

@@ -9,16 +9,14 @@ from __future__ import annotations
 from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
 from keizer_xl.publish.numbers import change, number
-from keizer_xl.publish.site import Titles
-
-_REASONS = {Absence.EXCUSED: "excused", Absence.CLUB: "club duty",
-            Absence.UNEXCUSED: "unexcused"}
+from keizer_xl.publish.site import Titles, Words
 
 
 def standings_text(report: Report, titles: Titles) -> list[str]:
     after = report.after_round
-    lines = [titles.heading,
-             f"Standings after round {after}" if after else "Ranking before round 1", ""]
+    t = Words(titles.language).t
+    lines = [titles.heading, t("Standings after round {round}", round=after) if after
+             else t("Ranking before round 1"), ""]
     for p in report.players:
         row = p.standing
         arrow = change(p.change)[0]
@@ -27,26 +25,30 @@ def standings_text(report: Report, titles: Titles) -> list[str]:
     return lines
 
 
-def pairings_text(report: Report) -> list[str]:
+def pairings_text(report: Report, language: str = "en") -> list[str]:
+    words = Words(language)
+    t = words.t
     round_no, games, rests = latest_round(report.season)
     if not round_no:
-        return ["No round has been paired yet."]
+        return [t("No round has been paired yet.")]
     complete = all(g.result is not None for g in games)
-    lines = [f"Round {round_no} {'results' if complete else 'pairings'}", ""]
+    lines = [t("Round {round}: results", round=round_no) if complete
+             else t("Round {round}: pairings", round=round_no), ""]
     for g in games:
         board = f"{g.board}. " if g.board is not None else ""
         result = f" {g.result.value}" if g.result is not None else ""
         lines.append(f"{board}{g.white} – {g.black}{result}")
     byes = [r.player for r in rests if r.reason is Absence.BYE]
     if byes:
-        lines += ["", "Bye: " + ", ".join(byes)]
-    absent = [f"{r.player} ({_REASONS[r.reason]})" for r in rests
+        lines += ["", t("Bye:") + " " + ", ".join(byes)]
+    absent = [f"{r.player} ({words.reason(r.reason.value)})" for r in rests
               if r.reason is not Absence.BYE]
     if absent:
-        lines += ["", "Absent: " + ", ".join(absent)]
+        lines += ["", t("Absent:") + " " + ", ".join(absent)]
     return lines
 
 
 def report_text(report: Report, titles: Titles) -> str:
     """Both, with a blank line between: ready to paste."""
-    return "\n".join([*standings_text(report, titles), "", *pairings_text(report)]) + "\n"
+    return "\n".join([*standings_text(report, titles), "",
+                      *pairings_text(report, titles.language)]) + "\n"

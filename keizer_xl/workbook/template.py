@@ -316,7 +316,8 @@ def _settings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
         lines = -(-len(meaning) // meaning_width) or 1  # apps do not grow wrapped rows
         if lines > 1:
             sheet.set_row(row, _LINE_HEIGHT * lines)
-        sheet.write_string(row, 2, spec.default, fmt.value)  # what blank means
+        default = translate("blank", language) if spec.default == "blank" else spec.default
+        sheet.write_string(row, 2, default, fmt.value)  # what blank means
         sheet.write_string(row, 3, meaning, fmt.wrap)
         choices = spec.choices
         if choices:

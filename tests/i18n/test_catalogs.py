@@ -25,17 +25,21 @@ OTHERS = [language for language in LANGUAGES if language != "en"]
 # How the code marks a message: the shells' `translate("...", language)` and `_t("...")`,
 # the rule book's `msg("...", value=...)` (a `Message`), and the xlsx package's errors,
 # which are made from their English template in the same way.
-KEYWORDS = {"translate": (1,), "_t": (1,), "msg": (1,), "WorkbookLocked": (1,),
+# The published pages mark theirs `t("...")`, in the code and in the page templates.
+KEYWORDS = {"translate": (1,), "_t": (1,), "t": (1,), "msg": (1,), "WorkbookLocked": (1,),
             "WorkbookBusy": (1,), "NotAWorkbook": (1,)}
+METHODS = [("**.py", "python"), ("**/templates/**.j2", "jinja2.ext:babel_extract")]
 
 
 def messages() -> set[str]:
     """What the code shows: every marked message, and the settings' explanations (written
     into the Settings sheet)."""
     found = {entry[2] for entry in extract_from_dir(
-        str(PACKAGE), keywords=KEYWORDS, comment_tags=())
+        str(PACKAGE), method_map=METHODS, keywords=KEYWORDS, comment_tags=())
         if isinstance(entry[2], str)}
-    assert len(found) >= 250, len(found)  # the extractor found the marked messages
+    templates = {entry[2] for entry in extract_from_dir(
+        str(PACKAGE / "publish"), method_map=METHODS[1:], keywords=KEYWORDS, comment_tags=())}
+    assert len(found) >= 300 and len(templates) >= 40, (len(found), len(templates))
     return found | {spec.meaning for spec in SPECS}
 
 

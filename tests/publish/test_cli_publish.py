@@ -35,7 +35,7 @@ def test_publish_text_reads_well_in_a_chat(demo_book: Path) -> None:
     assert lines[3:6] == ["1. Harrison 141 ▲1", "2. Brown 136 ▲1", "3. Johnson 93 ▼2"]
     assert len([line for line in lines if line[:1].isdigit() and ". " in line]) == \
         len(report.players) + 5  # ten players, five games
-    assert "Round 2 results" in lines
+    assert "Round 2: results" in lines
     assert max(map(len, lines)) <= 60
     assert not set("┃━│┏┓└┘") & set(result.output)
 
