@@ -54,8 +54,8 @@ def screenshot(page: Path, out: Path, width: int, height: int) -> None:
         raise SystemExit(f"Chromium made no picture of {page}")
 
 
-def sample_site(folder: Path) -> Path:
-    """The sample season's site and PDFs in `folder`."""
+def sample_site(folder: Path, language: str = "en") -> Path:
+    """The sample season's site and PDFs in `folder`, in `language`."""
     from keizer_xl.core.report import build_report
     from keizer_xl.core.scoring import compute_standings
     from keizer_xl.core.settings import Settings
@@ -65,7 +65,7 @@ def sample_site(folder: Path) -> Path:
 
     season = club_season(NAMES, 10, seed=12, open_last=True, late=14)
     report = build_report(season, compute_standings(season, Settings()))
-    titles = Titles("Schaakclub De Toren", "Keizer 2025–26")
+    titles = Titles("Schaakclub De Toren", "Keizer 2025–26", language)
     write_site(build_site(report, titles), folder)
     write_pdfs(report, titles, folder)
     return folder
@@ -82,6 +82,9 @@ def main(argv: list[str]) -> int:
         subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile",
                         str(site / "standings.pdf"), str(out / "publish-pdf")], check=True)
         print(f"wrote {out / 'publish-pdf.png'}")
+        dutch = sample_site(Path(tmp) / "site-nl", "nl")  # as a Dutch workbook publishes
+        screenshot(dutch / "index.html", out / "publish-dutch.png", 1180, 760)
+        print(f"wrote {out / 'publish-dutch.png'}")
     return 0
 
 

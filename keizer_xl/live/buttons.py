@@ -91,7 +91,7 @@ def _one_writer(book: Any) -> Iterator[None]:
     the other way round): both hold the workbook's writer lock."""
     from pathlib import Path
 
-    from keizer_xl.workbook.files import FileProblem
+    from keizer_xl.workbook.files import FileProblem, xlsx_message
     from keizer_xl.workbook.xlsx import XlsxError, one_writer
 
     try:
@@ -104,7 +104,7 @@ def _one_writer(book: Any) -> Iterator[None]:
             try:
                 held.enter_context(one_writer(path))
             except XlsxError as exc:
-                raise FileProblem(msg(exc.template, **exc.values)) from None
+                raise FileProblem(xlsx_message(exc)) from None
         yield
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from keizer_xl.core.errors import KeizerXLError
+from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
 from keizer_xl.exchange.csvfile import replace_file
@@ -38,13 +39,13 @@ def font_files() -> dict[str, Path]:
     """DejaVu Sans regular and bold from matplotlib's package data."""
     spec = importlib.util.find_spec("matplotlib")
     if spec is None or spec.origin is None:
-        raise PdfProblem("PDF needs the matplotlib package for its font: "
-                         "pip install matplotlib")
+        raise PdfProblem(msg("PDF needs the matplotlib package for its font: pip install "
+                             "matplotlib"))
     folder = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
     files = {"": folder / "DejaVuSans.ttf", "B": folder / "DejaVuSans-Bold.ttf"}
     missing = [str(p) for p in files.values() if not p.is_file()]
     if missing:
-        raise PdfProblem(f"the PDF font is missing: {', '.join(missing)}")
+        raise PdfProblem(msg("the PDF font is missing: {files}", files=", ".join(missing)))
     return files
 
 

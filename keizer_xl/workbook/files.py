@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
 from keizer_xl.core.errors import KeizerXLError, Places, Problem
-from keizer_xl.core.messages import msg
+from keizer_xl.core.messages import Joined, Message, msg
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.workbook.contract import (
@@ -35,7 +35,15 @@ from keizer_xl.workbook.contract import (
 from keizer_xl.workbook.fixes import Unpaired, plan_rename, plan_unpair
 from keizer_xl.workbook.names import _contract_headers, sheet_names
 from keizer_xl.workbook.pairings import pairings_edit
-from keizer_xl.workbook.xlsx import SheetEdit, Workbook, XlsxError, column_letters, one_writer
+from keizer_xl.workbook.xlsx import (
+    Reason,
+    SheetEdit,
+    SheetTooLarge,
+    Workbook,
+    XlsxError,
+    column_letters,
+    one_writer,
+)
 
 SUFFIXES = (".xlsx", ".xlsm")
 OTHER_KINDS = {
@@ -125,7 +133,7 @@ def _as_file_problem(path: Path) -> Iterator[None]:
     try:
         yield
     except XlsxError as exc:
-        raise FileProblem(_named(path, msg(exc.template, **exc.values))) from None
+        raise FileProblem(_named(path, xlsx_message(exc))) from None
     except (ValueError, TypeError) as exc:  # a cell the writer will not overwrite
         raise FileProblem(_named(path, str(exc))) from None
     except OSError as exc:
@@ -141,6 +149,20 @@ _REASONS = {str(m): m for m in (
     msg("cannot replace the backup; is it open?"),
     msg("the workbook is read-only; keizer_xl cannot save into it"),
     msg("there is no workbook at this place"))}
+
+
+def xlsx_message(error: XlsxError) -> Message:
+    """The xlsx package's error as a message, to be said in the workbook's language."""
+    def said(template: str, values: dict[str, object]) -> Message:
+        return msg(template, **{key: said(*value) if isinstance(value, Reason) else value
+                                for key, value in values.items()})
+
+    message = said(error.template, error.values)
+    if isinstance(error, SheetTooLarge):
+        return Joined("\n", [*(msg("{sheet}!{cell}: the sheet's data reaches this cell "
+                                    "({why})", sheet=sheet, cell=cell, why=said(*why))
+                                for sheet, cell, why in error.far), message])
+    return message
 
 
 def _named(path: Path, message: str) -> str:

@@ -26,8 +26,9 @@ OTHERS = [language for language in LANGUAGES if language != "en"]
 # the rule book's `msg("...", value=...)` (a `Message`), and the xlsx package's errors,
 # which are made from their English template in the same way.
 # The published pages mark theirs `t("...")`, in the code and in the page templates.
-KEYWORDS = {"translate": (1,), "_t": (1,), "t": (1,), "msg": (1,), "WorkbookLocked": (1,),
-            "WorkbookBusy": (1,), "NotAWorkbook": (1,)}
+KEYWORDS = {"translate": (1,), "_t": (1,), "t": (1,), "msg": (1,), "reason": (1,),
+            "WorkbookLocked": (1,), "WorkbookBusy": (1,), "NotAWorkbook": (1,),
+            "MissingSheet": (1,), "SheetTooLarge": (2,)}
 METHODS = [("**.py", "python"), ("**/templates/**.j2", "jinja2.ext:babel_extract")]
 
 

@@ -172,8 +172,21 @@ def test_the_writers_reasons_are_the_ones_the_xlsx_package_gives() -> None:
     assert raised and raised == set(_REASONS)
 
 
-MESSAGE_CALLS = {"add", "caution", "Problem", "Caution", "WordError", "FileProblem",
-                 "TextFileProblem", "TrfLimit", "KeizerError", "_NotSaved", "LineProblem"}
+def _error_classes() -> set[str]:
+    """Every error class of ours whose message reaches the secretary (the roots and their
+    kinds, found in the source), plus the collectors' `add` and `caution`."""
+    roots = {"KeizerXLError", "XlsxError"}
+    found = set(roots)
+    for _ in range(3):  # kinds of kinds
+        for path in PACKAGE.rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef) and any(
+                        getattr(b, "id", "") in found for b in node.bases):
+                    found.add(node.name)
+    return found - roots
+
+
+MESSAGE_CALLS = {"add", "caution", "Problem", "Caution", "LineProblem", *_error_classes()}
 
 
 def test_no_message_is_written_as_a_plain_string() -> None:
@@ -187,10 +200,13 @@ def test_no_message_is_written_as_a_plain_string() -> None:
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             first = node.args[0]
+            template = path.parent.name == "xlsx"  # its errors take a template, not `msg`
             if name in MESSAGE_CALLS and (isinstance(first, ast.JoinedStr) or (
                     isinstance(first, ast.Constant) and isinstance(first.value, str)
-                    and first.value)):
+                    and first.value and not template)):
                 plain.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert {"WordError", "FileProblem", "TrfLimit", "PdfProblem", "WorkbookLocked"} <= \
+        MESSAGE_CALLS  # the search found the error classes
     assert plain == []
 
 
@@ -246,3 +262,20 @@ def test_a_problem_raised_in_the_rule_book_is_said_in_dutch() -> None:
     assert "Spelers!3:3: 'Anna' staat er twee keer (ook in rij 2)" in dutch
     assert "Spelers!2:2: 'veel' is geen getal (rating)" in dutch
     assert dutch.startswith("2 problemen gevonden:")
+
+
+def test_a_value_typed_far_away_is_reported_in_dutch(tmp_path: Path) -> None:
+    """The xlsx package's own refusals (here: data past the limits) are said in Dutch too,
+    each part of them."""
+    from keizer_xl.workbook.xlsx import MAX_ROWS
+
+    path = book(tmp_path, "nl")
+    save_edits(path, [SheetEdit("Spelers", {(MAX_ROWS + 5, 1): "oeps"})], backup=False)
+    result = run_cli("check", path)
+    assert result.exit_code == 1
+    far = f"{MAX_ROWS + 5:,}"
+    assert f"Spelers!A{MAX_ROWS + 5}: de gegevens van het blad reiken tot deze cel (rij {far}, " \
+        f"voorbij {MAX_ROWS:,} rijen)" in result.output
+    assert "keizer_xl leest hoogstens" in result.output
+    english = run_cli("--lang", "en", "check", path)
+    assert "the sheet's data reaches this cell (row" in english.output

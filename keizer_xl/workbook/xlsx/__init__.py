@@ -13,6 +13,7 @@ from keizer_xl.workbook.xlsx.cells import CellValue, Formula
 from keizer_xl.workbook.xlsx.errors import (
     MissingSheet,
     NotAWorkbook,
+    Reason,
     SheetTooLarge,
     WorkbookBusy,
     WorkbookLocked,
@@ -37,6 +38,7 @@ __all__ = [
     "Formula",
     "MissingSheet",
     "NotAWorkbook",
+    "Reason",
     "SheetEdit",
     "SheetTooLarge",
     "SheetValues",

@@ -7,6 +7,24 @@ so nothing here needs to know about those.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+
+class Reason(NamedTuple):
+    """Part of a message, kept as its English template and values (see `reason`)."""
+
+    template: str
+    values: dict[str, object]
+
+    def __str__(self) -> str:
+        return self.template.format(**self.values)
+
+
+def reason(template: str, /, **values: object) -> Reason:
+    """A reason inside an error's message, said in the workbook's language by the layer
+    above like the error itself."""
+    return Reason(template, values)
+
 
 class XlsxError(Exception):
     """The root of this package's errors; the workbook layer turns them into keizer_xl's.
@@ -37,8 +55,12 @@ class WorkbookBusy(XlsxError):
 
 
 class SheetTooLarge(NotAWorkbook):
-    """A sheet to be read has data beyond the limits; `far` lists (sheet, cell, why)."""
+    """A sheet to be read has data beyond the limits; `far` lists (sheet, cell, why), and
+    the message says each of them, then the limits (the template and its values)."""
 
-    def __init__(self, message: str, far: list[tuple[str, str, str]]):
-        super().__init__(message)
-        self.far = far
+    def __init__(self, far: list[tuple[str, str, Reason]], template: str,
+                 /, **values: object) -> None:
+        lines = [f"{sheet}!{cell}: the sheet's data reaches this cell ({why})"
+                 for sheet, cell, why in far]
+        super().__init__("\n".join([*lines, template.format(**values)]))
+        self.template, self.values, self.far = template, values, far

@@ -107,18 +107,21 @@ class _Package:
         if found is not None:
             return found
         info = self.infos[name]
-        where = f"{self.path.name} is damaged or hostile: its part {name}"
+        where = {"file": self.path.name, "part": name}
         if info.file_size > MAX_PART:
-            raise NotAWorkbook(f"{where} would unpack to {info.file_size >> 20} MB; "
-                               f"keizer_xl unpacks at most {MAX_PART >> 20} MB of one part.")
+            raise NotAWorkbook("{file} is damaged or hostile: its part {part} would unpack to "
+                               "{size} MB; keizer_xl unpacks at most {most} MB of one part.",
+                               size=info.file_size >> 20, most=MAX_PART >> 20, **where)
         try:
             with self.zip.open(info) as member:
                 data = member.read(MAX_PART + 1)  # to the end, where zipfile checks the CRC
         except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError, RuntimeError,
                 ValueError, zlib.error) as exc:
-            raise NotAWorkbook(f"{where} cannot be unpacked ({exc}).") from None
+            raise NotAWorkbook("{file} is damaged or hostile: its part {part} cannot be "
+                               "unpacked ({reason}).", reason=exc, **where) from None
         if len(data) > MAX_PART:
-            raise NotAWorkbook(f"{where} unpacks to more than {MAX_PART >> 20} MB.")
+            raise NotAWorkbook("{file} is damaged or hostile: its part {part} unpacks to more "
+                               "than {most} MB.", most=MAX_PART >> 20, **where)
         self.data[name] = data
         return data
 
@@ -303,7 +306,8 @@ class _WorkbookParts:
         try:
             root = parse_xml(package.part(self.workbook))
         except Exception as exc:  # defusedxml/expat errors have no common base
-            raise NotAWorkbook(f"{name} is damaged (its workbook part is unreadable).") from exc
+            raise NotAWorkbook("{file} is damaged (its workbook part is unreadable).",
+                               file=name) from exc
         self.sheets: dict[str, tuple[str, str]] = {}  # casefolded name -> (name, rel id)
         for element in root.iter():
             if _local(element.tag) == "sheet":
@@ -325,7 +329,8 @@ class _WorkbookParts:
         try:
             root = parse_xml(data)
         except Exception as exc:
-            raise NotAWorkbook(f"{self.package.path.name} is damaged (bad relationships).") from exc
+            raise NotAWorkbook("{file} is damaged (bad relationships).",
+                               file=self.package.path.name) from exc
         base = posixpath.dirname(source)
         found = {}
         for rel in root:
@@ -348,14 +353,17 @@ class _WorkbookParts:
         found = self.sheets.get(sheet.casefold())
         if found is None:
             known = ", ".join(repr(n) for n, _ in self.sheets.values())
-            raise MissingSheet(f"{name} has no sheet called {sheet!r} (it has {known}).")
+            raise MissingSheet("{file} has no sheet called '{sheet}' (it has {sheets}).",
+                               file=name, sheet=sheet, sheets=known)
         real_name, rid = found
         kind, target = self.rels.get(rid, ("", ""))
         if not kind.endswith("/worksheet"):
-            raise MissingSheet(f"{real_name!r} in {name} is not an ordinary worksheet.")
+            raise MissingSheet("'{sheet}' in {file} is not an ordinary worksheet.",
+                               sheet=real_name, file=name)
         part = self.package.by_lower.get(target.lower())
         if part is None:
-            raise NotAWorkbook(f"{name} is damaged: sheet {real_name!r} is missing.")
+            raise NotAWorkbook("{file} is damaged: sheet '{sheet}' is missing.", file=name,
+                               sheet=real_name)
         return part
 
     def add_sheet(self, sheet: str) -> None:
@@ -388,7 +396,8 @@ class _WorkbookParts:
             text = text.replace(f"<{p}workbook", declared, 1)
         end = text.find(f"</{p}sheets>")
         if end < 0:
-            raise NotAWorkbook(f"{package.path.name} is damaged (its sheet list is not closed).")
+            raise NotAWorkbook("{file} is damaged (its sheet list is not closed).",
+                               file=package.path.name)
         entry = (f'<{p}sheet name="{html.escape(sheet)}" sheetId="{max(ids, default=0) + 1}" '
                  f'{r}:id="{rid}"/>')
         package.changed[workbook_part] = (text[:end] + entry + text[end:]).encode("utf-8")

@@ -18,7 +18,7 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from keizer_xl.workbook.xlsx.errors import NotAWorkbook, SheetTooLarge
+from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge, reason
 from keizer_xl.workbook.xlsx.sheet import _Sheet
 from keizer_xl.workbook.xlsx.xmltext import (
     _CELL_REF,
@@ -51,18 +51,22 @@ class Scan:
     right: tuple[int, int] = (0, 0)  # a cell in the last column
     unsaved: list[tuple[int, int]] = field(default_factory=list)
 
-    def too_far(self, sheet: str) -> list[tuple[str, str, str]]:
+    def too_far(self, sheet: str) -> list[tuple[str, str, Reason]]:
         """(sheet, cell, why) for each limit the sheet's data passes."""
         rows, columns = self.bottom[0], self.right[1]
         found = []
         if rows > MAX_ROWS:
-            found.append((sheet, _ref(self.bottom), f"row {rows:,}, past {MAX_ROWS:,} rows"))
+            found.append((sheet, _ref(self.bottom), reason(
+                "row {row}, past {most} rows", row=f"{rows:,}", most=f"{MAX_ROWS:,}")))
         if columns > MAX_COLUMNS:
-            found.append((sheet, _ref(self.right),
-                          f"column {column_letters(columns)}, past {MAX_COLUMNS:,} columns"))
+            found.append((sheet, _ref(self.right), reason(
+                "column {column}, past {most} columns", column=column_letters(columns),
+                most=f"{MAX_COLUMNS:,}")))
         if not found and rows * columns > MAX_CELLS:
-            found.append((sheet, _ref(self.bottom), f"A1:{column_letters(columns)}{rows} is "
-                          f"{rows * columns:,} cells, past {MAX_CELLS:,}"))
+            found.append((sheet, _ref(self.bottom), reason(
+                "{area} is {cells} cells, past {most}",
+                area=f"A1:{column_letters(columns)}{rows}", cells=f"{rows * columns:,}",
+                most=f"{MAX_CELLS:,}")))
         return found
 
 
@@ -163,7 +167,7 @@ def read_values(parts: dict[str, bytes], wanted: dict[str, str],
     far cell. Calamine then reads a package holding only `parts`, never the original file.
     """
     scans: dict[str, Scan] = {}
-    far: list[tuple[str, str, str]] = []
+    far: list[tuple[str, str, Reason]] = []
     for name, part in wanted.items():
         scans[name] = scan(parts[part], f"{where}: sheet {name!r}")
         far += scans[name].too_far(name)
@@ -171,15 +175,14 @@ def read_values(parts: dict[str, bytes], wanted: dict[str, str],
     if not far and total > MAX_CELLS:
         name, most = max(scans.items(), key=lambda item: item[1].bottom[0] * item[1].right[1])
         corner = (most.bottom[0], most.right[1])
-        far.append((name, _ref(corner), f"the sheets read hold {total:,} cells from A1 "
-                    f"together, past {MAX_CELLS:,}"))
+        far.append((name, _ref(corner), reason(
+            "the sheets read hold {cells} cells from A1 together, past {most}",
+            cells=f"{total:,}", most=f"{MAX_CELLS:,}")))
     if far:
-        lines = [f"{sheet}!{cell}: the sheet's data reaches this cell ({why})"
-                 for sheet, cell, why in far]
-        lines.append(f"keizer_xl reads at most {MAX_ROWS:,} rows, {MAX_COLUMNS:,} columns and "
-                     f"{MAX_CELLS:,} cells of a sheet. Clear what is there (and any "
-                     "formatting) and try again.")
-        raise SheetTooLarge("\n".join(lines), far)
+        raise SheetTooLarge(far, "keizer_xl reads at most {rows} rows, {columns} columns and "
+                            "{cells} cells of a sheet. Clear what is there (and any "
+                            "formatting) and try again.", rows=f"{MAX_ROWS:,}",
+                            columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}")
     small = io.BytesIO()
     with zipfile.ZipFile(small, "w", zipfile.ZIP_STORED) as package:
         for name, data in parts.items():
@@ -192,5 +195,6 @@ def read_values(parts: dict[str, bytes], wanted: dict[str, str],
         return {name: SheetValues(book.get_sheet_by_name(name).to_python(
                     skip_empty_area=False), scans[name].unsaved) for name in wanted}
     except Exception as exc:  # calamine raises its own types for damaged parts
-        raise NotAWorkbook(f"{where} could not be read as a workbook ({exc}).") from None
+        raise NotAWorkbook("{where} could not be read as a workbook ({reason}).",
+                           where=where, reason=exc) from None
 

@@ -73,18 +73,20 @@ class _Sheet:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise NotAWorkbook(f"{where} is not stored as UTF-8 and cannot be edited.") from None
+            raise NotAWorkbook("{where} is not stored as UTF-8 and cannot be edited.",
+                               where=where) from None
         p = self.p = _root_prefix(text, "worksheet")
         m = _start_tag(p, "sheetData").search(text)
         if m is None:
-            raise NotAWorkbook(f"{where} is damaged (it has no cell data).")
+            raise NotAWorkbook("{where} is damaged (it has no cell data).", where=where)
         self.head, self.sheet_data_tag = text[: m.start()], m.group(0)
         if self.sheet_data_tag.endswith("/>"):
             body, self.tail = "", text[m.end() :]
         else:
             close = text.find(f"</{p}sheetData>", m.end())
             if close < 0:
-                raise NotAWorkbook(f"{where} is damaged (its cell data is not closed).")
+                raise NotAWorkbook("{where} is damaged (its cell data is not closed).",
+                                   where=where)
             body, self.tail = text[m.end() : close], text[close + len(f"</{p}sheetData>") :]
         self.body = body
         self._items: list[_Row | str] | None = None  # split into rows only when needed
@@ -133,7 +135,8 @@ class _Sheet:
             else:
                 close = text.find(close_tag, m.end())
                 if close < 0:
-                    raise NotAWorkbook(f"{self.where} is damaged (a <{name}> is not closed).")
+                    raise NotAWorkbook("{where} is damaged (a <{tag}> is not closed).",
+                                       where=self.where, tag=name)
                 pos = close + len(close_tag)
             yield m.start(), pos, tag
 
@@ -388,7 +391,8 @@ class _Sheet:
         others = "".join(_markup([item for item in self.items
                                   if not (isinstance(item, _Row) and item.made)]))
         if not _well_formed((head + self._sheet_data(others) + self.tail).encode("utf-8")):
-            raise NotAWorkbook(f"{self.where} has markup keizer_xl cannot edit safely.")
+            raise NotAWorkbook("{where} has markup keizer_xl cannot edit safely.",
+                               where=self.where)
         return (head + self._sheet_data(body) + self.tail).encode("utf-8")
 
     def sound_outside_cells(self) -> bool:
