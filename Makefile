@@ -26,8 +26,19 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
+# How the code marks a message (tests/i18n/test_catalogs.py extracts with the same words).
+MESSAGES := -k translate -k msg -k _t -k t -k reason -k WorkbookLocked -k WorkbookBusy \
+	-k NotAWorkbook -k MissingSheet -k SheetTooLarge:2 -k SettingSpec:5 -k _choice:5
+LOCALE := keizer_xl/i18n/locale
+
+# The message template (.pot) from the code, each catalog brought up to date with it (a new
+# message comes in untranslated: the tests name it until it is), then compiled.
 catalogs: $(STAMP)
-	$(BIN)/pybabel compile -d keizer_xl/i18n/locale -D keizer_xl
+	$(BIN)/pybabel extract -F keizer_xl/i18n/babel.cfg $(MESSAGES) --no-location \
+		--sort-output --omit-header -o $(LOCALE)/keizer_xl.pot keizer_xl
+	$(BIN)/pybabel update -i $(LOCALE)/keizer_xl.pot -d $(LOCALE) -D keizer_xl \
+		--no-fuzzy-matching -w 96
+	$(BIN)/pybabel compile -d $(LOCALE) -D keizer_xl
 
 template: $(STAMP)
 	$(BIN)/python -m keizer_xl.workbook.template templates/keizer_xl.xlsx

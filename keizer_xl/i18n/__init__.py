@@ -3,14 +3,15 @@
 The English text in the code is the message id; each other language has a catalog
 `locale/<language>/LC_MESSAGES/keizer_xl.po`, compiled to the `.mo` beside it (`make
 catalogs`, with Babel), which the standard library's gettext reads. A third language is
-one catalog more (and its names in `workbook.contract`). A test fails when a message of
-the code has no translation in a catalog.
+one catalog more (and its names in `workbook.names`). A test fails when a message of the
+code has no translation in a catalog.
 
 Two kinds of message are marked: those of the shells where they are shown,
-`translate("...", language)`, and those of the rule book, which cannot read a catalog and
-makes a `core.messages.Message` instead (`msg("...", value=...)`); a shell says one with
-`say(message, language)`. The settings' explanations (in `core.settings`) are messages too,
-translated where the template writes them.
+`translate("...", language)` (the command line's `_t("...")`, the pages' `t("...")`), and
+those of the rule book, which cannot read a catalog and makes a `core.messages.Message`
+instead (`msg("...", value=...)`; the xlsx package's errors keep a template the same way);
+a shell says one with `say(message, language)`. The settings' explanations (in
+`core.settings`) are messages too, translated where the template writes them.
 
 Which language: `--lang` (or the buttons' workbook) first, then the environment's
 KEIZER_XL_LANG, then the language the workbook is written in (`choose`).

@@ -23,25 +23,37 @@ OTHERS = [language for language in LANGUAGES if language != "en"]
 
 
 # How the code marks a message: the shells' `translate("...", language)` and `_t("...")`,
-# the rule book's `msg("...", value=...)` (a `Message`), and the xlsx package's errors,
-# which are made from their English template in the same way.
-# The published pages mark theirs `t("...")`, in the code and in the page templates.
+# the rule book's `msg("...", value=...)` (a `Message`), the xlsx package's errors and
+# reasons, which are made from their English template in the same way, the settings'
+# explanations (the fifth field of a SettingSpec), and the pages' `t("...")`, in the code
+# and in the page templates. The Makefile's `catalogs` extracts with the same words.
 KEYWORDS = {"translate": (1,), "_t": (1,), "t": (1,), "msg": (1,), "reason": (1,),
             "WorkbookLocked": (1,), "WorkbookBusy": (1,), "NotAWorkbook": (1,),
-            "MissingSheet": (1,), "SheetTooLarge": (2,)}
+            "MissingSheet": (1,), "SheetTooLarge": (2,), "SettingSpec": (5,), "_choice": (5,)}
 METHODS = [("**.py", "python"), ("**/templates/**.j2", "jinja2.ext:babel_extract")]
 
 
 def messages() -> set[str]:
-    """What the code shows: every marked message, and the settings' explanations (written
-    into the Settings sheet)."""
+    """What the code shows: every marked message."""
     found = {entry[2] for entry in extract_from_dir(
         str(PACKAGE), method_map=METHODS, keywords=KEYWORDS, comment_tags=())
         if isinstance(entry[2], str)}
     templates = {entry[2] for entry in extract_from_dir(
         str(PACKAGE / "publish"), method_map=METHODS[1:], keywords=KEYWORDS, comment_tags=())}
     assert len(found) >= 300 and len(templates) >= 40, (len(found), len(templates))
-    return found | {spec.meaning for spec in SPECS}
+    assert {spec.meaning for spec in SPECS} <= found  # the settings' explanations too
+    return found
+
+
+def test_the_message_template_is_current() -> None:
+    """`make catalogs` has been run since a message changed: the template a translator
+    starts a new language from holds exactly the code's messages."""
+    with open(LOCALE / "keizer_xl.pot", "rb") as f:
+        template = {m.id for m in read_po(f) if m.id}
+    assert template == messages(), "run `make catalogs`"
+    makefile = (PACKAGE.parent / "Makefile").read_text(encoding="utf-8")
+    for keyword, (place,) in KEYWORDS.items():
+        assert f"-k {keyword}" + (f":{place}" if place > 1 else "") in makefile, keyword
 
 
 def po_path(language: str) -> Path:
