@@ -26,7 +26,7 @@ from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import setting_name
 from keizer_xl.core.words import is_blank, text
-from keizer_xl.i18n import say
+from keizer_xl.i18n import say, translate
 from keizer_xl.workbook.names import (
     _SETTINGS_TO_CONTRACT,
     LANGUAGES,
@@ -461,10 +461,10 @@ def crosstable_cells(report: Report, language: str = "en") -> dict[Cell, CellVal
                 cells[(r, k)] = mark
         if p.standing.score is not None:
             cells[(r, rounds + 3)] = shown(p.standing.score)
-    cells[(len(report.players) + 3, 1)] = (
-        f"After round {rounds}. Each round: the opponent's rank now, the "
-                         "colour (w, b) and the result (1, ½, 0; + and - by forfeit); bye, "
-                         "exc (excused), club (club duty), — (absent without excuse).")
+    cells[(len(report.players) + 3, 1)] = translate(
+        "After round {round}. Each round: the opponent's rank now, the colour (w, b) and the "
+        "result (1, ½, 0; + and - by forfeit); bye, exc (excused), club (club duty), — (absent "
+        "without excuse).", language).format(round=rounds)
     return cells
 
 

@@ -417,11 +417,12 @@ def _progress_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
             "marker": {"type": "circle", "size": 4},
             "line": {"width": 2},
         })
-    chart.set_title({"name": "Rank after each round: the top ten",
+    chart.set_title({"name": translate("Rank after each round: the top ten", language),
                      "name_font": {"size": 12}})
-    chart.set_x_axis({"name": "Round", "min": 1, "major_unit": 1,
+    chart.set_x_axis({"name": local_name("Round", language), "min": 1, "major_unit": 1,
                       "major_gridlines": {"visible": False}})
-    chart.set_y_axis({"name": "Rank", "reverse": True, "min": 1, "crossing": "max",
+    chart.set_y_axis({"name": local_name("Rank", language), "reverse": True, "min": 1,
+                      "crossing": "max",
                       "major_gridlines": {"visible": True, "line": {"color": "#E3E8EE"}}})
     chart.set_legend({"position": "right"})
     chart.show_blanks_as("gap")

@@ -144,6 +144,9 @@ def test_a_dutch_season_speaks_dutch_in_the_terminal_and_the_standings(
     # the Top value pairing round 1 fixed is named among the changed settings
     assert notes == ["Stand na ronde 1. Regels: Voorinstelling keizer; veranderd: Topwaarde 8. "
                      "Eigen = eigen waarde meegeteld."]
+    cross = CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Kruistabel").to_python()
+    assert any(str(row[0]).startswith("Na ronde 1. Per ronde: de plaats van de tegenstander")
+               for row in cross if row)
     shown = run_cli("standings", path)
     assert "Stand na ronde 1" in shown.output and "Naam" in shown.output
     undone = run_cli("unpair", path, "--force")
