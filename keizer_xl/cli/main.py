@@ -84,7 +84,8 @@ def main(language: str | None) -> None:
               "or by last season's final standings.")
 @click.option("--lang", "language", type=click.Choice(["en", "nl"]), default=None,
               help="The workbook's language: en (Players, Rounds, ...) or nl (Spelers, "
-              "Ronden, ...). Default en; from last season's workbook, its language.")
+              "Ronden, ...). Default: the global --lang or KEIZER_XL_LANG, else en; from "
+              "last season's workbook, its language.")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def new(file: Path, players_csv: Path | None, source: Path | None, order: str | None,
         language: str | None, force: bool) -> None:
@@ -104,9 +105,9 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
         if source.suffix.lower() in SUFFIXES:
             _new_season(file, source, order or "rating", language)
         else:
-            _new_from(file, source, language or "en")
+            _new_from(file, source, language or _told() or "en")
         return
-    language = language or "en"
+    language = language or _told() or "en"  # the language asked for makes the workbook
     if players_csv is not None:
         from keizer_xl.exchange.members import new_from_members
 

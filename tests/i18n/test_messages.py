@@ -282,3 +282,19 @@ def test_a_value_typed_far_away_is_reported_in_dutch(tmp_path: Path) -> None:
     assert "keizer_xl leest hoogstens" in result.output
     english = run_cli("--lang", "en", "check", path)
     assert "the sheet's data reaches this cell (row" in english.output
+
+
+def test_the_language_asked_for_makes_a_new_workbook_in_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Dutch secretary who set KEIZER_XL_LANG=nl (or typed --lang nl first) gets Dutch
+    workbooks from `new`; the command's own --lang still decides when given."""
+    from keizer_xl.workbook.xlsx import Workbook
+
+    made = run_cli("--lang", "nl", "new", tmp_path / "a.xlsx")
+    assert made.exit_code == 0 and made.output.startswith(f"{tmp_path / 'a.xlsx'} gemaakt.")
+    assert "Spelers" in Workbook(tmp_path / "a.xlsx").worksheets()
+    monkeypatch.setenv(ENVIRONMENT, "nl")
+    assert run_cli("new", tmp_path / "b.xlsx").exit_code == 0
+    assert "Spelers" in Workbook(tmp_path / "b.xlsx").worksheets()
+    assert run_cli("new", tmp_path / "c.xlsx", "--lang", "en").exit_code == 0
+    assert "Players" in Workbook(tmp_path / "c.xlsx").worksheets()
