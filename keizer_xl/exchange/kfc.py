@@ -1,0 +1,261 @@
+"""A KeizerForClubs tournament brought in: its players, rounds and settings as a season.
+
+KeizerForClubs (an open-source Windows program for Keizer competitions) keeps one
+tournament in one SQLite file: a Player table, a Pairing table with one row per game and
+one per round a player had no game, and a ConfigTab of settings (`formats.md`). This module
+turns those rows, already read (`kfcfiles` reads the file), into the core's objects: pure
+functions, every problem with its place in the file, all reported together.
+
+What the codes mean in keizer_xl's terms: results 1, 2, 3 are 1-0, ½-½, 0-1; 8, 9, 10 the
+forfeits +-, -+, --; 0 (or none) and 11 (adjourned) a game without a result yet; 4 a bye,
+5 club duty, 6 excused, 7 unexcused; 12 a round before a late starter joined (Joined).
+A retired player (state 9) leaves after his last round (Left); Preset `kfc` then drops him
+from the ranking as KeizerForClubs does. The file's percentages and ratio become settings.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from keizer_xl.core.errors import KeizerError
+from keizer_xl.core.messages import msg
+from keizer_xl.core.model import (
+    Absence,
+    Entry,
+    Game,
+    Player,
+    Rest,
+    Result,
+    Season,
+    name_key,
+    tidy_name,
+)
+from keizer_xl.exchange.problems import LineProblems
+
+PRESET = "kfc"
+GAME_RESULTS: dict[int, Result | None] = {
+    0: None, 1: Result.WHITE_WINS, 2: Result.DRAW, 3: Result.BLACK_WINS,
+    8: Result.WHITE_FORFEIT_WIN, 9: Result.BLACK_FORFEIT_WIN, 10: Result.DOUBLE_FORFEIT,
+    11: None,  # adjourned: no result yet
+}
+REST_REASONS = {4: Absence.BYE, 5: Absence.CLUB, 6: Absence.EXCUSED, 7: Absence.UNEXCUSED}
+LATE_START = 12  # a round before the player joined
+RETIRED, DELETED = 9, 10  # player states
+
+# ConfigTab keys and the settings they fill: (setting, how the number is written).
+CONFIG_SETTINGS: dict[str, tuple[str, str]] = {
+    "BONUS.Freilos": ("Bye", "percent"),
+    "BONUS.Excused": ("Excused absence", "percent"),
+    "BONUS.Clubgame": ("Club duty", "percent"),
+    "BONUS.Unexcused": ("Unexcused absence", "percent"),
+    "BONUS.Retired": ("Withdrawn opponent", "percent"),
+    "BONUS.Verlust": ("Loss", "percent"),
+    "OPTION.RatioFirst2Last": ("Ratio first to last", "number"),
+    "OPTION.GameRepeat": ("Rematch window", "whole"),  # rounds before a pairing may repeat
+}
+LANGUAGE_KEY = "LANGCODE"
+
+
+@dataclass(frozen=True)
+class KfcPlayer:
+    """A row of the Player table. `total` is KeizerForClubs' own score (Keizer_SumPts)."""
+
+    id: int
+    name: str
+    rating: int
+    state: int
+    total: float | None = None
+
+
+@dataclass(frozen=True)
+class KfcPairing:
+    """A row of the Pairing table: a game, or (black < 0) a round without a game."""
+
+    round: int
+    board: int
+    white: int
+    black: int
+    result: int
+
+    @property
+    def game(self) -> bool:
+        return self.black >= 0
+
+
+@dataclass(frozen=True)
+class KfcTournament:
+    """The rows of a tournament file that matter; `config`: key -> (text, number)."""
+
+    players: tuple[KfcPlayer, ...]
+    pairings: tuple[KfcPairing, ...]
+    config: Mapping[str, tuple[str | None, float | None]]
+
+    @property
+    def language(self) -> str:
+        """The file's LANGCODE (EN, NL, DE, …), "" when it has none."""
+        text = self.config.get(LANGUAGE_KEY, (None, None))[0]
+        return (text or "").strip()
+
+
+@dataclass(frozen=True)
+class KfcSeason:
+    """A tournament as a season, ready to become a workbook."""
+
+    season: Season
+    settings: tuple[tuple[str, str], ...]  # (setting, value as typed), Preset first
+    totals: dict[str, float]  # KeizerForClubs' scores of the players it still ranks
+    notes: tuple[str, ...]
+
+
+def decimal_text(number: float) -> str:
+    """A number of the file as the secretary typed it: KeizerForClubs keeps its settings in
+    single precision (2.2 is stored as 2.2000000477), so seven digits say it all."""
+    text = f"{number:.7g}"
+    return text if "e" not in text else f"{number:.7f}".rstrip("0").rstrip(".")
+
+
+def kfc_settings(config: Mapping[str, tuple[str | None, float | None]],
+                 problems: LineProblems) -> list[tuple[str, str]]:
+    """Preset kfc, and each percentage or number of the file that differs from it (one that
+    equals the preset would only be said back as "the default anyway")."""
+    from keizer_xl.core.settings import parse_settings
+
+    out = [("Preset", PRESET)]
+    preset = parse_settings({"Preset": PRESET})
+    for key, (setting, kind) in CONFIG_SETTINGS.items():
+        number = config.get(key, (None, None))[1]
+        if number is None:
+            continue
+        value = str(round(number)) if kind == "whole" else decimal_text(number) + (
+            "%" if kind == "percent" else "")
+        try:
+            settings = parse_settings({"Preset": PRESET, setting: value})
+        except KeizerError as exc:
+            for p in exc.problems:
+                problems.add(msg("ConfigTab {key}: {problem}", key=key, problem=p.message))
+            continue
+        if settings != preset:
+            out.append((setting, value))
+    return out
+
+
+def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
+    """The players in the file's order (by id), every round's games and rounds without a
+    game, and the settings; FileProblems lists everything that does not fit."""
+    problems = LineProblems(source)
+    by_id = {p.id: p for p in tournament.players}
+    rows: dict[int, list[KfcPairing]] = defaultdict(list)  # player id -> his rows
+    for row in tournament.pairings:
+        place = msg("round {round}, board {board}", round=row.round, board=row.board)
+        for pid in (row.white, row.black) if row.game else (row.white,):
+            if pid not in by_id:
+                problems.add(msg("{place}: player {id} is not in the Player table",
+                                 place=place, id=pid))
+            else:
+                rows[pid].append(row)
+        known = GAME_RESULTS if row.game else {**REST_REASONS, LATE_START: None}
+        if row.result not in known:
+            problems.add(msg("{place}: result {code} is not one KeizerForClubs writes for a "
+                             "game", place=place, code=row.result) if row.game else
+                         msg("{place}: result {code} is not one KeizerForClubs writes for a "
+                             "round without a game", place=place, code=row.result))
+        if row.game and row.white == row.black and row.white in by_id:
+            problems.add(msg("round {round}: {name} cannot play himself", round=row.round,
+                             name=by_id[row.white].name))
+    played = {row.round for row in tournament.pairings if row.result != LATE_START}
+    last = max(played, default=0)
+    for k in range(1, last):
+        if k not in played:
+            problems.add(msg("round {round} has no rows, but round {last} has", round=k,
+                             last=last))
+    people: list[Player] = []
+    totals: dict[str, float] = {}
+    left_out: list[str] = []
+    retired_last: list[str] = []
+    seen: dict[str, KfcPlayer] = {}
+    for p in tournament.players:
+        name = tidy_name(p.name)
+        taken = sorted({row.round for row in rows[p.id] if row.result != LATE_START})
+        if not name:
+            problems.add(msg("player {id} has no name", id=p.id))
+            continue
+        if p.state in (RETIRED, DELETED) and not taken:
+            left_out.append(name)  # gone before his first round: KeizerForClubs forgets him
+            continue
+        if name_key(name) in seen:
+            problems.add(msg("players {first} and {second} are both called '{name}'; give "
+                             "each a name of their own in KeizerForClubs",
+                             first=seen[name_key(name)].id, second=p.id, name=name))
+            continue
+        seen[name_key(name)] = p
+        joined = taken[0] if taken else last + 1
+        for row in rows[p.id]:
+            if row.result == LATE_START and row.round >= joined:
+                problems.add(msg("round {round}: {name} has a late start (result 12) but "
+                                 "played in round {joined}", round=row.round, name=name,
+                                 joined=joined))
+        left = taken[-1] if p.state == RETIRED else None
+        if left is not None and left == last:
+            retired_last.append(name)
+        if p.state != RETIRED and p.total is not None:
+            totals[name] = p.total
+        people.append(Player(name, Fraction(p.rating), joined if joined > 1 else 1, left,
+                             None, len(people)))
+    settings = kfc_settings(tournament.config, problems)
+    entries = _entries(tournament.pairings, {p.id: tidy_name(p.name) for p in
+                                             tournament.players}, last, problems)
+    problems.raise_if_any()
+    notes: list[str] = []
+    if left_out:
+        notes.append(msg("left out, retired or deleted in KeizerForClubs before they played: "
+                         "{names}", names=", ".join(left_out)))
+    if retired_last:
+        notes.append(msg("retired after round {round}, the last so far: {names}; "
+                         "KeizerForClubs takes them out of the ranking at once, keizer_xl "
+                         "once round {next} is complete", names=", ".join(retired_last),
+                         round=last, next=last + 1))
+    open_games = sum(1 for e in entries if isinstance(e, Game) and e.result is None)
+    if open_games:
+        notes.append(msg("1 game of round {round} without a result: type it in the Rounds "
+                         "sheet", round=last) if open_games == 1 else
+                     msg("{count} games of round {round} without a result: type them in the "
+                         "Rounds sheet", count=open_games, round=last))
+    return KfcSeason(Season(tuple(people), tuple(entries)), tuple(settings), totals,
+                     tuple(notes))
+
+
+def _entries(pairings: Sequence[KfcPairing], names: Mapping[int, str], last: int,
+             problems: LineProblems) -> list[Entry]:
+    """Each round's games in board order, then its bye and its absences; a game without a
+    result only in the last round (keizer_xl scores a round once all of it is in)."""
+    entries: list[Entry] = []
+    seen: dict[tuple[int, int], int] = {}  # (round, player id) -> board
+    ordered = sorted(pairings, key=lambda row: (row.round, not row.game,
+                                                row.result != 4, row.board))
+    for row in ordered:
+        ids = (row.white, row.black) if row.game else (row.white,)
+        if row.result == LATE_START or any(pid not in names for pid in ids) or \
+                row.result not in (GAME_RESULTS if row.game else REST_REASONS) or \
+                (row.game and row.white == row.black):
+            continue  # a late start sets Joined; the rest is among the problems already
+        for pid in ids:
+            if (row.round, pid) in seen:
+                problems.add(msg("round {round}: {name} is on board {first} and on board "
+                                 "{board}", round=row.round, name=names[pid],
+                                 first=seen[(row.round, pid)], board=row.board))
+            seen[(row.round, pid)] = row.board
+        if not row.game:
+            entries.append(Rest(row.round, names[row.white], REST_REASONS[row.result]))
+            continue
+        result = GAME_RESULTS[row.result]
+        white, black = names[row.white], names[row.black]
+        if result is None and row.round < last:
+            problems.add(msg("round {round}, board {board} ({white} – {black}) has no result, "
+                             "but round {last} follows; enter it in KeizerForClubs first",
+                             round=row.round, board=row.board, white=white, black=black,
+                             last=last))
+        entries.append(Game(row.round, row.board, white, black, result))
+    return entries
