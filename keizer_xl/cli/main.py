@@ -77,8 +77,8 @@ def main(language: str | None) -> None:
               path_type=Path), help="The club's member list (CSV or XLSX) with a Name (Naam) "
               "column; Rating, Joined, Left read too, other columns kept as your own.")
 @click.option("--from", "source", type=click.Path(dir_okay=False, path_type=Path),
-              help="Start from last season's workbook (.xlsx/.xlsm) or from a TRF file (.trf) "
-              "of a season played elsewhere.")
+              help="Start from last season's workbook (.xlsx/.xlsm), from a TRF file (.trf) "
+              "of a season played elsewhere, or from a KeizerForClubs tournament (.s3db).")
 @click.option("--order", type=click.Choice(["rating", "standings"]), default=None,
               help="With --from last season's workbook: initial ranking by rating (default) "
               "or by last season's final standings.")
@@ -102,8 +102,12 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
     if source is not None:
         if players_csv is not None:
             raise click.UsageError(_t("use --players or --from, not both"))
+        from keizer_xl.cli import kfc
+
         if source.suffix.lower() in SUFFIXES:
             _new_season(file, source, order or "rating", language)
+        elif source.suffix.lower() in kfc.SUFFIXES:
+            kfc.new_from_kfc(file, source, language or _told())
         else:
             _new_from(file, source, language or _told() or "en")
         return
@@ -163,8 +167,9 @@ def _new_season(file: Path, last: Path, order: str, language: str | None) -> Non
 def _new_from(file: Path, source: Path, language: str) -> None:
     """`new FILE --from SEASON.trf`: the season's players, rounds and standings."""
     if source.suffix.lower() not in (".trf", ".txt"):
-        raise click.UsageError(_t("{file}: --from takes last season's workbook (.xlsx, "
-                                  ".xlsm) or a TRF file (.trf)", file=source))
+        raise click.UsageError(_t("{file}: --from takes a KeizerForClubs tournament (.s3db), "
+                                  "last season's workbook (.xlsx, .xlsm) or a TRF file (.trf)",
+                                  file=source))
     from keizer_xl.exchange.trffiles import new_from_trf
 
     _tune_gc()
