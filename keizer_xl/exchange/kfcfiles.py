@@ -76,6 +76,9 @@ def read_tournament(path: Path) -> KfcTournament:
     with closing(db):
         try:
             return _read(db, path)
+        except sqlite3.OperationalError as exc:  # e.g. locked while KeizerForClubs writes
+            raise KfcFileProblem(msg("{file}: could not be read ({reason})", file=path,
+                                     reason=exc)) from None
         except sqlite3.DatabaseError as exc:
             raise _damaged(path, str(exc)) from None
 
