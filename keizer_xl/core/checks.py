@@ -23,11 +23,11 @@ from keizer_xl.core.model import (
     Player,
     Rest,
     Result,
-    Season,
     name_key,
     tidy_name,
 )
 from keizer_xl.core.rows import ABSENCE_CODE, NO_RESULT, NOBODY, RESULT_CODE, SeasonRows
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings, parse_settings, short_text
 from keizer_xl.core.words import (
     DEFAULT_ABSENCE,

@@ -15,8 +15,8 @@ from fractions import Fraction
 import numpy as np
 
 from keizer_xl.core.messages import Joined, Name, msg
-from keizer_xl.core.model import Season
 from keizer_xl.core.rows import SeasonRows, group_order
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 WHITE = "W"

@@ -23,8 +23,9 @@ import numpy as np
 from keizer_xl.core.colours import ColourHistory, allocate
 from keizer_xl.core.matching import Blocks, PairabilityOracle
 from keizer_xl.core.messages import listed, msg
-from keizer_xl.core.model import Absence, Game, Season, name_finder
+from keizer_xl.core.model import Absence, Game
 from keizer_xl.core.rows import ABSENCE_CODE, SeasonRows, group_order
+from keizer_xl.core.season import Season, name_finder
 from keizer_xl.core.settings import Settings
 
 

@@ -56,7 +56,7 @@ class SeasonRows:
 
     @classmethod
     def from_entries(cls, players: Sequence[Player], entries: Sequence[Entry]) -> SeasonRows:
-        """The rows of Game and Rest objects (names looked up as `model.canonical` does)."""
+        """The rows of Game and Rest objects (names looked up as `season.canonical` does)."""
         names = [p.name for p in players]
         registered = {name_key(p.name): i for i, p in enumerate(players)}
         unknown: dict[str, int] = {}

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Game, Player, Season
+from keizer_xl.core.model import Game, Player
+from keizer_xl.core.season import Season
 from keizer_xl.core.words import parse_rating
 from keizer_xl.exchange.csvfile import read_rows
 from keizer_xl.exchange.problems import LineProblems

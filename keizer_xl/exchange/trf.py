@@ -25,8 +25,9 @@ from fractions import Fraction
 
 from keizer_xl.core.errors import KeizerError, KeizerXLError
 from keizer_xl.core.messages import Message, msg
-from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.scoring import Standings
+from keizer_xl.core.season import Season
 from keizer_xl.exchange.problems import LineProblems
 
 TOURNAMENT_TYPE = "Keizer (internal competition)"

@@ -11,8 +11,9 @@ import pytest
 from keizer_xl.core import checks
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, build_season
 from keizer_xl.core.errors import KeizerError, Problems
-from keizer_xl.core.model import Absence, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Game, Player, Rest, Result
 from keizer_xl.core.rows import RowEntries, SeasonRows
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 NAMES = ["Anna", "Bram", "Cor", "Dirk", "Els", "Zoë"]

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from keizer_xl.core.model import Absence, Game, Rest, Result, Season
+from keizer_xl.core.model import Absence, Game, Rest, Result
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 from keizer_xl.exchange.problems import FileProblems
 from keizer_xl.exchange.trf import (
