@@ -7,20 +7,15 @@ The secretary never sees a traceback.
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
-from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
 from keizer_xl import __version__
-from keizer_xl.cli.prelude import OK, PROBLEMS, as_program, attempt, perform, refuse
-from keizer_xl.cli.speech import note, said, say, speak, speak_in, speaking, t, told
-
-LONG_ROUND = 80  # rows: a longer round is summed up rather than listed
-PARALLEL_FROM = 8  # files; below this one process is quicker than starting workers
+from keizer_xl.cli.prelude import as_program, perform, refuse
+from keizer_xl.cli.speech import note, said, say, speak, speaking, t, told
+from keizer_xl.cli.tables import print_round, print_standings
 
 
 def run() -> None:
@@ -44,66 +39,6 @@ def main(language: str | None) -> None:
       (type the results in the Rounds sheet)
       keizer-xl recalc club.xlsx        standings after the results
     """
-
-
-def console(stderr: bool = False) -> Any:
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
-
-
-def print_round(next_round: Any) -> None:
-    """The new round as a table; a big club's round (hundreds of rows, which nobody reads
-    in a terminal and which take rich a while to lay out) as a summary instead."""
-    from keizer_xl.workbook.names import local_name, rest_word
-
-    language = speaking()
-    rows = [(str(g.board), g.white, g.black) for g in next_round.games]
-    rows += [("", r.player, rest_word(r.reason, language)) for r in next_round.rests]
-    if len(rows) <= LONG_ROUND:
-        headers = [local_name(h, language) for h in ("Board", "White", "Black")]
-        print_table(t("Round {round}", round=next_round.round), headers, {headers[0]}, rows)
-        return
-    games = len(next_round.games)
-    byes = [r.player for r in next_round.rests if r.reason.value == "bye"]
-    absent = len(next_round.rests) - len(byes)
-    values = {"round": next_round.round, "games": games, "absent": absent}
-    say(t("Round {round}: {games} games (boards 1–{games}), bye for {bye}, {absent} absent. "
-          "The full list is in the Rounds sheet.", bye=byes[0], **values) if byes else
-        t("Round {round}: {games} games (boards 1–{games}), {absent} absent. The full list "
-          "is in the Rounds sheet.", **values))
-
-
-def print_standings(standings: Any, title: str, groups: dict[str, str] | None = None,
-                    short: Collection[str] = (), only: str | None = None) -> None:
-    """The standings table; a Group column when players have groups (`only`: one group's
-    rows); ranks marked * for players listed last for too few games."""
-    from keizer_xl.workbook.contract import shown
-
-    headers = ("#", t("Name"), *((t("Group"),) if groups else ()), t("Score"), t("Value"),
-               t("Pl"), t("W"), t("D"), t("L"), t("Bye"), t("Abs"))
-    rows = [(f"{row.rank}{'*' if row.name in short else ''}", row.name,
-             *((groups.get(row.name, ""),) if groups else ()),
-             "" if row.score is None else f"{shown(row.score)}",
-             f"{shown(row.value)}", str(row.played), str(row.won), str(row.drawn),
-             str(row.lost), str(row.byes), str(row.absent)) for row in standings.rows
-            if only is None or (groups or {}).get(row.name, "").casefold() == only.casefold()]
-    print_table(said(title), headers, set(headers) - {t("Name"), t("Group")}, rows)
-    if standings.note:
-        note(standings.note)
-
-
-def print_table(title: str, headers: Sequence[str], right: Collection[str],
-                rows: Sequence[Sequence[str]]) -> None:
-    """A table in the terminal; `right`: the headers of the right-aligned columns."""
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left")
-    for header in headers:
-        table.add_column(header, justify="right" if header in right else "left")
-    for row in rows:
-        table.add_row(*row)
-    console().print(table)
 
 
 @main.command()
@@ -227,100 +162,6 @@ def _warn(outcome: Any) -> None:
     """Things allowed but probably not meant, after the work is done (it is done)."""
     for line in outcome.standings.cautions:
         say(t("Warning: {caution}", caution=said(line)))
-
-
-@main.command()
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(path_type=Path))
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Processes to use (default: all cores for large batches).")
-def recalc(files: Sequence[Path], jobs: int | None) -> None:
-    """Recalculate the Standings sheet of one or many workbook FILES.
-
-    A file with problems is reported and left untouched; the others go on.
-    """
-    if len(files) == 1:
-        speak(files[0])
-    results = recalc_all(list(files), jobs)
-    batch = len(files) > 1
-    bad: list[Path] = []
-    for path, (summary, lines) in zip(files, results, strict=True):
-        if lines:
-            bad.append(path)
-            # in a batch every line names its file, so a problem is never taken for another's
-            for line in ([f"{path}: {line.strip()}" for text in lines
-                          for line in text.splitlines()] if batch else lines):
-                say(line, err=True)
-        elif not batch:
-            say(summary)
-        else:
-            for line in summary.splitlines()[1:]:  # the notes and warnings, with the file
-                say(line if line.startswith(f"{path}: ") else f"{path}: {line}")
-    if batch:
-        speak()
-        done = {"done": len(files) - len(bad), "count": len(files)}
-        say(t("{done} of {count} workbooks recalculated, {bad} with problems (listed above): "
-              "{files}.", bad=len(bad), files=", ".join(map(str, bad)), **done) if bad else
-            t("{done} of {count} workbooks recalculated.", **done))
-    sys.exit(PROBLEMS if bad else OK)
-
-
-def recalc_one(path: Path, asked: str | None = None) -> tuple[str, list[str]]:
-    """One file of `recalc`, in the language of that workbook (or the one `asked`)."""
-    from keizer_xl.workbook import files as workbook
-
-    if asked is not None:
-        speak_in(asked)
-    else:
-        speak(path)
-    outcome, lines = attempt(lambda: workbook.recalc(path))
-    if outcome is None:
-        return "", lines
-    after, count = outcome.standings.after_round, len(outcome.standings.rows)
-    if outcome.written:
-        head = t("{file}: Standings updated (after round {round}, {count} players).",
-                 file=path, round=after, count=count) if after else \
-            t("{file}: Standings updated (before round 1, {count} players).", file=path,
-              count=count)
-    else:
-        head = t("{file}: Standings already up to date (after round {round}, {count} "
-                 "players).", file=path, round=after, count=count) if after else \
-            t("{file}: Standings already up to date (before round 1, {count} players).",
-              file=path, count=count)
-    extra = "".join("\n" + t("Note: {note}", note=said(n)) for n in outcome.notes)
-    extra += "".join("\n" + t("Warning: {caution}", caution=said(line))
-                     for line in outcome.standings.cautions)
-    return head + extra, lines
-
-
-def recalc_all(files: list[Path], jobs: int | None) -> list[tuple[str, list[str]]]:
-    """Recalculate files, in parallel processes for large batches, with a progress bar."""
-    if len(files) == 1:
-        return [recalc_one(files[0], speaking())]
-    from rich.progress import Progress
-
-    asked = told()
-
-    workers = jobs or (os.cpu_count() or 1 if len(files) >= PARALLEL_FROM else 1)
-    results: dict[int, tuple[str, list[str]]] = {}
-    with Progress(console=console(stderr=True), transient=True) as progress:
-        speak()
-        task = progress.add_task(t("Recalculating"), total=len(files))
-        if workers == 1:
-            for i, path in enumerate(files):
-                results[i] = recalc_one(path, asked)
-                progress.advance(task)
-        else:
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-
-            # a worker is a process of the program's own, which ends with the batch
-            with ProcessPoolExecutor(max_workers=workers, initializer=as_program) as pool:
-                futures = {pool.submit(recalc_one, path, asked): i
-                           for i, path in enumerate(files)}
-                for future in as_completed(futures):
-                    results[futures[future]] = future.result()
-                    progress.advance(task)
-    return [results[i] for i in range(len(files))]
 
 
 @main.command()
@@ -455,10 +296,11 @@ def demo(folder: Path) -> None:
 
 def _add_commands() -> None:
     """Commands kept in their own modules, registered on the group."""
+    from keizer_xl.cli.batch import recalc
     from keizer_xl.cli.exchange import export, ratings
     from keizer_xl.cli.fixes import rename, unpair
 
-    for command in (ratings, export, unpair, rename):
+    for command in (recalc, ratings, export, unpair, rename):
         main.add_command(command)
 
 
