@@ -13,6 +13,9 @@ from typing import Any
 import click
 
 from keizer_xl import __version__
+from keizer_xl.cli.batch import recalc
+from keizer_xl.cli.exchange import export, ratings
+from keizer_xl.cli.fixes import rename, unpair
 from keizer_xl.cli.prelude import as_program, perform, refuse
 from keizer_xl.cli.speech import note, said, say, speak, speaking, t, told
 from keizer_xl.cli.tables import print_round, print_standings
@@ -296,10 +299,6 @@ def demo(folder: Path) -> None:
 
 def _add_commands() -> None:
     """Commands kept in their own modules, registered on the group."""
-    from keizer_xl.cli.batch import recalc
-    from keizer_xl.cli.exchange import export, ratings
-    from keizer_xl.cli.fixes import rename, unpair
-
     for command in (recalc, ratings, export, unpair, rename):
         main.add_command(command)
 
