@@ -14,8 +14,9 @@ import random
 import time
 from fractions import Fraction
 
-from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.scoring import compute_standings
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings, parse_settings
 
 RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)

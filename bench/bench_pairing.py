@@ -12,8 +12,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 
-from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.pairing import pair_round
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 PLAYED = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)

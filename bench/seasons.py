@@ -10,9 +10,10 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
-from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.pairing import pair_round
 from keizer_xl.core.scoring import compute_standings
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)

@@ -1,4 +1,4 @@
-"""Draw the README's pictures of the published site and notice-board PDF.
+"""Draw the guide's pictures (docs/publishing.md) of the published site and notice-board PDF.
 
 A sample club season (sixteen players, nine rounds, played by the engine) is published
 exactly as `keizer-xl publish` does; headless Chromium (Debian's `chromium`) photographs the

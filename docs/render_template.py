@@ -1,4 +1,5 @@
-"""Draw docs/template.png, the README's picture of the Players sheet, from the real template.
+"""Draw docs/template.png, the picture of the Players sheet in the README and the guide,
+from the real template.
 
 The picture is made from the same `build_template` the club gets, so it cannot show a
 workbook that no longer exists. LibreOffice prints the sheet to PDF (headless, with a

@@ -116,8 +116,9 @@ def test_frames_of_every_kind_of_column_are_tidied_as_cell_by_cell() -> None:
 def test_round_columns_are_each_rows_worths() -> None:
     """The per-round columns, made from the breakdown in one go, hold what each row says
     its rounds are worth (a newcomer without a score: nothing)."""
-    from keizer_xl.core.model import Absence, Game, Player, Rest, Result, Season
+    from keizer_xl.core.model import Absence, Game, Player, Rest, Result
     from keizer_xl.core.scoring import compute_standings
+    from keizer_xl.core.season import Season
     from keizer_xl.core.settings import parse_settings
     from keizer_xl.engine import standings_frame
 

@@ -3,13 +3,13 @@ report for other programs."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from keizer_xl.cli.speech import _attempt, _fail, _note, _said, _say, _speak, _t
+from keizer_xl.cli.prelude import perform
+from keizer_xl.cli.speech import note, said, say, speak, t
 
 
 @click.command()
@@ -24,22 +24,18 @@ def ratings(file: Path, rating_list: Path, everyone: bool) -> None:
     CSV. Players match by the Players column KNSB id (or Relatienummer) or FIDE id first,
     then by name (`Vries, Anna de` is `Anna de Vries`). Only the Rating cells change.
     """
-    from keizer_xl.cli.main import _tune_gc
     from keizer_xl.exchange.ratingfiles import update_ratings
 
-    _tune_gc()
-    _speak(file)
-    outcome, lines = _attempt(lambda: update_ratings(file, rating_list, everyone))
-    if outcome is None:
-        sys.exit(_fail(lines))
+    speak(file)
+    outcome = perform(lambda: update_ratings(file, rating_list, everyone))
     for line in _ratings_report(outcome, file, rating_list):
-        _say(line)
+        say(line)
 
 
 def _shown_rating(value: Any) -> str:
     from keizer_xl.workbook.contract import shown
 
-    return str(shown(value)) if value else _t("none")
+    return str(shown(value)) if value else t("none")
 
 
 def _ratings_report(outcome: Any, file: Path, rating_list: Path) -> list[str]:
@@ -48,59 +44,59 @@ def _ratings_report(outcome: Any, file: Path, rating_list: Path) -> list[str]:
     listed = plan.rating_list
     found = len(plan.changes) + len(plan.same) + len(plan.kept) + len(plan.unrated)
     total = found + len(plan.missing) + len(plan.ambiguous)
-    out = [_t("{list}: {kind} rating list; {found} of {count} players found.",
-              list=rating_list, kind=listed.kind, found=found, count=total)]
+    out = [t("{list}: {kind} rating list; {found} of {count} players found.",
+             list=rating_list, kind=listed.kind, found=found, count=total)]
     column = listed.id_column
 
     def how(match: Any) -> str:
         if match.how == "id":
             return f"{column} {match.entry.id}"
-        return _t("by name: line {line}, '{name}'", line=match.entry.line,
-                  name=match.entry.name)
+        return t("by name: line {line}, '{name}'", line=match.entry.line,
+                 name=match.entry.name)
 
     def place(name: str) -> str:
-        return _said(places[name])
+        return said(places[name])
 
     if plan.changes:
-        out.append(_t("Changed:"))
+        out.append(t("Changed:"))
         out += [f"  {m.player.name}: {_shown_rating(m.player.rating)} → "
                 f"{_shown_rating(m.entry.rating)} ({how(m)})" for m in plan.changes]
     if plan.by_name:
-        out.append(_t("Matched by name only; check that these are the same people:"))
+        out.append(t("Matched by name only; check that these are the same people:"))
         out += [f"  {place(m.player.name)}: {m.player.name} = "
-                + _t("line {line}", line=m.entry.line) + f" '{m.entry.name}'"
+                + t("line {line}", line=m.entry.line) + f" '{m.entry.name}'"
                 + (f" ({column} {m.entry.id})" if m.entry.id else "") for m in plan.by_name]
     if plan.missing:
-        out.append(_t("Not in the list (add their {column} to the Players sheet, or check the "
-                      "spelling):", column=column))
+        out.append(t("Not in the list (add their {column} to the Players sheet, or check the "
+                     "spelling):", column=column))
         out += [f"  {place(p.name)}: {p.name}" for p in plan.missing]
     if plan.ambiguous:
-        out.append(_t("More than one line fits; not changed (add their {column} to the Players "
-                      "sheet):", column=column))
+        out.append(t("More than one line fits; not changed (add their {column} to the Players "
+                     "sheet):", column=column))
         out += [f"  {place(p.name)}: {p.name}: "
-                + _t("lines {lines}", lines=", ".join(f"{e.line} '{e.name}'" for e in entries))
+                + t("lines {lines}", lines=", ".join(f"{e.line} '{e.name}'" for e in entries))
                 for p, entries in plan.ambiguous]
     if plan.unrated:
-        out.append(_t("In the list without a rating; not changed:"))
-        out += [f"  {m.player.name}: " + _t("line {line}", line=m.entry.line)
+        out.append(t("In the list without a rating; not changed:"))
+        out += [f"  {m.player.name}: " + t("line {line}", line=m.entry.line)
                 for m in plan.unrated]
     if plan.kept:
-        out.append(_t("Round 1 is paired, so the ratings have set the initial ranking: 1 player "
-                      "who played keeps their rating (add --all to change it too):")
+        out.append(t("Round 1 is paired, so the ratings have set the initial ranking: 1 player "
+                     "who played keeps their rating (add --all to change it too):")
                    if len(plan.kept) == 1 else
-                   _t("Round 1 is paired, so the ratings have set the initial ranking: {count} "
-                      "players who played keep their rating (add --all to change them too):",
-                      count=len(plan.kept)))
+                   t("Round 1 is paired, so the ratings have set the initial ranking: {count} "
+                     "players who played keep their rating (add --all to change them too):",
+                     count=len(plan.kept)))
         out += [f"  {m.player.name}: {_shown_rating(m.player.rating)} ("
-                + _t("list: {rating}", rating=_shown_rating(m.entry.rating)) + ")"
+                + t("list: {rating}", rating=_shown_rating(m.entry.rating)) + ")"
                 for m in plan.kept]
     if outcome.written:
-        out.append(_t("1 rating written to {file}. Then: keizer-xl recalc {file}", file=file)
+        out.append(t("1 rating written to {file}. Then: keizer-xl recalc {file}", file=file)
                    if len(plan.changes) == 1 else
-                   _t("{count} ratings written to {file}. Then: keizer-xl recalc {file}",
-                      count=len(plan.changes), file=file))
+                   t("{count} ratings written to {file}. Then: keizer-xl recalc {file}",
+                     count=len(plan.changes), file=file))
     else:
-        out.append(_t("Nothing to change in {file}.", file=file))
+        out.append(t("Nothing to change in {file}.", file=file))
     return out
 
 
@@ -117,16 +113,12 @@ def export(file: Path, trf: Path, name: str | None) -> None:
     the Players sheet), rating, FIDE id where known, game points and Keizer rank, and per
     round the opponent, colour and result; byes as U, absences as Z.
     """
-    from keizer_xl.cli.main import _tune_gc
     from keizer_xl.exchange.trffiles import export_trf
 
-    _tune_gc()
-    _speak(file)
-    outcome, lines = _attempt(lambda: export_trf(file, trf, name))
-    if outcome is None:
-        sys.exit(_fail(lines))
-    for note in outcome.notes:
-        _note(note)
-    _say(_t("Wrote {file}: {count} players, {rounds} rounds (TRF-16).", file=trf,
-            count=outcome.players, rounds=outcome.rounds))
+    speak(file)
+    outcome = perform(lambda: export_trf(file, trf, name))
+    for line in outcome.notes:
+        note(line)
+    say(t("Wrote {file}: {count} players, {rounds} rounds (TRF-16).", file=trf,
+          count=outcome.players, rounds=outcome.rounds))
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
+
+from keizer_xl.cli.prelude import perform
+from keizer_xl.cli.speech import say, speak, t
 
 
 @click.command()
@@ -18,29 +20,24 @@ def unpair(file: Path, force: bool) -> None:
     Removes the round's rows from the Rounds sheet (only while none of its results is
     typed, unless --force) and puts the Standings back to after the round before.
     """
-    from keizer_xl.cli.main import _tune_gc
-    from keizer_xl.cli.speech import _attempt, _fail, _say, _speak, _t
     from keizer_xl.workbook import files as workbook
 
-    _tune_gc()
-    _speak(file)
-    unpaired, lines = _attempt(lambda: workbook.unpair(file, force))
-    if unpaired is None:
-        sys.exit(_fail(lines))
+    speak(file)
+    unpaired = perform(lambda: workbook.unpair(file, force))
     games = sum(1 for e in unpaired.entries if hasattr(e, "black"))
     others = len(unpaired.entries) - games
-    removed = [_t("1 game") if games == 1 else _t("{count} games", count=games),
-               _t("1 bye and absence row") if others == 1 else
-               _t("{count} bye and absence rows", count=others)]
+    removed = [t("1 game") if games == 1 else t("{count} games", count=games),
+               t("1 bye and absence row") if others == 1 else
+               t("{count} bye and absence rows", count=others)]
     if unpaired.results:
-        removed.append(_t("with the 1 result typed in it") if unpaired.results == 1 else
-                       _t("with the {count} results typed in it", count=unpaired.results))
+        removed.append(t("with the 1 result typed in it") if unpaired.results == 1 else
+                       t("with the {count} results typed in it", count=unpaired.results))
     after = unpaired.standings.after_round
-    back = _t("The Standings show after round {round} again.", round=after) if after else \
-        _t("The Standings show the initial ranking again.")
-    _say(_t("Round {round} taken back from {file}: {games} and {rows} removed{typed}. {back}",
-            round=unpaired.round, file=file, games=removed[0], rows=removed[1],
-            typed=f", {removed[2]}" if len(removed) > 2 else "", back=back))
+    back = t("The Standings show after round {round} again.", round=after) if after else \
+        t("The Standings show the initial ranking again.")
+    say(t("Round {round} taken back from {file}: {games} and {rows} removed{typed}. {back}",
+          round=unpaired.round, file=file, games=removed[0], rows=removed[1],
+          typed=f", {removed[2]}" if len(removed) > 2 else "", back=back))
 
 
 @click.command()
@@ -50,17 +47,13 @@ def unpair(file: Path, force: bool) -> None:
 def rename(file: Path, old: str, new: str) -> None:
     """Rename player OLD to NEW in FILE: the Players sheet and every row of Rounds, nothing
     else (recalc then shows the new name in the Standings)."""
-    from keizer_xl.cli.speech import _attempt, _fail, _say, _speak, _t
     from keizer_xl.workbook import files as workbook
 
-    _speak(file)
-    done, lines = _attempt(lambda: workbook.rename(file, old, new))
-    if done is None:
-        sys.exit(_fail(lines))
-    was, cells = done
+    speak(file)
+    was, cells = perform(lambda: workbook.rename(file, old, new))
     values = {"was": was, "new": new.strip(), "file": file, "count": cells}
-    _say(_t("{was} is now {new} in {file}: the Players sheet and 1 cell of the Rounds sheet. "
-            "keizer-xl recalc {file} shows the new name in the Standings.", **values)
-         if cells == 1 else
-         _t("{was} is now {new} in {file}: the Players sheet and {count} cells of the Rounds "
-            "sheet. keizer-xl recalc {file} shows the new name in the Standings.", **values))
+    say(t("{was} is now {new} in {file}: the Players sheet and 1 cell of the Rounds sheet. "
+          "keizer-xl recalc {file} shows the new name in the Standings.", **values)
+        if cells == 1 else
+        t("{was} is now {new} in {file}: the Players sheet and {count} cells of the Rounds "
+          "sheet. keizer-xl recalc {file} shows the new name in the Standings.", **values))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from keizer_xl.cli.speech import _attempt, _fail, _note, _say, _speak, _t
+from keizer_xl.cli.prelude import perform
+from keizer_xl.cli.speech import note, say, speak, t
 
 SUFFIXES = (".s3db",)  # KeizerForClubs' tournament files
 
@@ -13,16 +13,12 @@ SUFFIXES = (".s3db",)  # KeizerForClubs' tournament files
 def new_from_kfc(file: Path, source: Path, language: str | None) -> None:
     """The tournament's players, rounds, settings and standings in a new workbook, in
     `language` (the one asked for), else in the file's own."""
-    from keizer_xl.cli.main import _tune_gc
     from keizer_xl.exchange.kfcfiles import new_from_kfc as make
 
-    _tune_gc()
-    outcome, lines = _attempt(lambda: make(source, file, language))
-    if outcome is None:
-        sys.exit(_fail(lines))
-    _speak(workbook=outcome.language)
-    for note in outcome.notes:
-        _note(note)
-    _say(_t("Made {file} from {source}: {count} players, {rounds} rounds, standings written. "
-            "Next: keizer-xl pair {file}", file=file, source=source, count=outcome.players,
-            rounds=outcome.rounds))
+    outcome = perform(lambda: make(source, file, language))
+    speak(workbook=outcome.language)
+    for line in outcome.notes:
+        note(line)
+    say(t("Made {file} from {source}: {count} players, {rounds} rounds, standings written. "
+          "Next: keizer-xl pair {file}", file=file, source=source, count=outcome.players,
+          rounds=outcome.rounds))

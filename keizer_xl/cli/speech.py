@@ -1,40 +1,47 @@
 """How the command line speaks: in the language of the workbook it works on, unless the
-global --lang or KEIZER_XL_LANG asks for another, with no traceback ever.
+global --lang or KEIZER_XL_LANG asks for another.
 
-Its own messages are marked `_t("...")` (catalog messages, like `translate`); the rule
-book's come as `Message`s and are said with `_said`. One command speaks one language at a
-time (`_speak` chooses it); a batch's worker processes each choose their file's.
+Its own messages are marked `t("...")` (catalog messages, like `translate`); the rule
+book's come as `Message`s and are said with `said`. One command speaks one language at a
+time (`speak` chooses it); a batch's worker processes each choose their file's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-T = TypeVar("T")
-PROBLEMS = 1  # the exit code of a command whose workbook has problems
-
-_speaking = ["en"]  # the language of the command's messages (see `_speak`)
+_speaking = ["en"]  # the language of the command's messages (see `speak`)
 
 
-def _speak(file: Path | None = None, workbook: str | None = None) -> str:
+def speak(file: Path | None = None, workbook: str | None = None) -> str:
     """Choose the language of this command's messages: the one asked for (`--lang`, or
     KEIZER_XL_LANG), else the language FILE (or the new workbook) is written in."""
     from keizer_xl.i18n import choose
 
-    told = _told()
-    if workbook is None and file is not None and told is None:
+    asked = told()
+    if workbook is None and file is not None and asked is None:
         from keizer_xl.workbook.files import language_of_file
 
         workbook = language_of_file(file)  # read only when nothing else decides
-    _speaking[0] = choose(told, workbook)
+    _speaking[0] = choose(asked, workbook)
     return _speaking[0]
 
 
-def _told() -> str | None:
+def speak_in(language: str) -> None:
+    """Speak LANGUAGE, chosen elsewhere: a batch's worker speaks what its command was
+    asked for, which the worker's own environment cannot tell."""
+    _speaking[0] = language
+
+
+def speaking() -> str:
+    """The language chosen for this command's messages."""
+    return _speaking[0]
+
+
+def told() -> str | None:
     """The language asked for with the global --lang or KEIZER_XL_LANG (None: neither)."""
     from keizer_xl.i18n import from_environment
 
@@ -44,48 +51,25 @@ def _told() -> str | None:
     return asked or from_environment()
 
 
-def _t(template: str, **values: Any) -> str:
-    """One of the command's own messages, in the language chosen by `_speak`."""
+def t(template: str, **values: Any) -> str:
+    """One of the command's own messages, in the language chosen by `speak`."""
     from keizer_xl.i18n import translate
 
     text = translate(template, _speaking[0])
     return text.format(**values) if values else text
 
 
-def _attempt(action: Callable[[], T]) -> tuple[T | None, list[str]]:
-    """Run one file's work; return its result or the lines that explain what was wrong."""
-    from keizer_xl.core.errors import KeizerXLError
-    from keizer_xl.i18n import say
-
-    try:
-        return action(), []
-    except KeizerXLError as exc:
-        return None, [say(exc.message, _speaking[0])]
-    except OSError as exc:
-        return None, [f"{exc.filename or ''}: {exc.strerror or exc}"]
-    except Exception as exc:  # a bug: say so plainly, without a traceback
-        return None, [_t("keizer-xl could not finish ({cause}). Your file was not changed. "
-                         "Please report this.", cause=f"{type(exc).__name__}: {exc}")]
+def say(line: str, err: bool = False) -> None:
+    """Plain lines go through click (rich is imported only for progress bars and tables);
+    a rule-book message in the chosen language."""
+    click.echo(said(line), err=err)
 
 
-def _say(line: str, err: bool = False) -> None:
-    """Plain lines go through click (rich is imported only for progress bars and for the
-    tables `_box_lines` leaves to it); a rule-book message in the chosen language."""
-    click.echo(_said(line), err=err)
+def note(line: str) -> None:
+    say(t("Note: {note}", note=said(line)))
 
 
-def _note(line: str) -> None:
-    _say(_t("Note: {note}", note=_said(line)))
+def said(text: str) -> str:
+    from keizer_xl.i18n import say as in_language
 
-
-def _said(text: str) -> str:
-    from keizer_xl.i18n import say
-
-    return say(text, _speaking[0])
-
-
-def _fail(lines: list[str]) -> int:
-    for line in lines:
-        _say(line, err=True)
-    return PROBLEMS
-
+    return in_language(text, _speaking[0])

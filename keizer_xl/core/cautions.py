@@ -16,8 +16,9 @@ import numpy as np
 
 from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import Name, listed, msg
-from keizer_xl.core.model import Absence, Player, Rest, Season
+from keizer_xl.core.model import Absence, Player, Rest
 from keizer_xl.core.rows import ABSENCE_CODE, NOBODY
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 IDLE_ROUNDS = 3  # rounds in a row without a game before a player is mentioned

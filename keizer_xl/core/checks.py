@@ -23,11 +23,18 @@ from keizer_xl.core.model import (
     Player,
     Rest,
     Result,
-    Season,
     name_key,
     tidy_name,
 )
-from keizer_xl.core.rows import ABSENCE_CODE, NO_RESULT, NOBODY, RESULT_CODE, SeasonRows
+from keizer_xl.core.rows import (
+    ABSENCE_CODE,
+    NO_RESULT,
+    NOBODY,
+    RESULT_CODE,
+    SeasonRows,
+    group_sizes,
+)
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings, parse_settings, short_text
 from keizer_xl.core.words import (
     DEFAULT_ABSENCE,
@@ -351,7 +358,7 @@ def read_rows(table: Table, players: Sequence[Player]) -> SeasonRows | None:
     if (game == (result >= ABSENCE_CODE[Absence.BYE])).any() or (white == black).any():
         return None  # a game with a reason or a reason with an opponent; self-play
     last = int(rnd.max(initial=0))
-    if last > len(rnd) or (last and not np.bincount(rnd, minlength=last + 1)[1:].all()):
+    if last > len(rnd) or (last and not group_sizes(rnd, last + 1)[1:].all()):
         return None  # a round without rows
     who = np.concatenate([white, black[game]])
     when = np.concatenate([rnd, rnd[game]])
@@ -370,7 +377,7 @@ def read_rows(table: Table, players: Sequence[Player]) -> SeasonRows | None:
 def _repeats(keys: np.ndarray, size: int) -> bool:
     """Is any of these whole numbers (0 <= key < size) there twice?"""
     if size <= 4 * len(keys) + 1024:
-        return bool(np.bincount(keys, minlength=size).max(initial=0) > 1)
+        return bool(group_sizes(keys, size).max(initial=0) > 1)
     ordered = np.sort(keys)
     return bool((ordered[1:] == ordered[:-1]).any())
 

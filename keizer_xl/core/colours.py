@@ -15,8 +15,8 @@ from fractions import Fraction
 import numpy as np
 
 from keizer_xl.core.messages import Joined, Name, msg
-from keizer_xl.core.model import Season
-from keizer_xl.core.rows import SeasonRows, group_order
+from keizer_xl.core.rows import SeasonRows, group_order, group_sizes
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 WHITE = "W"
@@ -51,7 +51,7 @@ class ColourHistory:
         who = np.stack([rows.white[games], rows.black[games]], axis=1).ravel()
         colour = np.tile(np.frombuffer(b"WB", dtype=np.uint8), len(games))
         text = colour[group_order(who, len(rows.names))].tobytes().decode("ascii")
-        counts = np.bincount(who, minlength=len(rows.names)).tolist()
+        counts = group_sizes(who, len(rows.names)).tolist()
         seqs: dict[str, str] = {}
         start = 0
         for name, count in zip(rows.names, counts, strict=True):

@@ -2,7 +2,8 @@
 
 `KeizerXLError` is the root: the command line and the buttons turn any of them into a
 message for the secretary in one place, and anything else is a bug. `KeizerError` carries
-*every* problem found in the input, each with its place, so all can be fixed at once.
+*every* problem found in the input, each with its place (a workbook's cell, or a line of a
+file from another program), so all can be fixed at once.
 """
 
 from __future__ import annotations
@@ -51,7 +52,11 @@ class Places:
     def of(self, problem: Problem) -> Message:
         """The one way a place is written, as a spreadsheet reference: `Rounds!E14`, the
         header cell `Rounds!E1` for a whole column, `Rounds!14:14` for a whole row, the
-        sheet's name for the whole sheet, `Workbook` for the file."""
+        sheet's name for the whole sheet, `Workbook` for the file. A problem in a file from
+        another program is at its line: `members.csv, line 7`, or the file's name."""
+        if problem.file is not None:
+            return msg("{file}, line {line}", file=problem.file, line=problem.line) \
+                if problem.line is not None else msg("{file}", file=problem.file)
         if problem.table is None:
             return msg("Workbook")
         sheet = self.sheets.get(problem.table) or Name(problem.table)
@@ -78,12 +83,17 @@ class Problem:
     `table` is "Players", "Rounds" or "Settings"; `row` is the row label of the input table
     (the workbook layer uses the sheet's row number); `column` the header of the column.
     Row and column are None when the problem is about the whole table or file.
+
+    A problem in a file from another program (a TRF report, a rating or member list) has
+    instead the `file`'s name and its 1-based `line` (None when about the whole file).
     """
 
     message: str
     table: str | None = None
     row: Hashable = None
     column: str | None = None
+    file: str | None = None
+    line: int | None = None
 
     def __str__(self) -> str:
         return placed(NOWHERE.of(self), self.message)
@@ -116,9 +126,13 @@ class KeizerError(KeizerXLError):
 
     @property
     def message(self) -> Message:
+        return Joined("\n", [self.heading(), *(Joined("", ("  ", line))
+                                               for line in self.lines())])
+
+    def heading(self) -> Message:
+        """The line above the problems: how many, and where."""
         n = len(self.problems)
-        head = msg("1 problem found:") if n == 1 else msg("{count} problems found:", count=n)
-        return Joined("\n", [head, *(Joined("", ("  ", line)) for line in self.lines())])
+        return msg("1 problem found:") if n == 1 else msg("{count} problems found:", count=n)
 
     def lines(self) -> list[str]:
         """One line per problem, each once (two checks may name the same cell alike)."""
@@ -126,16 +140,33 @@ class KeizerError(KeizerXLError):
                                   for p in self.problems))
 
 
-class Problems:
-    """Collects problems while checking, then raises them all together."""
+@dataclass
+class FileError(KeizerError):
+    """Raised with every problem found in one file from another program, in the order of
+    its lines, as the secretary goes through it."""
 
-    def __init__(self) -> None:
+    file: str = ""
+
+    def heading(self) -> Message:
+        n = len(self.problems)
+        return msg("1 problem in {file}:", file=self.file) if n == 1 else \
+            msg("{count} problems in {file}:", count=n, file=self.file)
+
+
+class Problems:
+    """Collects problems while checking, then raises them all together.
+
+    Made for a `file` from another program, it places each problem at a line of that file
+    (`add(message, line=7)`) and raises them as a `FileError`."""
+
+    def __init__(self, file: str | None = None) -> None:
+        self.file = file
         self.items: list[Problem] = []
         self.cautions: list[Caution] = []
 
     def add(self, message: str, table: str | None = None, row: Hashable = None,
-            column: str | None = None) -> None:
-        self.items.append(Problem(message, table, row, column))
+            column: str | None = None, *, line: int | None = None) -> None:
+        self.items.append(Problem(message, table, row, column, self.file, line))
 
     def caution(self, message: str, table: str | None = None, row: Hashable = None,
                 column: str | None = None) -> None:
@@ -149,5 +180,10 @@ class Problems:
         return bool(self.items)
 
     def raise_if_any(self, places: Places = NOWHERE) -> None:
-        if self.items:
-            raise KeizerError(list(dict.fromkeys(self.items)), places)  # each once
+        if not self.items:
+            return
+        problems = list(dict.fromkeys(self.items))  # each once
+        if self.file is None:
+            raise KeizerError(problems, places)
+        raise FileError(sorted(problems, key=lambda p: -1 if p.line is None else p.line),
+                        places, self.file)

@@ -23,8 +23,9 @@ import numpy as np
 from keizer_xl.core.colours import ColourHistory, allocate
 from keizer_xl.core.matching import Blocks, PairabilityOracle
 from keizer_xl.core.messages import listed, msg
-from keizer_xl.core.model import Absence, Game, Season, name_finder
-from keizer_xl.core.rows import ABSENCE_CODE, SeasonRows, group_order
+from keizer_xl.core.model import Absence, Game
+from keizer_xl.core.rows import ABSENCE_CODE, SeasonRows, group_order, group_sizes
+from keizer_xl.core.season import Season, name_finder
 from keizer_xl.core.settings import Settings
 
 
@@ -151,7 +152,7 @@ def _last_meetings(rows: SeasonRows, place: np.ndarray, round_no: int,
     order = group_order(when, int(when.max(initial=0)) + 1)
     order = order[group_order(high[order], n)]
     order = order[group_order(low[order], n)]
-    key = (low * n + high)[order]
+    key = (low.astype(np.int64) * n + high)[order]  # n * n may not fit in a 32-bit intp
     last = np.ones(len(key), dtype=bool)  # the last row of each pair (latest round)
     last[:-1] = key[1:] != key[:-1]
     chosen = order[last]
@@ -166,7 +167,7 @@ def _met_in(low: np.ndarray, high: np.ndarray, when: np.ndarray) -> dict[tuple[i
 def _bye_counts(rows: SeasonRows, place: np.ndarray, round_no: int, n: int) -> list[int]:
     byes = (rows.outcome == ABSENCE_CODE[Absence.BYE]) & (rows.round < round_no)
     who = place[rows.white[byes]]
-    counts: list[int] = np.bincount(who[who >= 0], minlength=n).tolist()
+    counts: list[int] = group_sizes(who[who >= 0], n).tolist()
     return counts
 
 
@@ -184,7 +185,7 @@ def _blocked(n: int, low: np.ndarray, high: np.ndarray, when: np.ndarray, round_
     recent = round_no - when <= window
     one = np.concatenate([low[recent], high[recent]])
     other = np.concatenate([high[recent], low[recent]])
-    return Blocks(other[group_order(one, n)], np.cumsum(np.bincount(one, minlength=n)).tolist())
+    return Blocks(other[group_order(one, n)], np.cumsum(group_sizes(one, n)).tolist())
 
 
 def _pair_off(players: list[int], blocked: Blocks, bye_order: list[int],

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from keizer_xl.core.model import Absence, Game, Rest, Result, Season
+from keizer_xl.core.model import Absence, Game, Rest, Result
 from keizer_xl.core.scoring import Standing, Standings, compute_standings
+from keizer_xl.core.season import Season
 
 HALF = Fraction(1, 2)
 

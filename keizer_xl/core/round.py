@@ -17,9 +17,10 @@ from keizer_xl.core.cautions import missing_from_rounds, missing_message
 from keizer_xl.core.checks import Table, build_season, no_result, settings_from_table
 from keizer_xl.core.errors import Caution, Problems
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Absence, Entry, Game, Rest, Season
+from keizer_xl.core.model import Absence, Entry, Game, Rest
 from keizer_xl.core.rows import NO_RESULT, NOBODY
 from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 

@@ -37,6 +37,14 @@ def group_order(keys: np.ndarray, groups: int) -> np.ndarray:
     return order
 
 
+def group_sizes(keys: np.ndarray, groups: int) -> np.ndarray:
+    """How many of `keys` (each in 0..groups-1) are in each group. numpy counts only keys of
+    its index type, `np.intp`, which is 32 bits in WebAssembly: int64 keys are cast to it
+    (they fit, being below `groups`)."""
+    sizes: np.ndarray = np.bincount(keys.astype(np.intp, copy=False), minlength=groups)
+    return sizes
+
+
 @dataclass(frozen=True, eq=False)
 class SeasonRows:
     """Every row of a season, one array entry per row in the season's order.
@@ -56,7 +64,7 @@ class SeasonRows:
 
     @classmethod
     def from_entries(cls, players: Sequence[Player], entries: Sequence[Entry]) -> SeasonRows:
-        """The rows of Game and Rest objects (names looked up as `model.canonical` does)."""
+        """The rows of Game and Rest objects (names looked up as `season.canonical` does)."""
         names = [p.name for p in players]
         registered = {name_key(p.name): i for i, p in enumerate(players)}
         unknown: dict[str, int] = {}

@@ -22,7 +22,7 @@ from typing import overload
 import numpy as np
 
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Absence, Player, Result, Season
+from keizer_xl.core.model import Absence, Player, Result
 from keizer_xl.core.ratings import EloRatings, games_by_round, lcm_of_denominators
 from keizer_xl.core.rows import (
     ABSENCE_CODE,
@@ -32,6 +32,7 @@ from keizer_xl.core.rows import (
     RESULT_CODE,
     LazyTuple,
 )
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 

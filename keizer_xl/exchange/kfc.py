@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from keizer_xl.core.errors import KeizerError
+from keizer_xl.core.errors import KeizerError, Problems
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import (
     Absence,
@@ -29,11 +29,10 @@ from keizer_xl.core.model import (
     Player,
     Rest,
     Result,
-    Season,
     name_key,
     tidy_name,
 )
-from keizer_xl.exchange.problems import LineProblems
+from keizer_xl.core.season import Season
 
 PRESET = "kfc"
 GAME_RESULTS: dict[int, Result | None] = {
@@ -118,7 +117,7 @@ def decimal_text(number: float) -> str:
 
 
 def kfc_settings(config: Mapping[str, tuple[str | None, float | None]],
-                 problems: LineProblems) -> list[tuple[str, str]]:
+                 problems: Problems) -> list[tuple[str, str]]:
     """Preset kfc, and each percentage or number of the file that differs from it (one that
     equals the preset would only be said back as "the default anyway")."""
     from keizer_xl.core.settings import parse_settings
@@ -144,8 +143,8 @@ def kfc_settings(config: Mapping[str, tuple[str | None, float | None]],
 
 def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
     """The players in the file's order (by id), every round's games and rounds without a
-    game, and the settings; FileProblems lists everything that does not fit."""
-    problems = LineProblems(source)
+    game, and the settings; FileError lists everything that does not fit."""
+    problems = Problems(file=source)
     by_id = {p.id: p for p in tournament.players}
     rows: dict[int, list[KfcPairing]] = defaultdict(list)  # player id -> his rows
     for row in tournament.pairings:
@@ -228,7 +227,7 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
 
 
 def _entries(pairings: Sequence[KfcPairing], names: Mapping[int, str], last: int,
-             problems: LineProblems) -> list[Entry]:
+             problems: Problems) -> list[Entry]:
     """Each round's games in board order, then its bye and its absences; a game without a
     result only in the last round (keizer_xl scores a round once all of it is in)."""
     entries: list[Entry] = []

@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from keizer_xl.core.errors import KeizerXLError
+from keizer_xl.core.errors import KeizerXLError, Problems
 from keizer_xl.core.messages import msg
 from keizer_xl.core.scoring import Standings
 from keizer_xl.exchange.kfc import (
@@ -25,7 +25,6 @@ from keizer_xl.exchange.kfc import (
     KfcTournament,
     season_from_tournament,
 )
-from keizer_xl.exchange.problems import LineProblems
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # The tables and columns read (formats.md); Keizer_SumPts is read when it is there.
@@ -66,7 +65,7 @@ def workbook_language(code: str) -> str | None:
 
 def read_tournament(path: Path) -> KfcTournament:
     """The Player, Pairing and ConfigTab rows of a tournament file; KfcFileProblem if it is
-    no tournament file or is damaged, FileProblems for rows that make no sense."""
+    no tournament file or is damaged, FileError for rows that make no sense."""
     _check_header(path)
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
@@ -120,7 +119,7 @@ def _read(db: sqlite3.Connection, path: Path) -> KfcTournament:
             raise KfcFileProblem(msg("{file}: not a KeizerForClubs tournament file (the "
                                      "table {table} has no column {columns})", file=path,
                                      table=table, columns=", ".join(lacking)))
-    problems = LineProblems(path.name)
+    problems = Problems(file=path.name)
     total = TOTAL if TOTAL.casefold() in columns["Player"] else "NULL"
     players = [KfcPlayer(pid, "" if name is None else str(name), rating, state or 0,
                          _number(sum_pts))
@@ -138,7 +137,7 @@ def _read(db: sqlite3.Connection, path: Path) -> KfcTournament:
 
 
 def _rows(db: sqlite3.Connection, query: str, table: str, names: Sequence[str],
-          whole: Sequence[int], problems: LineProblems) -> list[list[Any]]:
+          whole: Sequence[int], problems: Problems) -> list[list[Any]]:
     """The query's rows with the columns `whole` as whole numbers (blank: 0, except the
     first, the row's key); a row with anything else is a problem, and left out."""
     out = []

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import name_key, tidy_name
 from keizer_xl.core.words import WordError, parse_rating, parse_whole
 from keizer_xl.exchange.csvfile import read_rows, read_text
-from keizer_xl.exchange.problems import LineProblems
 
 # The headers keizer_xl reads, by the Players column they fill; matched ignoring case,
 # spaces, dots, dashes and underscores. Any other column is the club's own.
@@ -56,7 +56,7 @@ class MemberList:
 
 
 def read_members(path: Path) -> MemberList:
-    """A member list (.csv, .txt, .xlsx, .xlsm); FileProblems with every bad line."""
+    """A member list (.csv, .txt, .xlsx, .xlsm); a FileError with every bad line."""
     if path.suffix.lower() in (".xlsx", ".xlsm"):
         rows, source = _workbook_rows(path)
     else:
@@ -94,12 +94,12 @@ def _has_names(keys: Sequence[str]) -> bool:
 
 def parse_members(rows: Sequence[Sequence[object]], source: str) -> MemberList:
     """The list's rows (the first is the header row) as players and own columns."""
-    problems = LineProblems(source)
+    problems = Problems(file=source)
     header = [str(h).strip() if h is not None else "" for h in rows[0]] if rows else []
     keys = [_key(h) for h in header]
     if not _has_names(keys):
         problems.add(msg("the first line should name the columns, with one for the name (Naam "
-                         "or Name, or Voornaam and Achternaam)"), 1)
+                         "or Name, or Voornaam and Achternaam)"), line=1)
         problems.raise_if_any()
     ours: dict[str, int] = {}
     parts: dict[str, int] = {}
@@ -122,12 +122,12 @@ def parse_members(rows: Sequence[Sequence[object]], source: str) -> MemberList:
             continue
         name = _name(row, ours, parts)
         if not name:
-            problems.add(msg("this line has no name"), line)
+            problems.add(msg("this line has no name"), line=line)
             continue
         key = name_key(name)
         if key in first_line:
             problems.add(msg("'{name}' is listed twice (also on line {line}); names must be "
-                             "unique", name=name, line=first_line[key]), line)
+                             "unique", name=name, line=first_line[key]), line=line)
             continue
         first_line[key] = line
         player: dict[str, object] = {"Name": name}
@@ -147,7 +147,7 @@ def parse_members(rows: Sequence[Sequence[object]], source: str) -> MemberList:
                     value = str(cell).strip()
             except WordError as exc:
                 problems.add(msg("{column}: {problem}", column=header[ours[column]],
-                                 problem=exc.message), line)
+                                 problem=exc.message), line=line)
                 continue
             player[column] = value
         players.append(player)

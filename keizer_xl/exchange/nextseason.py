@@ -14,8 +14,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from keizer_xl.core.messages import Name, msg
-from keizer_xl.core.model import Player, Season
+from keizer_xl.core.model import Player
 from keizer_xl.core.scoring import Standings, automatic_top_value
+from keizer_xl.core.season import Season
 
 ORDERS = ("rating", "standings")
 

@@ -14,11 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Game, Player, Season
+from keizer_xl.core.model import Game, Player
+from keizer_xl.core.season import Season
 from keizer_xl.core.words import parse_rating
 from keizer_xl.exchange.csvfile import read_rows
-from keizer_xl.exchange.problems import LineProblems
 
 # Dutch and Flemish tussenvoegsels (and the usual foreign ones), written after the first
 # name in `Vries, Anna de`.
@@ -81,7 +82,7 @@ def _rating(word: str) -> Fraction | None:
 def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
     """A KNSB list (`Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S`) or a FIDE list as
     CSV (`ID Number`/`fideid`, `Name`, `SRtng`/`Rating`, …), separator sniffed."""
-    problems = LineProblems(source)
+    problems = Problems(file=source)
     rows = read_rows(text)
     header = [_key(cell) for cell in rows[0]] if rows else []
     id_col = next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
@@ -94,7 +95,7 @@ def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
                      msg("the first line should name the columns; found no name column (Naam "
                          "or Name)") if name_col is None else
                      msg("the first line should name the columns; found no rating column "
-                         "(Rating or SRtng)"), 1)
+                         "(Rating or SRtng)"), line=1)
         problems.raise_if_any()
     assert name_col is not None and rating_col is not None
     column = ID_HEADERS[header[id_col]] if id_col is not None else "FIDE id"

@@ -23,11 +23,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from keizer_xl.core.errors import KeizerError, KeizerXLError
+from keizer_xl.core.errors import KeizerError, KeizerXLError, Problems
 from keizer_xl.core.messages import Message, msg
-from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.scoring import Standings
-from keizer_xl.exchange.problems import LineProblems
+from keizer_xl.core.season import Season
 
 TOURNAMENT_TYPE = "Keizer (internal competition)"
 NAME_WIDTH = 33
@@ -229,12 +229,12 @@ def _block(r: TrfRound) -> str:
 # -- in -----------------------------------------------------------------------------------
 
 def parse_trf(text: str, source: str = "the TRF file") -> TrfReport:
-    """Read TRF-16 text; FileProblems lists every problem with its line.
+    """Read TRF-16 text; a FileError lists every problem with its line.
 
     Header lines (`012` … `132`) are kept as they are; other records (teams, program
     extensions such as `XXR`) are passed over. Each pairing must be written the same way in
     both players' lines."""
-    problems = LineProblems(source)
+    problems = Problems(file=source)
     header: list[tuple[str, str]] = []
     players: list[TrfPlayer] = []
     settings: list[tuple[str, str]] = []
@@ -262,7 +262,7 @@ def parse_trf(text: str, source: str = "the TRF file") -> TrfReport:
 
 
 def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
-                  problems: LineProblems) -> list[TrfPlayer]:
+                  problems: Problems) -> list[TrfPlayer]:
     """The players with what their KZP records say (joined, left, absence reasons)."""
     import dataclasses
 
@@ -271,7 +271,7 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
         words = line[3:].split()
         if not words or not words[0].isdigit() or int(words[0]) not in by_start:
             problems.add(msg("'{word}' is not the starting rank of a player line",
-                             word=words[0] if words else ""), n)
+                             word=words[0] if words else ""), line=n)
             continue
         i = by_start[int(words[0])]
         changes: dict[str, object] = {}
@@ -282,7 +282,7 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
                 key = word
             elif not word.isdigit() or not key or int(word) < 1:
                 problems.add(msg("'{word}' is not understood here; write e.g. joined 3 left 12 "
-                                 "club 4 7 unexcused 9", word=word), n)
+                                 "club 4 7 unexcused 9", word=word), line=n)
                 break
             elif key in REASON_WORDS:
                 reasons.append((int(word), REASON_WORDS[key]))
@@ -294,49 +294,49 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
             block = players[i].rounds[k - 1] if k <= len(players[i].rounds) else BLANK
             if block.result not in "Z ":
                 problems.add(msg("round {round} is listed as an absence, but the player line "
-                                 "has '{result}' in it", round=k, result=block.result), n)
+                                 "has '{result}' in it", round=k, result=block.result), line=n)
     return players
 
 
-def _setting_line(line: str, n: int, problems: LineProblems) -> tuple[str, str] | None:
+def _setting_line(line: str, n: int, problems: Problems) -> tuple[str, str] | None:
     """A `KZS Name = value` record, checked as the Settings sheet would check it."""
     from keizer_xl.core.settings import parse_settings, setting_name
 
     raw_name, _, value = line[4:].partition("=")
     name = setting_name(raw_name)
     if name is None:
-        problems.add(msg("'{name}' is not a setting", name=raw_name.strip()), n)
+        problems.add(msg("'{name}' is not a setting", name=raw_name.strip()), line=n)
         return None
     try:
         parse_settings({name: value.strip()})
     except KeizerError as exc:
         for p in exc.problems:
-            problems.add(p.message, n)
+            problems.add(p.message, line=n)
         return None
     return (name, value.strip())
 
 
-def _number(text: str, what: Message, columns: str, line: int, problems: LineProblems,
+def _number(text: str, what: Message, columns: str, line: int, problems: Problems,
             blank: int | None = None) -> int | None:
     word = text.strip()
     if not word:
         if blank is None:
             problems.add(msg("no {what} (columns {columns})", what=what, columns=columns),
-                         line)
+                         line=line)
         return blank
     if not word.isdigit():
         problems.add(msg("'{word}' is not a {what} (columns {columns})", word=word, what=what,
-                         columns=columns), line)
+                         columns=columns), line=line)
         return None
     return int(word)
 
 
-def _player_line(line: str, n: int, problems: LineProblems) -> TrfPlayer | None:
+def _player_line(line: str, n: int, problems: Problems) -> TrfPlayer | None:
     padded = line.ljust(FIRST_BLOCK)
     start = _number(padded[4:8], msg("starting rank"), "5–8", n, problems)
     name = _one_line(padded[14:47])
     if not name:
-        problems.add(msg("no name (columns 15–47)"), n)
+        problems.add(msg("no name (columns 15–47)"), line=n)
     rating = _number(padded[48:52], msg("rating"), "49–52", n, problems, blank=0)
     rank = _number(padded[85:89], msg("rank"), "86–89", n, problems, blank=0)
     points_text = padded[80:84].strip().replace(",", ".")
@@ -344,7 +344,7 @@ def _player_line(line: str, n: int, problems: LineProblems) -> TrfPlayer | None:
         points = Fraction(points_text) if points_text else Fraction(0)
     except ValueError:
         problems.add(msg("'{value}' is not a number of points (columns 81–84)",
-                         value=points_text), n)
+                         value=points_text), line=n)
         points = Fraction(0)
     rounds: list[TrfRound] = []
     rest = line[FIRST_BLOCK:]
@@ -360,7 +360,7 @@ def _player_line(line: str, n: int, problems: LineProblems) -> TrfPlayer | None:
                      tuple(rounds), n)
 
 
-def _round_block(block: str, round_no: int, n: int, problems: LineProblems) -> TrfRound:
+def _round_block(block: str, round_no: int, n: int, problems: Problems) -> TrfRound:
     block = block.ljust(BLOCK_WIDTH)
     first = FIRST_BLOCK + 1 + (round_no - 1) * BLOCK_WIDTH
     where = msg("round {round} (columns {first}–{last})", round=round_no, first=first,
@@ -372,35 +372,35 @@ def _round_block(block: str, round_no: int, n: int, problems: LineProblems) -> T
     if opponent_text:
         if not opponent_text.isdigit():
             problems.add(msg("{where}: '{value}' is not a starting rank", where=where,
-                             value=opponent_text), n)
+                             value=opponent_text), line=n)
         else:
             opponent = int(opponent_text)
     if colour not in "wb- ":
         problems.add(msg("{where}: '{value}' is not a colour; use w, b or -", where=where,
-                         value=colour), n)
+                         value=colour), line=n)
     if result not in CODES:
         problems.add(msg("{where}: '{value}' is not a result; use 1, 0, =, +, -, U, Z, H or F",
-                         where=where, value=block[7]), n)
+                         where=where, value=block[7]), line=n)
     if not opponent and result in "10=WDL":
         problems.add(msg("{where}: a game result '{result}' without an opponent", where=where,
-                         result=result), n)
+                         result=result), line=n)
     if opponent and result in "UZHF":
         problems.add(msg("{where}: '{result}' is for a round without an opponent, but "
                          "opponent {opponent} is given", where=where, result=result,
-                         opponent=opponent), n)
+                         opponent=opponent), line=n)
     return TrfRound(opponent, "-" if colour == " " else colour, result)
 
 
 _OPPOSITE = {"w": "b", "b": "w", "-": "-"}
 
 
-def _check_pairings(players: Sequence[TrfPlayer], problems: LineProblems) -> None:
+def _check_pairings(players: Sequence[TrfPlayer], problems: Problems) -> None:
     """Starting ranks unique; every opponent exists and has the same game in his line."""
     by_start: dict[int, TrfPlayer] = {}
     for p in players:
         if p.start in by_start:
             problems.add(msg("starting rank {start} is used twice (also line {line})",
-                             start=p.start, line=by_start[p.start].line), p.line)
+                             start=p.start, line=by_start[p.start].line), line=p.line)
         else:
             by_start[p.start] = p
     for p in players:
@@ -412,20 +412,20 @@ def _check_pairings(players: Sequence[TrfPlayer], problems: LineProblems) -> Non
                 problems.add(msg("round {round}: opponent {opponent} has no player line",
                                  round=k, opponent=r.opponent)
                              if q is None else msg("round {round}: {name} cannot play himself",
-                                                   round=k, name=p.name), p.line)
+                                                   round=k, name=p.name), line=p.line)
                 continue
             back = q.rounds[k - 1] if k <= len(q.rounds) else BLANK
             if back.opponent != p.start:
                 problems.add(msg("round {round}: {name} plays {other} (number {start}), but "
                                  "line {line} does not have that game", round=k, name=p.name,
-                                 other=q.name, start=q.start, line=q.line), p.line)
+                                 other=q.name, start=q.start, line=q.line), line=p.line)
             elif p.start < q.start and (back.colour != _OPPOSITE[r.colour]
                                         or _codes(r, back) not in GAME_RESULTS):
                 problems.add(msg("round {round}: {name} ({colour} {result}) and {other} "
                                  "({back_colour} {back_result}, line {line}) do not agree",
                                  round=k, name=p.name, colour=r.colour, result=r.result,
                                  other=q.name, back_colour=back.colour,
-                                 back_result=back.result, line=q.line), p.line)
+                                 back_result=back.result, line=q.line), line=p.line)
 
 
 def _codes(a: TrfRound, b: TrfRound) -> tuple[str, str]:
@@ -451,14 +451,14 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
     part in (Joined, Left). A bye without an opponent (`U`, or `+`) is the pairing's bye;
     the absences (`Z`, `H`, `F`, a blank block in between) become excused, `-` unexcused.
     """
-    problems = LineProblems(source)
+    problems = Problems(file=source)
     players = sorted(report.players, key=lambda p: p.start)
     seen: dict[str, TrfPlayer] = {}
     for p in players:
         key = p.name.casefold()
         if key in seen:
             problems.add(msg("'{name}' is on line {line} too; each player needs a name of "
-                             "their own", name=p.name, line=seen[key].line), p.line)
+                             "their own", name=p.name, line=seen[key].line), line=p.line)
         seen.setdefault(key, p)
     problems.raise_if_any()
     rounds = report.rounds
@@ -476,7 +476,7 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
                                  "round {joined} and left after round {left}", round=k,
                                  joined=joined, left=left) if left else
                              msg("round {round} has a game or a bye, but the player joined in "
-                                 "round {joined}", round=k, joined=joined), p.line)
+                                 "round {joined}", round=k, joined=joined), line=p.line)
         people.append(Player(p.name, Fraction(p.rating), joined, left, None, order))
     problems.raise_if_any()
     ours = report.header_text("092") == TOURNAMENT_TYPE  # Z is excused, KZP says the rest
@@ -502,7 +502,7 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
                 if result is None and k < rounds:
                     problems.add(msg("round {round}: the game {white}–{black} has no result, "
                                      "but round {last} follows", round=k, white=white.name,
-                                     black=black.name, last=rounds), p.line)
+                                     black=black.name, last=rounds), line=p.line)
                 unplayed += result is None
                 games.append(Game(k, len(games) + 1, white.name, black.name, result))
             else:

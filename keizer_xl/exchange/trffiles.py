@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Season
+from keizer_xl.core.season import Season
 from keizer_xl.exchange.csvfile import read_text, write_text
 from keizer_xl.exchange.trf import (
     NAME_WIDTH,

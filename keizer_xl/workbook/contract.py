@@ -20,10 +20,11 @@ from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_col
 from keizer_xl.core.errors import KeizerError, Places, Problem, column_letters, placed
 from keizer_xl.core.final import final_order
 from keizer_xl.core.messages import Joined, Message, msg
-from keizer_xl.core.model import Entry, Game, Season
+from keizer_xl.core.model import Entry, Game
 from keizer_xl.core.report import Report, build_report
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import setting_name
 from keizer_xl.core.words import is_blank, text
 from keizer_xl.i18n import say, translate

@@ -12,7 +12,8 @@ import pytest
 import xlsxwriter
 from python_calamine import CalamineWorkbook
 
-from keizer_xl.core.model import Absence, Game, Season
+from keizer_xl.core.model import Absence, Game
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import SETTINGS
 from keizer_xl.workbook.names import SETTING_TRANSLATIONS, TRANSLATIONS
 from keizer_xl.workbook.template import build_template

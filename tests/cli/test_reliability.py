@@ -27,9 +27,9 @@ MEMORY_LIMIT = 500 << 20  # bytes, for any workbook under 20 MB
 # Linux carries over from the parent through fork and exec.
 MEASURED = """
 import re, sys
-from keizer_xl.cli.main import main
+from keizer_xl.cli.main import run
 try:
-    main(sys.argv[1:])
+    run()  # the program as its console script starts it
 except SystemExit as end:
     code = end.code
 with open("/proc/self/status") as status:

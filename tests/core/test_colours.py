@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from keizer_xl.core.colours import ColourHistory, allocate
-from keizer_xl.core.model import Absence, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Game, Player, Rest, Result
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 RULES = ("keizer", "count", "percentage", "geel")

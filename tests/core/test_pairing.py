@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from keizer_xl.core.colours import ColourHistory, allocate
-from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.pairing import Pairing, pair_round, spread_divisor, uses_spread
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 Pairs = list[tuple[str, str]]

@@ -10,9 +10,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keizer_xl.core.model import Game, Player, Result, Season
+from keizer_xl.core.model import Game, Player, Result
 from keizer_xl.core.ratings import EloRatings, games_by_round
 from keizer_xl.core.scoring import compute_standings
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import parse_settings
 
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from keizer_xl.core import checks
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, build_season
 from keizer_xl.core.errors import KeizerError, Problems
-from keizer_xl.core.model import Absence, Game, Player, Rest, Result, Season
-from keizer_xl.core.rows import RowEntries, SeasonRows
+from keizer_xl.core.model import Absence, Game, Player, Rest, Result
+from keizer_xl.core.rows import RowEntries, SeasonRows, group_sizes
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 NAMES = ["Anna", "Bram", "Cor", "Dirk", "Els", "Zoë"]
@@ -169,3 +171,11 @@ def test_cautions_from_the_rows_as_from_the_entries(seed: int) -> None:
     assert [m.split(" has not played")[0] for m in said if "has not played" in m] == idle
     assert [(c.message.split(" has the bye")[0], c.row) for c in found.cautions
             if "has the bye" in c.message] == [(name, source) for name, _, source in twice]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "int64"])
+def test_group_sizes_count_keys_of_any_integer_type(dtype: str) -> None:
+    """numpy counts only index integers (32 bits in WebAssembly); the rows' keys are int64."""
+    keys = [3, 0, 3, 5, 3, 0]
+    sizes = group_sizes(np.array(keys, dtype=dtype), 7)
+    assert sizes.tolist() == [keys.count(k) for k in range(7)]

@@ -9,8 +9,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from keizer_xl.core.model import Absence, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Game, Player, Rest, Result
 from keizer_xl.core.scoring import automatic_top_value, compute_standings
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings, parse_settings
 
 GAME_RESULTS = [Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, Result.WHITE_FORFEIT_WIN,

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from python_calamine import CalamineWorkbook
 
-from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, Season
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.scoring import compute_standings
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import parse_settings
 from tests.conftest import make_book, run_cli
 

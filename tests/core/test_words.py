@@ -1,5 +1,5 @@
-"""The words a secretary types (core/words.py), and the README's word tables, which must
-list every accepted word and nothing else."""
+"""The words a secretary types (core/words.py), and the word tables of docs/words.md, which
+must list every accepted word and nothing else."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from keizer_xl.core.words import (
     parse_result,
 )
 
-README = Path(__file__).parents[2] / "README.md"
+README = Path(__file__).parents[2] / "docs" / "words.md"
 
 
 @pytest.mark.parametrize(("typed", "meant"), [

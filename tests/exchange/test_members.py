@@ -10,9 +10,9 @@ import openpyxl
 import pytest
 import xlsxwriter
 
+from keizer_xl.core.errors import FileError
 from keizer_xl.core.words import WordError, parse_rating
 from keizer_xl.exchange.members import parse_members, read_members
-from keizer_xl.exchange.problems import FileProblems
 from tests.conftest import run_cli
 
 # A club's list as its administration exports it: Dutch headers, own columns, a phone
@@ -157,7 +157,7 @@ def test_problems_listed_with_their_lines_and_nothing_written(tmp_path: Path) ->
 def test_a_list_without_a_name_column(tmp_path: Path) -> None:
     members = tmp_path / "list.csv"
     members.write_text("Lidnummer,Rating\n1,1500\n", encoding="utf-8")
-    with pytest.raises(FileProblems, match="line 1: the first line should name the columns"):
+    with pytest.raises(FileError, match="line 1: the first line should name the columns"):
         read_members(members)
 
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 from python_calamine import CalamineWorkbook
 
-from keizer_xl.core.model import Entry, Game, Player, Season
+from keizer_xl.core.model import Entry, Game, Player
 from keizer_xl.core.scoring import automatic_top_value
+from keizer_xl.core.season import Season
 from keizer_xl.workbook.files import load
 from tests.conftest import run_cli
 from tests.exchange.seasons import club_season, season_book

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from python_calamine import CalamineWorkbook
 
+from keizer_xl.core.errors import FileError
 from keizer_xl.exchange.csvfile import decode
-from keizer_xl.exchange.problems import FileProblems
 from keizer_xl.exchange.ratings import initials_key, name_key, parse_rating_list
 from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
 from tests.conftest import make_book, run_cli
@@ -198,5 +198,5 @@ def test_parse_keeps_lines_and_ids() -> None:
                                                                 Fraction(1712))
     assert (third.name, third.rating) == ("Çelik, Zoë", Fraction(2010))
     assert listed.entries[6].rating is None
-    with pytest.raises(FileProblems):
+    with pytest.raises(FileError):
         parse_rating_list("Naam;Rating\n", "empty.csv")

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from keizer_xl.core.model import Absence, Game, Rest, Result, Season
+from keizer_xl.core.errors import FileError
+from keizer_xl.core.model import Absence, Game, Rest, Result
+from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
-from keizer_xl.exchange.problems import FileProblems
 from keizer_xl.exchange.trf import (
     Identity,
     parse_trf,
@@ -314,7 +315,7 @@ BROKEN = "\n".join([
 
 
 def test_every_problem_with_its_line(tmp_path: Path) -> None:
-    with pytest.raises(FileProblems) as caught:
+    with pytest.raises(FileError) as caught:
         parse_trf(BROKEN, "broken.trf")
     lines = caught.value.lines()
     assert "broken.trf, line 2: round 2 (columns 102–111): 'X' is not a result; use 1, 0, =, " \
@@ -343,7 +344,7 @@ def test_every_problem_with_its_line(tmp_path: Path) -> None:
 def test_disagreeing_lines_are_named() -> None:
     text = ("001    1      Anna" + " " * 73 + "   2 w 1\n"
             "001    2      Bram" + " " * 73 + "   1 w 0\n")
-    with pytest.raises(FileProblems) as caught:
+    with pytest.raises(FileError) as caught:
         parse_trf(text, "x.trf")
     assert caught.value.lines() == [
         "x.trf, line 1: round 1: Anna (w 1) and Bram (w 0, line 2) do not agree"]
