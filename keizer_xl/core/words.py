@@ -27,26 +27,33 @@ PRESENT_HELP = msg("x, yes, y, 1, ja or ✓ for present; excused, club or unexcu
                    "n, no or nee for absent")
 
 _HALVES = ("½", "1/2", "0.5", "0,5")
-# Every word a secretary may type, by what it means: the README's word tables list exactly
-# these (a test compares them). Case, spaces and the kind of dash do not matter.
+# Every word a secretary may type, by what it means, in English, Dutch, German and Italian
+# (each is read in a workbook of any language): the docs' word tables list exactly these (a
+# test compares them). Case, spaces and the kind of dash do not matter.
 RESULT_WORDS: dict[Result, tuple[str, ...]] = {
     Result.WHITE_WINS: ("1-0", "1:0"),
     Result.BLACK_WINS: ("0-1", "0:1"),
     Result.DRAW: (*(f"{h}{sep}{h}" for sep in "-:" for h in _HALVES), "½", "1/2", "=",
-                  "remise", "remis", "draw"),
-    Result.WHITE_FORFEIT_WIN: ("+-", "+/-"),
-    Result.BLACK_FORFEIT_WIN: ("-+", "-/+"),
-    Result.DOUBLE_FORFEIT: ("--",),
+                  "remise", "remis", "draw", "unentschieden", "patta"),
+    Result.WHITE_FORFEIT_WIN: ("+-", "+/-", "+:-", "1-0 kampflos", "1:0 kampflos",
+                              "1-0 forfait"),
+    Result.BLACK_FORFEIT_WIN: ("-+", "-/+", "-:+", "0-1 kampflos", "0:1 kampflos",
+                              "0-1 forfait"),
+    Result.DOUBLE_FORFEIT: ("--", "-:-", "0-0 kampflos", "0:0 kampflos",
+                           "0-0 forfait"),
 }
 ABSENCE_WORDS: dict[Absence, tuple[str, ...]] = {
-    Absence.BYE: ("bye", "vrij", "oneven"),
-    Absence.EXCUSED: ("excused", "afgemeld", "afwezig"),
-    Absence.CLUB: ("club", "club duty", "extern", "clubwedstrijd"),
-    Absence.UNEXCUSED: ("unexcused", "onafgemeld"),
+    Absence.BYE: ("bye", "vrij", "oneven", "spielfrei", "frei", "Freilos", "riposo"),
+    Absence.EXCUSED: ("excused", "afgemeld", "afwezig", "entschuldigt", "abgemeldet",
+                      "giustificato", "giustificata"),
+    Absence.CLUB: ("club", "club duty", "extern", "clubwedstrijd", "Mannschaftskampf",
+                   "Mannschaft", "squadra", "impegno di squadra"),
+    Absence.UNEXCUSED: ("unexcused", "onafgemeld", "unentschuldigt", "ingiustificato",
+                        "ingiustificata"),
 }
 PRESENT_WORDS: tuple[str, ...] = ("x", "yes", "y", "1", "ja", "j", "✓", "✔", "true", "present",
-                                  "aanwezig")
-NOT_PRESENT_WORDS: tuple[str, ...] = ("0", "n", "no", "nee", "false")
+                                  "aanwezig", "anwesend", "sì", "si", "presente")
+NOT_PRESENT_WORDS: tuple[str, ...] = ("0", "n", "no", "nee", "false", "nein")
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "‐": "-", "‑": "-"})
 
@@ -202,7 +209,7 @@ def parse_number(value: object) -> Fraction:
 
 
 UNRATED_WORDS: tuple[str, ...] = ("-", "--", "---", "n/a", "na", "nvt", "n.v.t.", "geen",
-                                   "none", "unrated", "?")
+                                   "none", "unrated", "?", "keine", "nc")
 _THOUSANDS = re.compile(r"\d{1,3}(?:([.,\u00a0' ])\d{3})(?:\1\d{3})*")
 _WHOLE_DECIMAL = re.compile(r"(\d+)[.,]0+")
 

@@ -57,6 +57,58 @@ def test_present_words(typed: object, meant: object) -> None:
     assert parse_presence(typed) == meant
 
 
+# What German and Italian secretaries type (docs/languages.md lists them per language).
+GERMAN_AND_ITALIAN = [
+    ("1:0", Result.WHITE_WINS), ("Remis", Result.DRAW), ("unentschieden", Result.DRAW),
+    ("+:-", Result.WHITE_FORFEIT_WIN), ("1-0 kampflos", Result.WHITE_FORFEIT_WIN),
+    ("0:1 Kampflos", Result.BLACK_FORFEIT_WIN), ("-:+", Result.BLACK_FORFEIT_WIN),
+    ("-:-", Result.DOUBLE_FORFEIT), ("0-0 kampflos", Result.DOUBLE_FORFEIT),
+    ("spielfrei", Absence.BYE), ("Freilos", Absence.BYE), ("frei", Absence.BYE),
+    ("entschuldigt", Absence.EXCUSED), ("abgemeldet", Absence.EXCUSED),
+    ("Mannschaftskampf", Absence.CLUB), ("unentschuldigt", Absence.UNEXCUSED),
+    ("patta", Result.DRAW), ("1-0 forfait", Result.WHITE_FORFEIT_WIN),
+    ("0 – 1 Forfait", Result.BLACK_FORFEIT_WIN), ("0-0 forfait", Result.DOUBLE_FORFEIT),
+    ("riposo", Absence.BYE), ("Giustificato", Absence.EXCUSED),
+    ("giustificata", Absence.EXCUSED), ("squadra", Absence.CLUB),
+    ("impegno di squadra", Absence.CLUB), ("ingiustificato", Absence.UNEXCUSED),
+]
+
+
+@pytest.mark.parametrize(("typed", "meant"), GERMAN_AND_ITALIAN)
+def test_german_and_italian_results(typed: str, meant: Result | Absence) -> None:
+    assert parse_result(typed) is meant
+
+
+@pytest.mark.parametrize("typed", ["kampflos", "forfait", "1-0 kampflo", "spielfre"])
+def test_a_forfeit_says_who_won(typed: str) -> None:
+    """`kampflos` and `forfait` alone do not say who won, so they are no result."""
+    with pytest.raises(WordError):
+        parse_result(typed)
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("x", PRESENT), ("ja", PRESENT), ("J", PRESENT), ("anwesend", PRESENT),
+    ("nein", DEFAULT_ABSENCE), ("entschuldigt", Absence.EXCUSED),
+    ("Mannschaftskampf", Absence.CLUB), ("unentschuldigt", Absence.UNEXCUSED),
+    ("sì", PRESENT), ("SI", PRESENT), ("Presente", PRESENT), ("no", DEFAULT_ABSENCE),
+    ("giustificato", Absence.EXCUSED), ("squadra", Absence.CLUB),
+    ("ingiustificato", Absence.UNEXCUSED),
+])
+def test_german_and_italian_attendance(typed: str, meant: object) -> None:
+    assert parse_presence(typed) == meant
+
+
+@pytest.mark.parametrize("typed", ["spielfrei", "riposo"])
+def test_a_german_or_italian_bye_is_no_attendance(typed: str) -> None:
+    with pytest.raises(WordError):
+        parse_presence(typed)
+
+
+@pytest.mark.parametrize("typed", ["keine", "NC"])
+def test_german_and_italian_unrated(typed: str) -> None:
+    assert parse_rating(typed) == 0
+
+
 def test_a_bye_is_no_attendance() -> None:
     with pytest.raises(WordError):
         parse_presence("vrij")
