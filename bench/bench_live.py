@@ -27,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from measure import Figure, compile_sources
+from measure import Figure, bare_python, compile_sources
 
 PLAYERS = 60
 ROUNDS = 37
@@ -126,9 +126,13 @@ def main() -> list[Figure]:
     with tempfile.TemporaryDirectory() as folder:
         books = write_books(Path(folder))
         times: dict[str, list[float]] = {entry: [] for entry in books}
-        for _ in range(REPEAT):  # the buttons take turns
+        bare = []
+        for _ in range(REPEAT):  # the buttons take turns, with a bare Python for scale
+            bare.append(bare_python())
             for entry, book in books.items():
                 times[entry].append(click(book, entry))
+    print(f"python -c pass in the same turns: median {statistics.median(bare) * 1000:.0f} ms, "
+          f"best {min(bare) * 1000:.0f} ms")
     for label, _, entry in BUTTONS:
         middle, best = statistics.median(times[entry]), min(times[entry])
         print(f'click "{label}", {PLAYERS} players after {ROUNDS} rounds, fresh Python with '
