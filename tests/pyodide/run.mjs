@@ -1,9 +1,11 @@
 // Runs Python inside Pyodide in node, like `python ARGS` on the host, with no network:
 //
 //   node tests/pyodide/run.mjs --release DIR [--mount DIR]... [--] -m pytest tests/core -q
-//   node tests/pyodide/run.mjs --release DIR [--] script.py ARGS  |  -c CODE ARGS
+//   node tests/pyodide/run.mjs --release DIR [--bare] [--] script.py ARGS  |  -c CODE ARGS
 //
-// DIR is a release made ready by .ci/pyodide-setup (its manifest says what to install).
+// DIR is a release made ready by .ci/pyodide-setup (its manifest says what to install):
+// keizer-xl's dependencies as selected under Pyodide and the test tools (pytest, Hypothesis,
+// xlwings), or with --bare the dependencies alone, as `pip install keizer-xl` gets them.
 // The repository, the working directory, the script's folder and each --mount are mounted
 // at their own paths, so paths mean the same inside as outside. Output goes straight to
 // this process's; the exit status is the Python program's.
@@ -23,11 +25,12 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const options = { release: null, mounts: [], python: [] };
+  const options = { release: null, mounts: [], python: [], bare: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--release") options.release = path.resolve(argv[++i] ?? fail("--release DIR"));
     else if (arg === "--mount") options.mounts.push(path.resolve(argv[++i] ?? fail("--mount DIR")));
+    else if (arg === "--bare") options.bare = true;
     else if (arg === "--") { options.python = argv.slice(i + 1); break; }
     else { options.python = argv.slice(i); break; }
   }
@@ -38,9 +41,9 @@ function parseArgs(argv) {
 
 // The release's packages to load and everything they bring with them, all in the cache:
 // a file not there would make Pyodide reach for its CDN.
-function checkedPackages(release, manifest) {
+function checkedPackages(release, manifest, names) {
   const lock = JSON.parse(fs.readFileSync(path.join(release, "pyodide-lock.json"), "utf8"));
-  const todo = [...manifest.packages];
+  const todo = [...names];
   const seen = new Set();
   while (todo.length) {
     const name = todo.pop();
@@ -52,7 +55,7 @@ function checkedPackages(release, manifest) {
     }
     todo.push(...entry.depends);
   }
-  return manifest.packages;
+  return names;
 }
 
 function mount(pyodide, dir) {
@@ -81,7 +84,8 @@ async function main() {
     stdout: (line) => process.stdout.write(line + "\n"),
     stderr: (line) => process.stderr.write(line + "\n"),
   });
-  await pyodide.loadPackage(checkedPackages(options.release, manifest), {
+  const installs = options.bare ? manifest.bare : manifest.tests;
+  await pyodide.loadPackage(checkedPackages(options.release, manifest, installs.packages), {
     messageCallback: () => {},
     errorCallback: (message) => process.stderr.write(message + "\n"),
   });
@@ -99,7 +103,7 @@ async function main() {
   pyodide.setStderr(toStream(2));
   const boot = pyodide.globals.get("dict")();
   pyodide.runPython(fs.readFileSync(path.join(HERE, "boot.py"), "utf8"), { globals: boot });
-  const wheels = manifest.wheels.map((w) => path.join(options.release, w));
+  const wheels = installs.wheels.map((w) => path.join(options.release, w));
   const status = boot.get("main")(pyodide.toPy(options.python), pyodide.toPy(wheels), cwd);
   process.exitCode = status;
 }

@@ -42,11 +42,13 @@ def ready_release() -> Path:
 
 
 def run_in_pyodide(args: Sequence[str], *, mounts: Sequence[Path] = (), cwd: Path = REPO,
-                   timeout: float = 1800) -> subprocess.CompletedProcess[str]:
+                   bare: bool = False, timeout: float = 1800
+                   ) -> subprocess.CompletedProcess[str]:
     """`python ARGS` inside Pyodide (e.g. `-m pytest tests/core`, `-c CODE`, a script), with
-    the repository, `cwd` and `mounts` at their own paths; its status and output."""
+    the repository, `cwd` and `mounts` at their own paths; its status and output. `bare`:
+    keizer-xl's dependencies alone, without pytest, Hypothesis and xlwings."""
     release = ready_release()
-    command = ["node", str(RUNNER), "--release", str(release)]
+    command = ["node", str(RUNNER), "--release", str(release), *(["--bare"] if bare else [])]
     for folder in mounts:
         command += ["--mount", str(folder)]
     return subprocess.run([*command, "--", *args], cwd=cwd, capture_output=True, text=True,
