@@ -12,7 +12,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "..", "..");
@@ -76,7 +76,8 @@ async function main() {
   for (const [key, value] of Object.entries(process.env)) {
     if (PASSED_ON.test(key)) env[key] = value;
   }
-  const { loadPyodide } = await import(path.join(options.release, "pyodide.mjs"));
+  const entry = pathToFileURL(path.join(options.release, "pyodide.mjs"));
+  const { loadPyodide } = await import(entry.href);
   const pyodide = await loadPyodide({
     indexURL: options.release + path.sep,
     packageCacheDir: options.release + path.sep,
