@@ -17,7 +17,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "..", "..");
 // What of the host's environment Python sees: settings of the tests and of keizer_xl
-const PASSED_ON = /^(CI|TZ|LANG|LC_\w+|NO_COLOR|FORCE_COLOR|COLUMNS|KEIZER_XL_\w+|HYPOTHESIS_\w+|PYTEST_\w+)$/;
+const PASSED_ON =
+  /^(CI|TZ|LANG|LC_\w+|NO_COLOR|FORCE_COLOR|COLUMNS|KEIZER_XL_\w+|HYPOTHESIS_\w+|PYTEST_\w+)$/;
 
 function fail(message) {
   process.stderr.write(`pyodide-run: ${message}\n`);
@@ -92,8 +93,10 @@ async function main() {
   });
   const cwd = process.cwd();
   const mounted = [];
-  const script = options.python[0].startsWith("-") ? [] : [path.dirname(path.resolve(options.python[0]))];
-  const dirs = [REPO, options.release, cwd, ...script, ...options.mounts].sort((a, b) => a.length - b.length);
+  const first = options.python[0];
+  const script = first.startsWith("-") ? [] : [path.dirname(path.resolve(first))];
+  const dirs = [REPO, options.release, cwd, ...script, ...options.mounts];
+  dirs.sort((a, b) => a.length - b.length);
   for (const dir of dirs) {  // a folder inside one already mounted is there with it
     if (!mounted.some((m) => dir === m || dir.startsWith(m + path.sep))) {
       mount(pyodide, dir);
