@@ -7,6 +7,7 @@ the network. Bytecode is never written: the repository is the host's, mounted as
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import runpy
@@ -72,6 +73,7 @@ def main(argv: list[str], wheels: list[str], cwd: str) -> int:
         traceback.print_exc()
         return 1
     finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError):  # a reader gone (`| head`) is no failure
+                stream.flush()
     return 0

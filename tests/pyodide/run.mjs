@@ -106,10 +106,16 @@ async function main() {
   pyodide.setStdout(toStream(1));
   pyodide.setStderr(toStream(2));
   const boot = pyodide.globals.get("dict")();
-  pyodide.runPython(fs.readFileSync(path.join(HERE, "boot.py"), "utf8"), { globals: boot });
+  const bootFile = path.join(HERE, "boot.py");
+  pyodide.runPython(fs.readFileSync(bootFile, "utf8"), { globals: boot, filename: bootFile });
   const wheels = installs.wheels.map((w) => path.join(options.release, w));
   const status = boot.get("main")(pyodide.toPy(options.python), pyodide.toPy(wheels), cwd);
   process.exitCode = status;
 }
 
-await main();
+try {
+  await main();
+} catch (error) {  // Pyodide's own failure: its message, not pages of its compiled source
+  process.stderr.write(`pyodide-run: ${error.message ?? error}\n`);
+  process.exitCode = 1;
+}
