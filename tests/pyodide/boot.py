@@ -69,8 +69,12 @@ def main(argv: list[str], wheels: list[str], cwd: str) -> int:
         run(list(argv))
     except SystemExit as exit:
         return status(exit)
-    except BaseException:
-        traceback.print_exc()
+    except BaseException as exc:
+        tb = exc.__traceback__
+        skipped = (run.__code__.co_filename, "<frozen runpy>")  # this file, runpy
+        while tb is not None and tb.tb_frame.f_code.co_filename in skipped:
+            tb = tb.tb_next  # the program's own lines only, as `python` shows them
+        traceback.print_exception(type(exc), exc, tb)
         return 1
     finally:
         for stream in (sys.stdout, sys.stderr):
