@@ -432,7 +432,7 @@ def project_requirements(pyproject: Path = REPO / "pyproject.toml") -> list[Requ
     return [Requirement(r) for r in project["dependencies"]]
 
 
-def test_tool_requirements(pyproject: Path = REPO / "pyproject.toml") -> list[Requirement]:
+def tool_requirements(pyproject: Path = REPO / "pyproject.toml") -> list[Requirement]:
     """The `TEST_TOOLS`, as the project asks for them elsewhere, whatever the markers say."""
     import tomllib
 
@@ -460,7 +460,7 @@ def setup(root: Path | None = None) -> Release:
     carrier = Carrier(oldest)
     try:
         bare = resolve(oldest, project_requirements(), carrier=carrier, download=True)
-        plan = resolve(oldest, project_requirements() + test_tool_requirements(),
+        plan = resolve(oldest, project_requirements() + tool_requirements(),
                        carrier=carrier, download=True)
         wanted = {oldest.packages[n].file_name for n in plan.lock | bare.lock}
         carrier.extract(f for f in wanted if not (oldest.folder / f).exists())
