@@ -47,5 +47,12 @@ screenshots: $(STAMP)
 	bash .ci/system-packages
 	$(BIN)/python docs/render_publish.py docs
 
+# Pyodide (node, npm's pyodide, the release's own wheels) for the tests that run keizer_xl
+# as xlwings Lite does; kept outside the repository and downloaded the first time only.
+.PHONY: pyodide
+pyodide: $(STAMP)
+	bash .ci/system-packages
+	$(BIN)/python .ci/pyodide-setup
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
