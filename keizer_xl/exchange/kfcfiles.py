@@ -7,13 +7,12 @@ is refused as a whole before anything is written.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from keizer_xl.core.errors import KeizerXLError, Problems
 from keizer_xl.core.messages import msg
@@ -25,6 +24,9 @@ from keizer_xl.exchange.kfc import (
     KfcTournament,
     season_from_tournament,
 )
+
+if TYPE_CHECKING:
+    import sqlite3
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # The tables and columns read (formats.md); Keizer_SumPts is read when it is there.
@@ -66,6 +68,8 @@ def workbook_language(code: str) -> str | None:
 def read_tournament(path: Path) -> KfcTournament:
     """The Player, Pairing and ConfigTab rows of a tournament file; KfcFileProblem if it is
     no tournament file or is damaged, FileError for rows that make no sense."""
+    import sqlite3  # not in xlwings Lite's Python, which never reads these files
+
     _check_header(path)
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
