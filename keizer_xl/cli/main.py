@@ -212,7 +212,7 @@ def _warn(outcome: Any) -> None:
 def _print_round(next_round: Any) -> None:
     """The new round as a table; a big club's round (hundreds of rows, which nobody reads
     in a terminal and which take rich a while to lay out) as a summary instead."""
-    from keizer_xl.workbook.names import local_name, rest_word
+    from keizer_xl.i18n.names import local_name, rest_word
 
     language = _speaking[0]
     rows = [(str(g.board), g.white, g.black) for g in next_round.games]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.messages import msg
 from keizer_xl.i18n import say, translate
-from keizer_xl.workbook.names import local_name
+from keizer_xl.i18n.names import local_name
 
 if TYPE_CHECKING:
     from keizer_xl.workbook.contract import Cell, CellValue, Grid, SheetCells
@@ -192,8 +192,8 @@ def read_grids(book: Any) -> dict[str, Grid]:
 
     Other sheets are listed by name only (the reader's messages name them) and not read.
     """
+    from keizer_xl.i18n.names import sheet_names
     from keizer_xl.workbook.contract import SHEETS
-    from keizer_xl.workbook.names import sheet_names
 
     wanted = {name for sheet in SHEETS for name in sheet_names(sheet)}
     grids: dict[str, Grid] = {}

@@ -26,14 +26,13 @@ from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import setting_name
 from keizer_xl.core.words import is_blank, text
-from keizer_xl.i18n import say, translate
-from keizer_xl.workbook.names import (
-    _SETTINGS_TO_CONTRACT,
-    LANGUAGES,
-    _contract_headers,
-    _name_key,
+from keizer_xl.i18n import LANGUAGES, say, translate
+from keizer_xl.i18n.names import (
+    SETTINGS_TO_CONTRACT,
+    contract_headers,
     local_name,
     local_setting,
+    name_key,
     rest_word,
     sheet_names,
 )
@@ -112,7 +111,7 @@ def _table(grid: Grid, wanted: Sequence[str], layout: Layout, name: str) -> Tabl
 
     Built column by column: blank cells ("" from calamine, None from xlwings, only spaces)
     become None, and rows with nothing in the wanted columns are left out."""
-    header = _contract_headers(grid[0]) if grid else []
+    header = contract_headers(grid[0]) if grid else []
     positions = find_columns(header, wanted)
     layout.columns[name] = {col: i + 1 for col, i in positions.items()}
     used = len(grid)
@@ -159,19 +158,19 @@ def identity_columns(header: Sequence[object]) -> dict[str, int]:
 
 def language_of(grids: Mapping[str, object]) -> str:
     """The language a workbook is written in, told by the name of its Players sheet."""
-    names = {_name_key(name) for name in grids}
+    names = {name_key(name) for name in grids}
     return next((language for language in LANGUAGES[1:]
-                 if _name_key(local_name("Players", language)) in names), "en")
+                 if name_key(local_name("Players", language)) in names), "en")
 
 
 def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
     """Check the workbook's sheets and build the Competition; KeizerError lists every
     problem (use `Layout.describe` to name their cells)."""
     layout = Layout(language=language_of(grids))
-    by_key = {_name_key(name): name for name in grids}
+    by_key = {name_key(name): name for name in grids}
     problems: list[Problem] = []
     for sheet in SHEETS:
-        actual = next((by_key[key] for key in (_name_key(sheet), *sorted(sheet_names(sheet)))
+        actual = next((by_key[key] for key in (name_key(sheet), *sorted(sheet_names(sheet)))
                        if key in by_key), None)
         if actual is None:
             wanted = local_name(sheet, layout.language)
@@ -184,14 +183,14 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
     if problems:
         raise_with(problems, layout)
     layout.sheet.update({sheet: by_key[key] for sheet in REPORT_SHEETS
-                         for key in (_name_key(sheet), *sorted(sheet_names(sheet)))
+                         for key in (name_key(sheet), *sorted(sheet_names(sheet)))
                          if key in by_key})
     players = _table(grids[layout.sheet["Players"]], PLAYER_COLUMNS, layout, "Players")
     rounds = _table(grids[layout.sheet["Rounds"]], ROUND_COLUMNS, layout, "Rounds")
     settings = _table(grids[layout.sheet["Settings"]], SETTINGS_COLUMNS, layout, "Settings")
     if "Setting" in settings.cells:  # setting names of every language, as the contract's
         settings = Table(settings.name, settings.labels, {
-            **settings.cells, "Setting": [_SETTINGS_TO_CONTRACT.get(_name_key(name), name)
+            **settings.cells, "Setting": [SETTINGS_TO_CONTRACT.get(name_key(name), name)
                                           if name is not None else None
                                           for name in settings.column("Setting")]})
     for row, name in zip(settings.labels, settings.column("Setting"), strict=True):
@@ -393,9 +392,9 @@ def board_notes(grids: Mapping[str, Grid]) -> list[str]:
 
     Read from the Rounds sheet as it is: a row is a game when it has both players."""
     names = sheet_names("Rounds")
-    sheet = next((name for name in grids if _name_key(name) in names), None)
+    sheet = next((name for name in grids if name_key(name) in names), None)
     grid = grids.get(sheet, []) if sheet else []
-    cols = find_columns(_contract_headers(grid[0]), ROUND_COLUMNS) if grid else {}
+    cols = find_columns(contract_headers(grid[0]), ROUND_COLUMNS) if grid else {}
     if not {"Round", "Board", "White", "Black"} <= cols.keys():
         return []
     at = [cols[name] for name in ("Round", "Board", "White", "Black")]

@@ -20,6 +20,7 @@ from keizer_xl.core.errors import KeizerXLError, Places, Problem
 from keizer_xl.core.messages import Joined, Message, msg
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
+from keizer_xl.i18n.names import contract_headers, sheet_names
 from keizer_xl.workbook.contract import (
     SETTINGS_COLUMNS,
     BookError,
@@ -33,7 +34,6 @@ from keizer_xl.workbook.contract import (
     read_book,
 )
 from keizer_xl.workbook.fixes import Unpaired, plan_rename, plan_unpair
-from keizer_xl.workbook.names import _contract_headers, sheet_names
 from keizer_xl.workbook.pairings import pairings_edit
 from keizer_xl.workbook.xlsx import (
     Reason,
@@ -107,7 +107,7 @@ def _unsaved(sheet: str, rows: Grid, cells: list[tuple[int, int]]) -> list[Unsav
     header row, which says what the columns are)."""
     if not cells:
         return []
-    header = _contract_headers(list(rows[0]) if rows else [])
+    header = contract_headers(list(rows[0]) if rows else [])
     read = {i + 1 for i in find_columns(header, COLUMNS[_key(sheet)]).values()}
     return [(sheet, row, column) for row, column in sorted(cells)
             if row == 1 or column in read]

@@ -26,6 +26,7 @@ from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS
 from keizer_xl.core.model import Absence
 from keizer_xl.core.settings import SPECS
 from keizer_xl.i18n import translate
+from keizer_xl.i18n.names import local_name, local_setting, rest_word
 from keizer_xl.workbook import pairings
 from keizer_xl.workbook.contract import (
     CROSSTABLE,
@@ -35,7 +36,6 @@ from keizer_xl.workbook.contract import (
     REPORT_COLUMNS,
     STANDINGS_COLUMNS,
 )
-from keizer_xl.workbook.names import local_name, local_setting, rest_word
 
 # The contract's headers (core.checks and workbook.contract own them), as the template
 # writes them in row 1; Settings adds what each blank means and what each setting does.
