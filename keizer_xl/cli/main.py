@@ -235,7 +235,7 @@ def _print_standings(standings: Any, title: str, groups: dict[str, str] | None =
                      short: Collection[str] = (), only: str | None = None) -> None:
     """The standings table; a Group column when players have groups (`only`: one group's
     rows); ranks marked * for players listed last for too few games."""
-    from keizer_xl.workbook.contract import shown
+    from keizer_xl.workbook.cells import shown
 
     headers = ("#", _t("Name"), *((_t("Group"),) if groups else ()), _t("Score"), _t("Value"),
                _t("Pl"), _t("W"), _t("D"), _t("L"), _t("Bye"), _t("Abs"))

@@ -21,20 +21,18 @@ from keizer_xl.core.messages import Joined, Message, msg
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.i18n.names import contract_headers, sheet_names
-from keizer_xl.workbook.contract import (
+from keizer_xl.workbook.cells import SheetCells
+from keizer_xl.workbook.layout import (
     SETTINGS_COLUMNS,
     BookError,
     Grid,
     Layout,
-    SheetCells,
     board_notes,
     language_of,
-    plan_pair,
-    plan_recalc,
     read_book,
 )
-from keizer_xl.workbook.fixes import Unpaired, plan_rename, plan_unpair
 from keizer_xl.workbook.pairings import pairings_edit
+from keizer_xl.workbook.plans import Unpaired, plan_pair, plan_recalc, plan_rename, plan_unpair
 from keizer_xl.workbook.xlsx import (
     Reason,
     SheetEdit,
@@ -251,7 +249,7 @@ def pair(path: Path) -> Outcome:
 
 def load_with_groups(path: Path) -> tuple[Competition, dict[str, str]]:
     """Read and check a workbook, with each player's Group (the optional Players column)."""
-    from keizer_xl.workbook.contract import player_groups
+    from keizer_xl.workbook.layout import player_groups
 
     grids = read_grids(path)
     competition, layout = read_book(grids)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from keizer_xl.workbook.contract import Grid, Layout
+    from keizer_xl.workbook.layout import Grid, Layout
     from keizer_xl.workbook.xlsx import CellValue, SheetEdit
 
 
@@ -50,8 +50,8 @@ OwnColumn = tuple[object, Sequence["CellValue"]]  # a header and its values
 def add_own_columns(path: Path, own: Sequence[OwnColumn]) -> None:
     """The club's own Players columns (header, then one value per player from row 2), in
     their order after keizer_xl's: a member list's phone numbers, last season's columns."""
-    from keizer_xl.workbook.contract import read_book
     from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.layout import read_book
     from keizer_xl.workbook.xlsx import save_edits
 
     grids = read_grids(path)

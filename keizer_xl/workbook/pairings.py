@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from keizer_xl.core.model import Absence
 from keizer_xl.core.words import text
 from keizer_xl.i18n.names import local_name, name_key, rest_word, sheet_names
-from keizer_xl.workbook.contract import Grid, language_of
+from keizer_xl.workbook.layout import Grid, language_of
 from keizer_xl.workbook.xlsx import CellValue, Formula, SheetEdit
 
 PAIRINGS = "Pairings"

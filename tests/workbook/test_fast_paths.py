@@ -18,7 +18,7 @@ import pytest
 from keizer_xl import engine
 from keizer_xl.core.checks import Table
 from keizer_xl.core.words import parse_number
-from keizer_xl.workbook import contract as sheets
+from keizer_xl.workbook import layout as sheets
 from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits, xmltext, zipcopy
 from keizer_xl.workbook.xlsx import cells as xlsx_cells
 from keizer_xl.workbook.xlsx.sheet import _Sheet
