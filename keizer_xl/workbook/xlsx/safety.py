@@ -114,7 +114,7 @@ def _temp_name(target: Path) -> Path:
 STALE_AFTER = 3600  # seconds: a temporary file this old is left over, whoever wrote it
 
 
-def _remove_stale_temps(target: Path) -> None:
+def remove_stale_temps(target: Path) -> None:
     """Delete temporary files a killed earlier save left beside the workbook; never those of
     a run still writing (its process is alive and its file is fresh)."""
     prefix = f".{target.name}."
@@ -147,7 +147,7 @@ def _stale(middle: str, info: os.stat_result) -> bool:
     return False
 
 
-def _replace_atomically(target: Path, write: Callable[[int], None], backup: bool) -> None:
+def replace_atomically(target: Path, write: Callable[[int], None], backup: bool) -> None:
     """Write a temp file beside `target`, keep the old version as backup, rename it into place."""
     temp = _temp_name(target)
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
