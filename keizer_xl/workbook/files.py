@@ -127,13 +127,12 @@ def _with_unsaved(cells: list[Unsaved], error: BookError | None = None) -> BookE
 
 @contextlib.contextmanager
 def _as_file_problem(path: Path) -> Iterator[None]:
-    """The writer's refusals and the system's errors as FileProblems naming the file."""
+    """The writer's refusals and the system's errors as FileProblems naming the file; any
+    other exception is a bug, and stays one."""
     try:
         yield
     except XlsxError as exc:
         raise FileProblem(_named(path, xlsx_message(exc))) from None
-    except (ValueError, TypeError) as exc:  # a cell the writer will not overwrite
-        raise FileProblem(_named(path, str(exc))) from None
     except OSError as exc:
         reason = exc.strerror or str(exc)
         reason = f"{reason[:1].lower()}{reason[1:]}"
@@ -307,7 +306,7 @@ def language_of_file(path: Path) -> str | None:
     cannot be opened (the work that follows will say why)."""
     try:
         return language_of({name: [] for name in Workbook(Path(path)).worksheets()})
-    except Exception:  # not there, not a workbook: said by the command itself
+    except (XlsxError, OSError):  # not there, not a workbook: said by the command itself
         return None
 
 

@@ -29,6 +29,7 @@ from keizer_xl.workbook.xlsx._xmltext import (
     set_attr,
     start_tag,
 )
+from keizer_xl.workbook.xlsx.errors import NotACellValue, UnstorableValue
 
 
 @dataclass(frozen=True)
@@ -130,18 +131,22 @@ def plain_text(text: str) -> bool:
             and _TEXT_TO_ESCAPE.search(text) is None)
 
 
-def check_value(value: object, place: str) -> None:
+def check_value(value: object, where: str, cell: str) -> None:
     """Refuse a value Excel cannot hold, before anything is written."""
     if isinstance(value, str):
         if len(clean_text(value)) > MAX_TEXT:
-            raise ValueError(f"{place}: text longer than Excel allows ({MAX_TEXT} characters).")
+            raise UnstorableValue("{where}, cell {cell}: text longer than Excel allows "
+                                  "({most} characters).", where=where, cell=cell,
+                                  most=MAX_TEXT)
     elif isinstance(value, float):
         if not math.isfinite(value):
-            raise ValueError(f"{place}: {value!r} is not a number Excel can store.")
+            raise UnstorableValue("{where}, cell {cell}: {value} is not a number Excel can "
+                                  "store.", where=where, cell=cell, value=repr(value))
     elif isinstance(value, Formula):
-        check_value(value.value if value.value is not None else "", place)
+        check_value(value.value if value.value is not None else "", where, cell)
     elif not isinstance(value, (int, Fraction)):
-        raise TypeError(f"{place}: cannot write a {type(value).__name__} into a cell.")
+        raise NotACellValue("{where}, cell {cell}: cannot write a {kind} into a cell.",
+                            where=where, cell=cell, kind=type(value).__name__)
 
 
 def number_text(value: int | float | Fraction) -> str:

@@ -154,6 +154,14 @@ class Package:
             return self.changed[real]
         return self.content(real)
 
+    def text(self, name: str) -> str:
+        """The current text of a package-level part (an XML part edited as text)."""
+        try:
+            return (self.part(name) or b"").decode("utf-8")
+        except UnicodeDecodeError:
+            raise NotAWorkbook("{file}: its part {part} is not stored as UTF-8 and cannot be "
+                               "edited.", file=self.path.name, part=name) from None
+
     def apply(self, edits: Sequence[SheetEdit]) -> bool:
         """Apply the edits in memory; True when some part really changes."""
         book = WorkbookParts(self)
@@ -378,7 +386,7 @@ class WorkbookParts:
             number += 1
         part = posixpath.join(folder, f"sheet{number}.xml")
         workbook_part = package.by_lower[self.workbook.lower()]
-        text = (package.part(workbook_part) or b"").decode("utf-8")
+        text = package.text(workbook_part)
         p = root_prefix(text, "workbook")
         main = _namespace(text, p.rstrip(":"))
         package.add(part, (
@@ -402,14 +410,14 @@ class WorkbookParts:
                  f'{r}:id="{rid}"/>')
         package.changed[workbook_part] = (text[:end] + entry + text[end:]).encode("utf-8")
         rels_part = package.by_lower[self.rels_part.lower()]
-        rels = (package.part(rels_part) or b"").decode("utf-8")
+        rels = package.text(rels_part)
         target = posixpath.relpath(part, posixpath.dirname(self.workbook) or ".")
         close = rels.rfind("</")
         package.changed[rels_part] = (rels[:close] + f'<Relationship Id="{rid}" Type="{kind}" '
                                       f'Target="{target}"/>' + rels[close:]).encode("utf-8")
         types_part = package.by_lower.get("[content_types].xml")
         if types_part is not None:
-            types = (package.part(types_part) or b"").decode("utf-8")
+            types = package.text(types_part)
             close = types.rfind("</")
             package.changed[types_part] = (
                 types[:close] + f'<Override PartName="/{part}" ContentType="{_WORKSHEET_TYPE}"/>'
@@ -428,12 +436,12 @@ class WorkbookParts:
         package = self.package
         package.changed[self.calc_chain] = None
         rels_part = package.by_lower[self.rels_part.lower()]
-        rels = (package.part(rels_part) or b"").decode("utf-8")
+        rels = package.text(rels_part)
         rels = remove_elements(rels, "Relationship", lambda a: a.get("Id") == self.calc_chain_rel)
         package.changed[rels_part] = rels.encode("utf-8")
         types_part = package.by_lower.get("[content_types].xml")
         if types_part is not None:
-            types = (package.part(types_part) or b"").decode("utf-8")
+            types = package.text(types_part)
             wanted = "/" + self.calc_chain.lower()
             types = remove_elements(
                 types, "Override", lambda a: a.get("PartName", "").lower() == wanted
@@ -444,7 +452,7 @@ class WorkbookParts:
         """Ask Excel/LibreOffice to recompute formulas on opening (set `fullCalcOnLoad`)."""
         package = self.package
         part = package.by_lower[self.workbook.lower()]
-        text = (package.part(part) or b"").decode("utf-8")
+        text = package.text(part)
         p = root_prefix(text, "workbook")
         calc = start_tag(p, "calcPr").search(text)
         if calc is not None:

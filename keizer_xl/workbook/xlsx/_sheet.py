@@ -43,7 +43,7 @@ from keizer_xl.workbook.xlsx._xmltext import (
     start_tag,
     well_formed,
 )
-from keizer_xl.workbook.xlsx.errors import NotAWorkbook
+from keizer_xl.workbook.xlsx.errors import CopiedFormula, NotAWorkbook, OutsideSheet
 
 MAX_ROW = 1_048_576
 MAX_COLUMN = 16_384
@@ -179,17 +179,20 @@ class Sheet:
         for (row_no, column), value in edit.cells.items():
             # type() rather than isinstance(): True is no row number
             if not (type(row_no) is int and 1 <= row_no <= MAX_ROW):
-                raise ValueError(f"{self.where}: row {row_no!r} is outside the sheet.")
+                raise OutsideSheet("{where}: row {row} is outside the sheet.",
+                                   where=self.where, row=repr(row_no))
             if not (type(column) is int and 1 <= column <= MAX_COLUMN):
-                raise ValueError(f"{self.where}: column {column!r} is outside the sheet.")
+                raise OutsideSheet("{where}: column {column} is outside the sheet.",
+                                   where=self.where, column=repr(column))
             if type(value) not in PLAIN_TYPES and not plain_value(value):
-                check_value(value, f"{self.where}, cell {column_letters(column)}{row_no}")
+                check_value(value, self.where, f"{column_letters(column)}{row_no}")
             wanted.setdefault(row_no, {})[column] = value
         clear = edit.clear_below
         if clear is not None and (
             isinstance(clear, bool) or not isinstance(clear, int) or clear < 1
         ):
-            raise ValueError(f"{self.where}: clear_below must be a row number (1 or more).")
+            raise OutsideSheet("{where}: clear_below must be a row number (1 or more).",
+                               where=self.where)
 
         last = self._last_row_number()
         if last is not None and min(wanted, default=0) > last and (clear is None or clear > last):
@@ -382,10 +385,10 @@ class Sheet:
                     and attr(tag, "si") == si
                     and attr(tag, "ref") is None
                 ):
-                    raise ValueError(
-                        f"{self.where}: cell {ref} holds a formula that other cells copy; "
-                        "keizer_xl will not overwrite it. Move the formula elsewhere."
-                    )
+                    raise CopiedFormula(
+                        "{where}: cell {cell} holds a formula that other cells copy; "
+                        "keizer_xl will not overwrite it. Move the formula elsewhere.",
+                        where=self.where, cell=ref)
         head = self._with_dimension(*self._extent(self.items))
         # rows made by `_new_row` are well-formed by construction (see `_appended_bytes`)
         others = "".join(_markup([item for item in self.items

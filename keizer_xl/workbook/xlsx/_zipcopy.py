@@ -77,12 +77,12 @@ def _write_zip(out: BinaryIO, members: Sequence[Member], comment: bytes) -> None
     for info, content, packed in members:
         if packed is not None:
             stored, crc = packed
-        elif content is None:
-            raise ValueError(f"{info.filename}: neither content nor stored data")
-        elif info.compress_type == zipfile.ZIP_DEFLATED:
-            stored, crc = deflate(content)
         else:
-            stored, crc = content, zlib.crc32(content)
+            assert content is not None, f"{info.filename}: neither content nor stored data"
+            if info.compress_type == zipfile.ZIP_DEFLATED:
+                stored, crc = deflate(content)
+            else:
+                stored, crc = content, zlib.crc32(content)
         try:
             name, flags = info.filename.encode("ascii"), 0
         except UnicodeEncodeError:

@@ -91,9 +91,9 @@ def save_edits(path: Path, edits: Sequence[SheetEdit], backup: bool = True) -> b
     """Write `edits` into the workbook at `path`; False (and nothing written) if nothing changes.
 
     Raises WorkbookLocked when the workbook is open, FileNotFoundError when it is missing,
-    NotAWorkbook (or MissingSheet) when it cannot be edited, ValueError/TypeError for cells
-    that cannot be written, PermissionError when it is read-only. In every one of these cases
-    the workbook is left exactly as it was.
+    NotAWorkbook (or MissingSheet) when it cannot be edited, EditRefused (OutsideSheet,
+    UnstorableValue, CopiedFormula) for cells that cannot be written, PermissionError when it
+    is read-only. In every one of these cases the workbook is left exactly as it was.
     """
     return Workbook(path).save(edits, backup)
 
