@@ -36,6 +36,8 @@ from keizer_xl.workbook.xlsx.safety import (
     check_not_open,
     lock_files,
     one_writer,
+    write_atomically,
+    write_bytes_atomically,
     writer_lock_path,
 )
 
@@ -66,5 +68,7 @@ __all__ = [
     "lock_files",
     "one_writer",
     "save_edits",
+    "write_atomically",
+    "write_bytes_atomically",
     "writer_lock_path",
 ]

@@ -234,8 +234,8 @@ class Package:
         self.by_lower[name.lower()] = name
         self.changed[name] = content
 
-    def write(self, fd: int) -> None:
-        """Write the package (changed parts replaced) to `fd`, then flush it to disk.
+    def write(self, path: Path) -> None:
+        """Write the package (changed parts replaced) into the file at `path`.
 
         Unchanged parts keep their compressed data as stored: copying it is much quicker
         than compressing the content again, the content is the same, and a part that
@@ -252,7 +252,7 @@ class Package:
         for name, content in self.changed.items():
             if name not in self.infos and content is not None:  # a part added by this save
                 kept.append((self._new_entry(name), content, None))
-        write_members(fd, kept, self.comment, lambda info: self.content(info.filename))
+        write_members(path, kept, self.comment, lambda info: self.content(info.filename))
 
 
 def _new_entry_like(name: str, model: zipfile.ZipInfo | None) -> zipfile.ZipInfo:

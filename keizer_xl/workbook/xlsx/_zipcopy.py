@@ -10,11 +10,11 @@ copy (zip64 sizes, rare compressions) are written by `zipfile` instead.
 
 from __future__ import annotations
 
-import os
 import struct
 import zipfile
 import zlib
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import BinaryIO
 
 _ZIP64_EXTRA = 0x0001
@@ -133,11 +133,11 @@ def _without_zip64(extra: bytes) -> bytes:
     return kept
 
 
-def write_members(fd: int, members: Sequence[Member], comment: bytes,
+def write_members(path: Path, members: Sequence[Member], comment: bytes,
                   load: Callable[[zipfile.ZipInfo], bytes]) -> None:
-    """Write a package of `members` to `fd`, flush it to disk and close `fd`; `load` gives
-    the content of a member given without it, should zipfile have to write the package."""
-    with open(fd, "wb") as out:
+    """Write a package of `members` into the file at `path`; `load` gives the content of a
+    member given without it, should zipfile have to write the package."""
+    with open(path, "wb") as out:
         if _plain_zip(members):
             _write_zip(out, members, comment)
         else:  # zip64 sizes or a rare compression: zipfile writes it
@@ -147,5 +147,3 @@ def write_members(fd: int, members: Sequence[Member], comment: bytes,
                     entry = _same_entry(info)
                     package.writestr(entry, load(info) if content is None else content)
                     entry.external_attr = info.external_attr  # zipfile fills in 0o600
-        out.flush()
-        os.fsync(out.fileno())

@@ -19,11 +19,7 @@ from keizer_xl.workbook.xlsx._package import Package, WorkbookParts
 from keizer_xl.workbook.xlsx._reading import SheetValues, read_values
 from keizer_xl.workbook.xlsx._sheet import Sheet, SheetEdit
 from keizer_xl.workbook.xlsx.errors import NotAWorkbook
-from keizer_xl.workbook.xlsx.safety import (
-    check_not_open,
-    remove_stale_temps,
-    replace_atomically,
-)
+from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 
 
 class Workbook:
@@ -82,8 +78,9 @@ class Workbook:
             raise PermissionError(errno.EACCES,
                                   "The workbook is read-only; keizer_xl cannot save into it",
                                   str(self.path))
-        remove_stale_temps(target)
-        replace_atomically(target, self.package.write, backup)
+        write_atomically(target, self.package.write, backup=backup, in_use=lambda exc: (
+            PermissionError(exc.errno, "The workbook is in use by another program; close it",
+                            str(target))))
         return True
 
 
