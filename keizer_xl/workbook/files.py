@@ -20,7 +20,7 @@ from keizer_xl.core.errors import KeizerXLError, Places, Problem
 from keizer_xl.core.messages import Joined, Message, msg
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
-from keizer_xl.i18n.names import contract_headers, sheet_names
+from keizer_xl.i18n.names import contract_headers, name_key, sheet_names
 from keizer_xl.workbook.cells import SheetCells
 from keizer_xl.workbook.layout import (
     SETTINGS_COLUMNS,
@@ -68,10 +68,6 @@ COLUMNS = {name: columns for table, columns in (("Players", PLAYER_COLUMNS),
            for name in sheet_names(table)}
 
 
-def _key(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
 def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
     """The workbook opened, the cell values of the sheets keizer_xl reads (row 0 = the
     sheet's row 1), and the cells it reads that hold a formula whose value was never saved.
@@ -90,7 +86,7 @@ def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
     with _as_file_problem(path):
         book = Workbook(path)
         names = book.worksheets()
-        values = book.read([name for name in names if _key(name) in COLUMNS])
+        values = book.read([name for name in names if name_key(name) in COLUMNS])
     grids: dict[str, Grid] = {name: values[name].rows if name in values else []
                               for name in names}
     return book, grids, [cell for name, read in values.items()
@@ -106,7 +102,7 @@ def _unsaved(sheet: str, rows: Grid, cells: list[tuple[int, int]]) -> list[Unsav
     if not cells:
         return []
     header = contract_headers(list(rows[0]) if rows else [])
-    read = {i + 1 for i in find_columns(header, COLUMNS[_key(sheet)]).values()}
+    read = {i + 1 for i in find_columns(header, COLUMNS[name_key(sheet)]).values()}
     return [(sheet, row, column) for row, column in sorted(cells)
             if row == 1 or column in read]
 

@@ -91,6 +91,7 @@ class BookError(KeizerError):
 
 
 def raise_with(problems: list[Problem], layout: Layout) -> NoReturn:
+    """Raise BookError with these problems, each naming its cell in this workbook."""
     raise BookError(list(problems), layout.places)
 
 
