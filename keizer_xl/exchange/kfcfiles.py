@@ -57,9 +57,9 @@ class KfcOutcome:
 
 def workbook_language(code: str) -> str | None:
     """The workbook language for the file's LANGCODE (EN, NL, DE, …): the same language
-    when keizer_xl makes workbooks in it, else None. A language added to `workbook.names`
+    when keizer_xl makes workbooks in it, else None. A language added to `i18n.names`
     (German for DE) is taken from then on without a change here."""
-    from keizer_xl.workbook.names import LANGUAGES
+    from keizer_xl.i18n import LANGUAGES
 
     language = code.strip().lower()
     return language if language in LANGUAGES else None
@@ -211,7 +211,7 @@ def _settings_note(settings: Sequence[tuple[str, str]]) -> str:
 
 def _agreement(standings: Standings, totals: Mapping[str, float]) -> str:
     """Whether keizer_xl's scores are KeizerForClubs' own (Keizer_SumPts), to the cent."""
-    from keizer_xl.workbook.contract import shown
+    from keizer_xl.workbook.cells import shown
 
     scores = {row.name: row.score for row in standings.rows if row.score is not None}
     both = [name for name in scores if name in totals]
@@ -226,8 +226,10 @@ def _agreement(standings: Standings, totals: Mapping[str, float]) -> str:
 
 def _fill(path: Path, imported: KfcSeason, name: str) -> Standings:
     """Rounds and settings into a fresh workbook, then its standings."""
-    from keizer_xl.workbook.contract import entry_cells, plan_recalc, read_book, settings_cells
+    from keizer_xl.workbook.cells import entry_cells, settings_cells
     from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.layout import read_book
+    from keizer_xl.workbook.plans import plan_recalc
     from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 
     grids = read_grids(path)

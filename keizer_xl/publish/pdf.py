@@ -18,10 +18,10 @@ from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
-from keizer_xl.exchange.csvfile import replace_file
 from keizer_xl.i18n import say
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.site import Titles, Words
+from keizer_xl.workbook.xlsx import write_bytes_atomically
 
 FONT = "DejaVu"
 _INK, _SOFT, _UP, _DOWN = (27, 31, 36), (89, 99, 110), (26, 127, 55), (207, 34, 46)
@@ -185,6 +185,6 @@ def write_pdfs(report: Report, titles: Titles, folder: Path) -> list[Path]:
     written = []
     for name, make in (("standings.pdf", standings_pdf), ("pairings.pdf", pairings_pdf)):
         target = folder / name
-        replace_file(target, make(report, titles))
+        write_bytes_atomically(target, make(report, titles))
         written.append(target)
     return written
