@@ -28,7 +28,8 @@ bench: $(STAMP)
 
 # How the code marks a message (tests/i18n/test_catalogs.py extracts with the same words).
 MESSAGES := -k translate -k msg -k _t -k t -k reason -k WorkbookLocked -k WorkbookBusy \
-	-k NotAWorkbook -k MissingSheet -k SheetTooLarge:2 -k SettingSpec:5 -k _choice:5
+	-k NotAWorkbook -k MissingSheet -k SheetTooLarge:2 -k OutsideSheet -k CopiedFormula \
+	-k UnstorableValue -k NotACellValue -k SettingSpec:5 -k _choice:5
 LOCALE := keizer_xl/i18n/locale
 
 # The message template (.pot) from the code, each catalog brought up to date with it (a new
@@ -46,6 +47,13 @@ template: $(STAMP)
 screenshots: $(STAMP)
 	bash .ci/system-packages
 	$(BIN)/python docs/render_publish.py docs
+
+# Pyodide (node, npm's pyodide, the release's own wheels) for the tests that run keizer_xl
+# as xlwings Lite does; kept outside the repository and downloaded the first time only.
+.PHONY: pyodide
+pyodide: $(STAMP)
+	bash .ci/system-packages
+	$(BIN)/python .ci/pyodide-setup
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

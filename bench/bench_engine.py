@@ -1,7 +1,7 @@
 """Timing of the standings (the engine alone, no files): a script, not a test.
 
 Prints `name: X ms (target Y ms)` lines and how the cost grows with players and rounds;
-`main()` returns (name, seconds, target seconds) for the bench runner. The engine works on
+`main()` returns the figures for the bench runner. The engine works on
 the season's integer rows, which the checks make while reading a workbook; for these
 seasons, made in Python, they are made once before the clock starts (and that time is
 printed too). The pandas door is timed whole: DataFrames made from plain lists, checked,
@@ -11,13 +11,19 @@ computed and turned back into a DataFrame with the per-round columns.
 from __future__ import annotations
 
 import random
+import sys
 import time
 from fractions import Fraction
+from pathlib import Path
 
 from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings, parse_settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from measure import Figure
 
 RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
 REASONS = (Absence.EXCUSED, Absence.CLUB, Absence.UNEXCUSED)
@@ -52,7 +58,7 @@ def best_of(season: Season, settings: Settings, repeat: int) -> float:
     return min(times)
 
 
-def main() -> list[tuple[str, float, float]]:
+def main() -> list[Figure]:
     out = []
     cases = [("standings 60 players x 37 rounds", 60, 37, 0.003, 20),
              ("standings 1000 players x 30 rounds", 1000, 30, 0.012, 10),
@@ -63,11 +69,12 @@ def main() -> list[tuple[str, float, float]]:
         season.rows  # noqa: B018
         rows = time.perf_counter() - start
         seconds = best_of(season, Settings(top_value=Fraction(90)), repeat)
-        out.append((name, seconds, target))
+        out.append(Figure(name, seconds, target, "s"))
         print(f"{name}: {seconds * 1000:.1f} ms (target {target * 1000:.0f} ms); its rows "
               f"made from Python objects: {rows * 1000:.0f} ms")
     door = door_seconds(2000, 100)
-    out.append(("keizer_xl.engine.standings 2000 x 100, DataFrames in and out", door, 0.150))
+    out.append(Figure("keizer_xl.engine.standings 2000 x 100, DataFrames in and out", door,
+                      0.150, "s"))
     print(f"keizer_xl.engine.standings 2000 players x 100 rounds, DataFrames in and out: "
           f"{door * 1000:.0f} ms (target 150 ms)")
     # every variant against the default on the same season: at most 20 % slower
@@ -88,7 +95,7 @@ def main() -> list[tuple[str, float, float]]:
         # alternate default and variant, so that the machine's drift hits both alike
         pairs = [(best_of(season, plain, 1), best_of(season, variant, 1)) for _ in range(40)]
         default, seconds = min(d for d, _ in pairs), min(v for _, v in pairs)
-        out.append((f"standings 60x37, {label} / default", seconds / default, 1.2))
+        out.append(Figure(f"standings 60x37, {label} / default", seconds / default, 1.2, "x"))
         print(f"standings 60x37, {label}: {seconds * 1000:.1f} ms "
               f"({(seconds / default - 1) * 100:+.0f} % against the default)")
     print("growth (ms): players at 100 rounds, then rounds at 1000 players")
@@ -125,4 +132,5 @@ def door_seconds(players: int, rounds: int, repeat: int = 3) -> float:
 
 
 if __name__ == "__main__":
-    main()
+    for figure in main():
+        print(figure.line())

@@ -1,13 +1,14 @@
-"""Timing of the command line on real workbook files (a script, not a test).
+"""The command line on real workbook files, against the bare floor (a script, not a test).
 
-The yardstick is the *floor*: starting Python, importing pandas and reading every sheet
-with python-calamine, the least any Python tool reading the workbook must spend. Each
-command runs in a fresh process, as the secretary runs it; the figure is the median of
-several runs on fresh copies, so every run really writes.
+The floor (measure.FLOOR) is starting Python, reading every sheet with python-calamine
+and copying the zip package: no pandas, which no command imports. Each command runs in a
+fresh process, as the secretary runs it, on a fresh copy, so every run really writes;
+floor and command take turns and the figures are medians.
 """
 
 from __future__ import annotations
 
+import os
 import resource
 import shutil
 import statistics
@@ -15,105 +16,126 @@ import subprocess
 import sys
 import tempfile
 import time
+from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from measure import (
+    ROOT,
+    Figure,
+    bare_python,
+    cli,
+    command_on_copy,
+    compile_sources,
+    floor,
+    in_turns,
+    median,
+)
 from seasons import club_season, write_workbook
 
-CLI = [sys.executable, "-m", "keizer_xl.cli.main"]
-FLOOR = ("import sys, pandas; from python_calamine import CalamineWorkbook; "
-         "wb = CalamineWorkbook.from_path(sys.argv[1]); "
-         "[wb.get_sheet_by_name(n).to_python() for n in wb.sheet_names]")
+RECALC_TARGET = 3.5  # × the floor, 60 × 37 (issue 24)
+PAIR_TARGET = 4.0  # × the floor, 1,000 × 30 (issue 24)
+SAVE_TARGET = 2.0  # seconds: a season's Standings and a round saved into a real workbook
 
 
-def timed(floor: list[str], command: list[str], prepare: Path, source: Path,
-          runs: int = 7) -> tuple[float, float]:
-    """Median wall times of the floor and of a command, each in a fresh process.
-
-    The two take turns, so that a machine that slows down or speeds up meanwhile (a shared
-    one does) affects both alike; `prepare` is refreshed from `source` before each run of
-    the command."""
-    floors, times = [], []
-    for _ in range(runs):
-        floors.append(run(floor))
-        shutil.copy(source, prepare)
-        times.append(run(command))
-    return statistics.median(floors), statistics.median(times)
+def against_floor(command: str, book: Path, work: Path, runs: int) -> tuple[float, float,
+                                                                               float]:
+    """Medians of `python -c pass`, the floor and `keizer-xl COMMAND` on copies of `book`,
+    in turns."""
+    copy = work / f"copy-{book.name}"
+    bare, base, timed = in_turns(runs, bare_python, floor(book, work / "floor.xlsx"),
+                                 command_on_copy(cli(command, copy), book, copy))
+    return median(bare), median(base), median(timed)
 
 
-def run(command: list[str]) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{command} failed:\n{done.stdout}{done.stderr}")
-    return elapsed
-
-
-def compile_sources() -> None:
-    """Compile keizer_xl's modules to bytecode first, as installing the package does.
-
-    Where Python is told not to write bytecode (PYTHONDONTWRITEBYTECODE), every fresh
-    process would otherwise compile our sources again, which no installed copy does."""
-    package = Path(__file__).resolve().parent.parent / "keizer_xl"
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
-
-
-def main() -> list[tuple[str, float, float]]:
+def main() -> list[Figure]:
     compile_sources()
-    out: list[tuple[str, float, float]] = []
+    out: list[Figure] = []
     work = Path(tempfile.mkdtemp(prefix="keizer-bench-"))
     try:
         season = write_workbook(club_season(60, 37), work / "season.xlsx")
-        copy = work / "copy.xlsx"
-        floor, recalc = timed([sys.executable, "-c", FLOOR, str(season)],
-                              [*CLI, "recalc", str(copy)], copy, season)
-        print(f"floor (python + pandas + calamine, 60x37): {floor * 1000:.0f} ms")
+        bare, base, recalc = against_floor("recalc", season, work, runs=9)
+        print(f"python -c pass: {bare * 1000:.0f} ms; the floor (python, calamine read of "
+              f"every sheet, zip copy), 60 x 37: {base * 1000:.0f} ms")
         print(f"keizer-xl recalc 60 players x 37 rounds: {recalc * 1000:.0f} ms = "
-              f"{recalc / floor:.2f} x floor (target 1.30)")
-        out.append(("recalc 60x37 / floor", recalc / floor, 1.3))
+              f"{recalc / base:.2f} x the floor (target {RECALC_TARGET})")
+        out.append(Figure("recalc 60 × 37 / the floor", recalc / base, RECALC_TARGET, "x",
+                          issue=24))
 
         big = write_workbook(club_season(1000, 30), work / "big.xlsx")
-        big_copy = work / "big_copy.xlsx"
-        big_floor, pair = timed([sys.executable, "-c", FLOOR, str(big)],
-                                [*CLI, "pair", str(big_copy)], big_copy, big, runs=5)
-        print(f"floor (1000 players x 30 rounds): {big_floor * 1000:.0f} ms")
+        _, big_base, pair = against_floor("pair", big, work, runs=5)
+        print(f"the floor, 1000 x 30 ({big.stat().st_size / 1e6:.1f} MB): "
+              f"{big_base * 1000:.0f} ms")
         print(f"keizer-xl pair 1000 players after 30 rounds: {pair * 1000:.0f} ms = "
-              f"{pair / big_floor:.2f} x floor (target 2.00)")
-        out.append(("pair 1000x30 / floor", pair / big_floor, 2.0))
+              f"{pair / big_base:.2f} x the floor (target {PAIR_TARGET})")
+        out.append(Figure("pair 1,000 × 30 / the floor", pair / big_base, PAIR_TARGET, "x",
+                          issue=24))
 
         # the usual week: last week's Standings are on the sheet and get rewritten
-        subprocess.run([*CLI, "recalc", str(big)], capture_output=True, check=True)
-        weekly_floor, weekly = timed([sys.executable, "-c", FLOOR, str(big)],
-                                     [*CLI, "pair", str(big_copy)], big_copy, big, runs=5)
-        print(f"keizer-xl pair 1000 players after 30 rounds, Standings already filled: "
-              f"{weekly * 1000:.0f} ms = {weekly / weekly_floor:.2f} x floor (target 2.00)")
-        out.append(("pair 1000x30, Standings filled / floor", weekly / weekly_floor, 2.0))
+        subprocess.run(cli("recalc", big), capture_output=True, check=True)
+        _, weekly_base, weekly = against_floor("pair", big, work, runs=5)
+        print(f"keizer-xl pair 1000 x 30, last week's Standings on the sheet: "
+              f"{weekly * 1000:.0f} ms = {weekly / weekly_base:.2f} x the floor "
+              f"(target {PAIR_TARGET})")
+        out.append(Figure("pair 1,000 × 30, Standings already filled / the floor",
+                          weekly / weekly_base, PAIR_TARGET, "x"))
 
-        batch = work / "batch"
-        batch.mkdir()
-        files = []
-        for i in range(200):
-            files.append(batch / f"club{i:03d}.xlsx")
-            shutil.copy(season, files[-1])
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        done = subprocess.run([*CLI, "recalc", *map(str, files)], capture_output=True,
-                              text=True)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if done.returncode != 0:
-            raise SystemExit(done.stdout + done.stderr)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        print(f"keizer-xl recalc of 200 season files: {wall:.1f} s, "
-              f"{wall / 200 * 1000:.0f} ms per file, cores busy {cpu / wall:.2f} "
-              f"(of {len(__import__('os').sched_getaffinity(0))})")
-        out.append(("batch 200 files, seconds per file", wall / 200, recalc))
+        out.append(batch(season, work, recalc))
+        out.append(season_save(work))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return out
 
 
+def batch(season: Path, work: Path, one: float) -> Figure:
+    """200 season files in one `recalc`: at most what one file costs alone, per file."""
+    folder = work / "batch"
+    folder.mkdir()
+    files = []
+    for i in range(200):
+        files.append(folder / f"club{i:03d}.xlsx")
+        shutil.copy(season, files[-1])
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cli("recalc", *files), capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(done.stdout + done.stderr)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    print(f"keizer-xl recalc of 200 season files: {wall:.1f} s, {wall / 200 * 1000:.0f} ms "
+          f"per file, cores busy {cpu / wall:.2f} (of {len(os.sched_getaffinity(0))})")
+    return Figure("recalc of 200 files, per file", wall / 200, one, "s")
+
+
+def season_save(work: Path, runs: int = 7) -> Figure:
+    """A 60-player season's Standings (60 × 41 cells) and 35 rows of Rounds saved into the
+    LibreOffice-made club workbook of the tests, in this process (the package writer
+    alone). Median of fresh copies."""
+    from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
+
+    fixture = ROOT / "tests" / "fixtures" / "club_libreoffice.xlsm"
+    standings: dict[tuple[int, int], CellValue] = {
+        (r, c): (f"Player {r}" if c == 2 else Fraction(r * c, 3))
+        for r in range(1, 62) for c in range(1, 42)}
+    rounds: dict[tuple[int, int], CellValue] = {
+        (r, c): f"P{r}-{c}" for r in range(5, 40) for c in range(1, 6)}
+    edits = [SheetEdit("Standings", standings, clear_below=1), SheetEdit("Rounds", rounds)]
+    times = []
+    for i in range(runs):
+        club = work / f"save{i}.xlsm"
+        shutil.copy(fixture, club)
+        start = time.perf_counter()
+        save_edits(club, edits)
+        times.append(time.perf_counter() - start)
+    seconds = statistics.median(times)
+    print(f"saving a season into the club workbook (package writer, in process): "
+          f"{seconds * 1000:.1f} ms (target {SAVE_TARGET * 1000:.0f} ms)")
+    return Figure("saving a 60-player season's cells into a club workbook", seconds,
+                  SAVE_TARGET, "s")
+
+
 if __name__ == "__main__":
-    main()
+    for figure in main():
+        print(figure.line())

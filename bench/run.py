@@ -1,28 +1,112 @@
-"""`make bench`: every benchmark script, one after the other, and a summary at the end."""
+"""`make bench`: every benchmark in the secretary's Python, then each target against what
+was measured.
+
+The figures are taken in a venv made by `pip install` of this checkout (bench/secretary.py),
+because what else is installed changes what a click imports. `--here` measures in the
+Python running this script instead, as it is. The run starts with the date, the machine
+and its load, which a figure is worthless without on a shared machine; the whole output is
+also kept in bench/results/.
+"""
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
 import importlib
+import os
+import subprocess
 import sys
 from pathlib import Path
+from typing import TextIO
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
 
-SCRIPTS = ("bench_engine", "bench_pairing", "bench_workbook", "bench_live", "bench_imports",
-           "bench_publish", "bench_memory")
+SCRIPTS = ("bench_live", "bench_imports", "bench_workbook", "bench_publish", "bench_pairing",
+           "bench_engine", "bench_memory")
 
 
-def main() -> int:
-    rows: list[tuple[str, float, float]] = []
-    for name in SCRIPTS:
-        print(f"== {name}")
-        rows.extend(importlib.import_module(name).main())
-    print("\n== summary (value, target; seconds unless a ratio)")
-    missed = 0
-    for label, value, target in rows:
-        ok = value <= target
-        missed += not ok
-        print(f"{'ok  ' if ok else 'SLOW'} {label}: {value:.3f} (target {target:.3f})")
+class Both:
+    """Standard output that is also written to the results file."""
+
+    def __init__(self, *streams: TextIO) -> None:
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for stream in self.streams:
+            stream.write(text)
+            stream.flush()
+        return len(text)
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            stream.flush()
+
+
+def in_secretary_python(args: list[str]) -> int | None:
+    """Run this script again in the secretary's venv; None when that venv cannot be made
+    (no network, say), after saying so."""
+    import secretary
+
+    try:
+        python = secretary.prepare()
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"could not make the secretary's venv ({error}); measuring in {sys.executable}"
+              " as it is, with whatever else it has installed", file=sys.stderr)
+        return None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the installed copy
+    return subprocess.run([str(python), __file__, "--here", *args], env=env).returncode
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--here", action="store_true",
+                        help="measure in this Python as it is, not in the secretary's venv")
+    parser.add_argument("scripts", nargs="*", metavar="SCRIPT",
+                        help=f"run only these ({', '.join(SCRIPTS)})")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.scripts) - set(SCRIPTS))
+    if unknown:
+        parser.error(f"no such bench script: {', '.join(unknown)}")
+    if not args.here:
+        code = in_secretary_python(args.scripts)
+        if code is not None:
+            return code
+
+    results = BENCH / "results"
+    results.mkdir(exist_ok=True)
+    stamp = dt.datetime.now().strftime("%Y-%m-%d-%H%M%S")
+    with open(results / f"bench-{stamp}.txt", "w", encoding="utf-8") as kept:
+        out = sys.stdout
+        sys.stdout = Both(out, kept)
+        try:
+            return measure(args.scripts or list(SCRIPTS))
+        finally:
+            sys.stdout = out
+            print(f"kept in {kept.name}")
+
+
+def measure(scripts: list[str]) -> int:
+    from measure import Figure, load, machine
+
+    print("\n".join(machine()))
+    figures: list[Figure] = []
+    for name in scripts:
+        print(f"\n== {name} (load average now {load()})")
+        figures.extend(importlib.import_module(name).main())
+    print(f"\n== targets against what was measured (load average now {load()})")
+    for issue in sorted({f.issue for f in figures if f.issue is not None}):
+        print(f"issue {issue}:")
+        for figure in figures:
+            if figure.issue == issue:
+                print("  " + figure.line())
+    others = [f for f in figures if f.issue is None]
+    if others:
+        print("earlier targets:")
+        for figure in others:
+            print("  " + figure.line())
+    missed = sum(not f.met for f in figures)
+    print(f"\n{len(figures) - missed} of {len(figures)} targets met")
     return 1 if missed else 0
 
 

@@ -50,7 +50,7 @@ def run_demo(folder: Path, say: Callable[[str], None], print_round: Callable[[An
              print_standings: Callable[[Any, str], None], language: str = "en") -> Path:
     """Play the example in a new workbook (in `language`), telling each step with `say`."""
     from keizer_xl.workbook import files as workbook
-    from keizer_xl.workbook.contract import top_value_cells
+    from keizer_xl.workbook.cells import top_value_cells
     from keizer_xl.workbook.newbook import create
     from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 

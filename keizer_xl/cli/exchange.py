@@ -33,7 +33,7 @@ def ratings(file: Path, rating_list: Path, everyone: bool) -> None:
 
 
 def _shown_rating(value: Any) -> str:
-    from keizer_xl.workbook.contract import shown
+    from keizer_xl.workbook.cells import shown
 
     return str(shown(value)) if value else t("none")
 

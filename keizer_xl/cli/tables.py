@@ -20,7 +20,7 @@ def console(stderr: bool = False) -> Any:
 def print_round(next_round: Any) -> None:
     """The new round as a table; a big club's round (hundreds of rows, which nobody reads
     in a terminal and which take rich a while to lay out) as a summary instead."""
-    from keizer_xl.workbook.names import local_name, rest_word
+    from keizer_xl.i18n.names import local_name, rest_word
 
     language = speaking()
     rows = [(str(g.board), g.white, g.black) for g in next_round.games]
@@ -43,7 +43,7 @@ def print_standings(standings: Any, title: str, groups: dict[str, str] | None = 
                     short: Collection[str] = (), only: str | None = None) -> None:
     """The standings table; a Group column when players have groups (`only`: one group's
     rows); ranks marked * for players listed last for too few games."""
-    from keizer_xl.workbook.contract import shown
+    from keizer_xl.workbook.cells import shown
 
     headers = ("#", t("Name"), *((t("Group"),) if groups else ()), t("Score"), t("Value"),
                t("Pl"), t("W"), t("D"), t("L"), t("Bye"), t("Abs"))

@@ -8,8 +8,6 @@ with or without a byte-order mark, or Windows-1252 (the KNSB rating list is Lati
 from __future__ import annotations
 
 import csv
-import os
-import tempfile
 from pathlib import Path
 
 from keizer_xl.core.errors import KeizerXLError
@@ -61,26 +59,7 @@ def read_rows(text: str) -> list[list[str]]:
 
 
 def write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
-    """Write a text file atomically (see `replace_file`), lines ending in `\\n`."""
-    replace_file(path, text.encode(encoding))
+    """Write a text file atomically (see `write_atomically`), lines ending in `\\n`."""
+    from keizer_xl.workbook.xlsx import write_bytes_atomically
 
-
-def replace_file(path: Path, data: bytes, sync: bool = True) -> None:
-    """Write a file atomically: a temporary file beside it, then renamed over it, so a
-    reader (or a crash) sees the old file or the whole new one. `sync`: flushed to disk
-    first (not needed for pages that are written again at the next publish)."""
-    folder = path.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=f".~{path.stem}.", suffix=path.suffix, dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            if sync:
-                f.flush()
-                os.fsync(f.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # an ordinary file, not mkstemp's private one
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    write_bytes_atomically(path, text.encode(encoding))

@@ -7,13 +7,12 @@ is refused as a whole before anything is written.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from keizer_xl.core.errors import KeizerXLError, Problems
 from keizer_xl.core.messages import msg
@@ -25,6 +24,9 @@ from keizer_xl.exchange.kfc import (
     KfcTournament,
     season_from_tournament,
 )
+
+if TYPE_CHECKING:
+    import sqlite3
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # The tables and columns read (formats.md); Keizer_SumPts is read when it is there.
@@ -55,9 +57,9 @@ class KfcOutcome:
 
 def workbook_language(code: str) -> str | None:
     """The workbook language for the file's LANGCODE (EN, NL, DE, …): the same language
-    when keizer_xl makes workbooks in it, else None. A language added to `workbook.names`
+    when keizer_xl makes workbooks in it, else None. A language added to `i18n.names`
     (German for DE) is taken from then on without a change here."""
-    from keizer_xl.workbook.names import LANGUAGES
+    from keizer_xl.i18n import LANGUAGES
 
     language = code.strip().lower()
     return language if language in LANGUAGES else None
@@ -66,6 +68,8 @@ def workbook_language(code: str) -> str | None:
 def read_tournament(path: Path) -> KfcTournament:
     """The Player, Pairing and ConfigTab rows of a tournament file; KfcFileProblem if it is
     no tournament file or is damaged, FileError for rows that make no sense."""
+    import sqlite3  # not in xlwings Lite's Python, which never reads these files
+
     _check_header(path)
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
@@ -207,7 +211,7 @@ def _settings_note(settings: Sequence[tuple[str, str]]) -> str:
 
 def _agreement(standings: Standings, totals: Mapping[str, float]) -> str:
     """Whether keizer_xl's scores are KeizerForClubs' own (Keizer_SumPts), to the cent."""
-    from keizer_xl.workbook.contract import shown
+    from keizer_xl.workbook.cells import shown
 
     scores = {row.name: row.score for row in standings.rows if row.score is not None}
     both = [name for name in scores if name in totals]
@@ -222,8 +226,10 @@ def _agreement(standings: Standings, totals: Mapping[str, float]) -> str:
 
 def _fill(path: Path, imported: KfcSeason, name: str) -> Standings:
     """Rounds and settings into a fresh workbook, then its standings."""
-    from keizer_xl.workbook.contract import entry_cells, plan_recalc, read_book, settings_cells
+    from keizer_xl.workbook.cells import entry_cells, settings_cells
     from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.layout import read_book
+    from keizer_xl.workbook.plans import plan_recalc
     from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 
     grids = read_grids(path)

@@ -89,8 +89,8 @@ def new_from_last(last: Path, book: Path, order: str = "rating",
                   language: str | None = None) -> NextSeasonOutcome:
     """Make `book` for next season from last season's workbook `last` (only read), in
     `language` (default: last season's)."""
-    from keizer_xl.workbook.contract import filled_settings, read_book
     from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.layout import filled_settings, read_book
     from keizer_xl.workbook.newbook import create
 
     grids = read_grids(last)
@@ -127,8 +127,9 @@ def new_from_last(last: Path, book: Path, order: str = "rating",
 def _fill(path: Path, own: Sequence[tuple[object, Sequence[str | int | float | None]]],
           settings: Sequence[tuple[str, str]]) -> None:
     """The club's own Players columns (in their order, after keizer_xl's) and the settings."""
-    from keizer_xl.workbook.contract import read_book, settings_cells
+    from keizer_xl.workbook.cells import settings_cells
     from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.layout import read_book
     from keizer_xl.workbook.newbook import own_columns_edit
     from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 

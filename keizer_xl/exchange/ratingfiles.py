@@ -22,14 +22,9 @@ class RatingsOutcome:
 def update_ratings(book: Path, rating_list: Path, everyone: bool = False) -> RatingsOutcome:
     """Write the new ratings into the Rating cells of the matched players, and only there."""
     from keizer_xl.core.errors import Problem
-    from keizer_xl.workbook.contract import (
-        Cell,
-        CellValue,
-        SheetCells,
-        identity_columns,
-        read_book,
-    )
+    from keizer_xl.workbook.cells import Cell, CellValue, SheetCells
     from keizer_xl.workbook.files import FileProblem, read_grids, write_cells
+    from keizer_xl.workbook.layout import identity_columns, read_book
 
     grids = read_grids(book)
     competition, layout = read_book(grids)

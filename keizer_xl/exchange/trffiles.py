@@ -21,7 +21,7 @@ from keizer_xl.exchange.trf import (
 )
 
 NAME_SETTING = "Competition name"  # travels as the TRF's line 012
-# Identity fields and the Players columns (workbook.contract.IDENTITY_COLUMNS) they live in.
+# Identity fields and the Players columns (workbook.layout.IDENTITY_COLUMNS) they live in.
 FIELDS = {"sex": "Sex", "title": "Title", "federation": "Federation", "fide_id": "FIDE id",
           "born": "Born"}
 
@@ -39,8 +39,8 @@ class TrfOutcome:
 def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
     """Write the season's completed rounds to `out` as a TRF-16 report; the workbook is
     only read."""
-    from keizer_xl.workbook.contract import filled_settings, read_book
     from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.layout import filled_settings, read_book
 
     grids = read_grids(book)
     competition, layout = read_book(grids)
@@ -80,7 +80,7 @@ def _sex(word: str) -> str:
 def read_identities(season: Season, grid: Sequence[Sequence[object]]) -> dict[str, Identity]:
     """Each player's Sex, Title, Federation, FIDE id and Born from the Players sheet's own
     columns (as far as it has them)."""
-    from keizer_xl.workbook.contract import identity_columns
+    from keizer_xl.workbook.layout import identity_columns
 
     columns = identity_columns(grid[0]) if grid else {}
     wanted = {attr: columns[header] for attr, header in FIELDS.items() if header in columns}
@@ -115,8 +115,10 @@ def new_from_trf(source: Path, book: Path, language: str = "en"
 
 def _fill(path: Path, imported: ImportedSeason) -> None:
     """Rounds, own columns and settings into a fresh workbook, then its standings."""
-    from keizer_xl.workbook.contract import entry_cells, plan_recalc, read_book, settings_cells
+    from keizer_xl.workbook.cells import entry_cells, settings_cells
     from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.layout import read_book
+    from keizer_xl.workbook.plans import plan_recalc
     from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
 
     season, identities = imported.season, imported.identities

@@ -3,7 +3,7 @@
 The English text in the code is the message id; each other language has a catalog
 `locale/<language>/LC_MESSAGES/keizer_xl.po`, compiled to the `.mo` beside it (`make
 catalogs`, with Babel), which the standard library's gettext reads. A third language is
-one catalog more (and its names in `workbook.names`). A test fails when a message of the
+one catalog more (and its workbook names in `i18n.names`). A test fails when a message of the
 code has no translation in a catalog.
 
 Two kinds of message are marked: those of the shells where they are shown,
@@ -15,6 +15,9 @@ a shell says one with `say(message, language)`. The settings' explanations (in
 
 Which language: `--lang` (or the buttons' workbook) first, then the environment's
 KEIZER_XL_LANG, then the language the workbook is written in (`choose`).
+
+Ranks just above `core`: imports nothing of keizer_xl but core and itself. Importing it reads
+no catalog and no name table; each is loaded when first needed.
 """
 
 from __future__ import annotations
@@ -26,6 +29,19 @@ from pathlib import Path
 from typing import Any
 
 from keizer_xl.core.messages import Message, Tongue
+
+__all__ = [
+    "DOMAIN",
+    "ENVIRONMENT",
+    "LANGUAGES",
+    "LOCALE",
+    "catalog",
+    "choose",
+    "from_environment",
+    "say",
+    "tongue",
+    "translate",
+]
 
 DOMAIN = "keizer_xl"
 LOCALE = Path(__file__).parent / "locale"
@@ -45,7 +61,6 @@ def translate(message: str, language: str) -> str:
     return catalog(language).gettext(message)
 
 
-
 class _Catalog(Tongue):
     """A language as the shells speak it: templates from its catalog, the workbook's names
     as its workbooks write them."""
@@ -58,7 +73,7 @@ class _Catalog(Tongue):
 
     def name(self, name: str, kind: str) -> str:
         from keizer_xl.core.model import Absence
-        from keizer_xl.workbook.names import local_name, local_setting, rest_word
+        from keizer_xl.i18n.names import local_name, local_setting, rest_word
 
         if kind == "rest":
             return rest_word(Absence(name), self.language)

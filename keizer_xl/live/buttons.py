@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.messages import msg
 from keizer_xl.i18n import say, translate
-from keizer_xl.workbook.names import local_name
+from keizer_xl.i18n.names import local_name
 
 if TYPE_CHECKING:
-    from keizer_xl.workbook.contract import Cell, CellValue, Grid, SheetCells
+    from keizer_xl.workbook.cells import Cell, CellValue, SheetCells
+    from keizer_xl.workbook.layout import Grid
 
 TITLE = "Keizer competition"  # the message boxes' title, in English (see `_title`)
 MAX_LINES = 20  # problems listed in one message box; a taller box runs off the screen
@@ -77,7 +78,7 @@ def _language(book: Any) -> str:
     """The language to speak: the workbook's (told by its sheet names), unless the
     environment asks for another (see `i18n.choose`)."""
     from keizer_xl.i18n import choose
-    from keizer_xl.workbook.contract import language_of
+    from keizer_xl.workbook.layout import language_of
 
     try:
         return choose(None, language_of({sheet.name: [] for sheet in book.sheets}))
@@ -109,7 +110,8 @@ def _one_writer(book: Any) -> Iterator[None]:
 
 
 def _pair(book: Any, language: str) -> None:
-    from keizer_xl.workbook.contract import board_notes, plan_pair
+    from keizer_xl.workbook.layout import board_notes
+    from keizer_xl.workbook.plans import plan_pair
 
     grids = read_grids(book)
     next_round, edits = plan_pair(grids)
@@ -125,7 +127,7 @@ def _pair(book: Any, language: str) -> None:
 
 
 def _unpair(book: Any, language: str) -> None:
-    from keizer_xl.workbook.fixes import plan_unpair
+    from keizer_xl.workbook.plans import plan_unpair
 
     unpaired, edits = plan_unpair(read_grids(book))
     write(book, edits)
@@ -142,7 +144,7 @@ def _publish(book: Any, language: str) -> None:
 
     from keizer_xl.publish.book import competition_report, default_folder
     from keizer_xl.publish.site import build_site, write_site
-    from keizer_xl.workbook.contract import read_book
+    from keizer_xl.workbook.layout import read_book
 
     try:
         path = Path(str(book.fullname))
@@ -167,7 +169,8 @@ class _NotSaved(KeizerXLError):
 
 
 def _recalc(book: Any, language: str) -> None:
-    from keizer_xl.workbook.contract import board_notes, plan_recalc
+    from keizer_xl.workbook.layout import board_notes
+    from keizer_xl.workbook.plans import plan_recalc
 
     grids = read_grids(book)
     standings, edits = plan_recalc(grids)
@@ -192,8 +195,8 @@ def read_grids(book: Any) -> dict[str, Grid]:
 
     Other sheets are listed by name only (the reader's messages name them) and not read.
     """
-    from keizer_xl.workbook.contract import SHEETS
-    from keizer_xl.workbook.names import sheet_names
+    from keizer_xl.i18n.names import sheet_names
+    from keizer_xl.workbook.layout import SHEETS
 
     wanted = {name for sheet in SHEETS for name in sheet_names(sheet)}
     grids: dict[str, Grid] = {}

@@ -3,13 +3,13 @@ read from a step away, 60 players on one page.
 
 fpdf2 writes the PDF in pure Python (nothing to install on Windows or macOS). The text is
 set in DejaVu Sans, embedded, so ½, ▲, ▼ and every accent in a name print as typed; the
-font files come with matplotlib's wheel, which is found without importing matplotlib.
+font files (DejaVu 2.37, regular and bold) ship in `fonts/` beside this module, with their
+licence, so a PDF needs nothing else installed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,10 +18,10 @@ from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
-from keizer_xl.exchange.csvfile import replace_file
 from keizer_xl.i18n import say
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.site import Titles, Words
+from keizer_xl.workbook.xlsx import write_bytes_atomically
 
 FONT = "DejaVu"
 _INK, _SOFT, _UP, _DOWN = (27, 31, 36), (89, 99, 110), (26, 127, 55), (207, 34, 46)
@@ -35,14 +35,13 @@ class PdfProblem(KeizerXLError):
     """The PDF cannot be made here (its font is missing)."""
 
 
+FONTS = Path(__file__).resolve().parent / "fonts"
+
+
 def font_files() -> dict[str, Path]:
-    """DejaVu Sans regular and bold from matplotlib's package data."""
-    spec = importlib.util.find_spec("matplotlib")
-    if spec is None or spec.origin is None:
-        raise PdfProblem(msg("PDF needs the matplotlib package for its font: pip install "
-                             "matplotlib"))
-    folder = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
-    files = {"": folder / "DejaVuSans.ttf", "B": folder / "DejaVuSans-Bold.ttf"}
+    """DejaVu Sans regular and bold, shipped with keizer_xl (an installation that lost
+    them says which are gone)."""
+    files = {"": FONTS / "DejaVuSans.ttf", "B": FONTS / "DejaVuSans-Bold.ttf"}
     missing = [str(p) for p in files.values() if not p.is_file()]
     if missing:
         raise PdfProblem(msg("the PDF font is missing: {files}", files=", ".join(missing)))
@@ -186,6 +185,6 @@ def write_pdfs(report: Report, titles: Titles, folder: Path) -> list[Path]:
     written = []
     for name, make in (("standings.pdf", standings_pdf), ("pairings.pdf", pairings_pdf)):
         target = folder / name
-        replace_file(target, make(report, titles))
+        write_bytes_atomically(target, make(report, titles))
         written.append(target)
     return written

@@ -7,7 +7,7 @@ from fractions import Fraction
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import SETTINGS, SPECS, Settings
 from keizer_xl.i18n import translate
-from keizer_xl.workbook.names import local_setting
+from keizer_xl.i18n.names import local_setting
 
 # Shown whatever they are set to; the other rules only when the club typed a value.
 _ALWAYS = ("Preset", "Top value", "Step", "Bye", "Excused absence", "Club duty",

@@ -18,12 +18,12 @@ from typing import Any
 from keizer_xl.core.model import Absence, Game, Rest
 from keizer_xl.core.report import FORFEIT, GAME, GONE, NOT_YET, OPEN, PlayerReport, Report
 from keizer_xl.core.report import latest_round as find_latest_round
-from keizer_xl.exchange.csvfile import replace_file
 from keizer_xl.i18n import say, translate
 from keizer_xl.publish.charts import Chart, rank_chart
 from keizer_xl.publish.names import page_names
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.rules import settings_in_force
+from keizer_xl.workbook.xlsx import write_bytes_atomically
 
 TOP_CHART = 10  # players on the index page's chart
 PLAYERS_DIR = "players"
@@ -315,6 +315,6 @@ def write_site(pages: dict[str, str], folder: Path) -> list[Path]:
         if target.parent not in made_dirs:
             target.parent.mkdir(parents=True, exist_ok=True)
             made_dirs.add(target.parent)
-        replace_file(target, html.encode("utf-8"), sync=False)
+        write_bytes_atomically(target, html.encode("utf-8"), sync=False)
         written.append(target)
     return written

@@ -1,5 +1,29 @@
-"""Workbook files: the sheet contract, reading, writing only keizer_xl's cells, the template.
+"""Workbook files: reading the sheets, writing only keizer_xl's cells, the template.
 
-Imports `keizer_xl.core` and the Keizer-free `xlsx` package below it; never `live` or `cli`.
-Kept empty so that a button click imports only the modules it uses.
+Imports `keizer_xl.core`, `keizer_xl.i18n` and the Keizer-free `xlsx` package below it;
+never the layers above (`exchange`, `publish`, `live`, `cli`). Its face is its modules,
+each imported where it is needed; nothing is imported here, so that a button click imports
+only the modules it uses:
+
+- `layout`: reading a workbook's sheets and headers, in any language, as the core's tables;
+- `cells`: rendering the cells keizer_xl owns (Standings, new rounds, Settings, Crosstable,
+  Progress);
+- `plans`: what each command writes (pair, recalculate, undo the last pairing, rename);
+- `files`: workbook files opened, checked, planned and saved (the command line's door);
+- `pairings`: the Pairings sheet (the latest round's boards), its formulas and their values;
+- `newbook` and `template`: a fresh workbook, and the template it is made from;
+- `vba`: the VBA project of an .xlsm, which runs the buttons;
+- `xlsx`: editing cells inside an .xlsx/.xlsm package, knowing nothing of Keizer.
 """
+
+__all__ = [
+    "cells",
+    "files",
+    "layout",
+    "newbook",
+    "pairings",
+    "plans",
+    "template",
+    "vba",
+    "xlsx",
+]

@@ -20,21 +20,19 @@ from keizer_xl.core.errors import KeizerXLError, Places, Problem
 from keizer_xl.core.messages import Joined, Message, msg
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
-from keizer_xl.workbook.contract import (
+from keizer_xl.i18n.names import contract_headers, name_key, sheet_names
+from keizer_xl.workbook.cells import SheetCells
+from keizer_xl.workbook.layout import (
     SETTINGS_COLUMNS,
     BookError,
     Grid,
     Layout,
-    SheetCells,
     board_notes,
     language_of,
-    plan_pair,
-    plan_recalc,
     read_book,
 )
-from keizer_xl.workbook.fixes import Unpaired, plan_rename, plan_unpair
-from keizer_xl.workbook.names import _contract_headers, sheet_names
 from keizer_xl.workbook.pairings import pairings_edit
+from keizer_xl.workbook.plans import Unpaired, plan_pair, plan_recalc, plan_rename, plan_unpair
 from keizer_xl.workbook.xlsx import (
     Reason,
     SheetEdit,
@@ -70,10 +68,6 @@ COLUMNS = {name: columns for table, columns in (("Players", PLAYER_COLUMNS),
            for name in sheet_names(table)}
 
 
-def _key(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
 def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
     """The workbook opened, the cell values of the sheets keizer_xl reads (row 0 = the
     sheet's row 1), and the cells it reads that hold a formula whose value was never saved.
@@ -92,7 +86,7 @@ def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
     with _as_file_problem(path):
         book = Workbook(path)
         names = book.worksheets()
-        values = book.read([name for name in names if _key(name) in COLUMNS])
+        values = book.read([name for name in names if name_key(name) in COLUMNS])
     grids: dict[str, Grid] = {name: values[name].rows if name in values else []
                               for name in names}
     return book, grids, [cell for name, read in values.items()
@@ -107,8 +101,8 @@ def _unsaved(sheet: str, rows: Grid, cells: list[tuple[int, int]]) -> list[Unsav
     header row, which says what the columns are)."""
     if not cells:
         return []
-    header = _contract_headers(list(rows[0]) if rows else [])
-    read = {i + 1 for i in find_columns(header, COLUMNS[_key(sheet)]).values()}
+    header = contract_headers(list(rows[0]) if rows else [])
+    read = {i + 1 for i in find_columns(header, COLUMNS[name_key(sheet)]).values()}
     return [(sheet, row, column) for row, column in sorted(cells)
             if row == 1 or column in read]
 
@@ -129,13 +123,12 @@ def _with_unsaved(cells: list[Unsaved], error: BookError | None = None) -> BookE
 
 @contextlib.contextmanager
 def _as_file_problem(path: Path) -> Iterator[None]:
-    """The writer's refusals and the system's errors as FileProblems naming the file."""
+    """The writer's refusals and the system's errors as FileProblems naming the file; any
+    other exception is a bug, and stays one."""
     try:
         yield
     except XlsxError as exc:
         raise FileProblem(_named(path, xlsx_message(exc))) from None
-    except (ValueError, TypeError) as exc:  # a cell the writer will not overwrite
-        raise FileProblem(_named(path, str(exc))) from None
     except OSError as exc:
         reason = exc.strerror or str(exc)
         reason = f"{reason[:1].lower()}{reason[1:]}"
@@ -251,7 +244,7 @@ def pair(path: Path) -> Outcome:
 
 def load_with_groups(path: Path) -> tuple[Competition, dict[str, str]]:
     """Read and check a workbook, with each player's Group (the optional Players column)."""
-    from keizer_xl.workbook.contract import player_groups
+    from keizer_xl.workbook.layout import player_groups
 
     grids = read_grids(path)
     competition, layout = read_book(grids)
@@ -309,7 +302,7 @@ def language_of_file(path: Path) -> str | None:
     cannot be opened (the work that follows will say why)."""
     try:
         return language_of({name: [] for name in Workbook(Path(path)).worksheets()})
-    except Exception:  # not there, not a workbook: said by the command itself
+    except (XlsxError, OSError):  # not there, not a workbook: said by the command itself
         return None
 
 

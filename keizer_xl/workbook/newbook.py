@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from keizer_xl.workbook.contract import Grid, Layout
+    from keizer_xl.workbook.layout import Grid, Layout
     from keizer_xl.workbook.xlsx import CellValue, SheetEdit
 
 
@@ -22,26 +20,20 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = (),
     before it is moved into place. `language`: the workbook's language ("en", "nl").
     """
     from keizer_xl.workbook.template import CODE_NAMES, build_template
+    from keizer_xl.workbook.xlsx import write_atomically
 
     vba = None
     if path.suffix.lower() == ".xlsm":
         from keizer_xl.workbook.vba import vba_project
 
         vba = vba_project(sheets=CODE_NAMES)  # one document module per sheet, as Excel keeps
-    folder = path.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=f".~{path.stem}.", suffix=path.suffix, dir=folder)
-    os.close(fd)
-    try:
-        build_template(Path(tmp), players, vba_project=vba, language=language)
+
+    def build(temp: Path) -> None:
+        build_template(temp, players, vba_project=vba, language=language)
         if fill is not None:
-            fill(Path(tmp))
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # an ordinary file, not mkstemp's private one
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+            fill(temp)
+
+    write_atomically(path, build, keep_suffix=True)  # `fill` reads it as a workbook
 
 
 OwnColumn = tuple[object, Sequence["CellValue"]]  # a header and its values
@@ -50,8 +42,8 @@ OwnColumn = tuple[object, Sequence["CellValue"]]  # a header and its values
 def add_own_columns(path: Path, own: Sequence[OwnColumn]) -> None:
     """The club's own Players columns (header, then one value per player from row 2), in
     their order after keizer_xl's: a member list's phone numbers, last season's columns."""
-    from keizer_xl.workbook.contract import read_book
     from keizer_xl.workbook.files import read_grids
+    from keizer_xl.workbook.layout import read_book
     from keizer_xl.workbook.xlsx import save_edits
 
     grids = read_grids(path)

@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 
 from keizer_xl.core.model import Absence
 from keizer_xl.core.words import text
-from keizer_xl.workbook.contract import Grid, language_of
-from keizer_xl.workbook.names import _name_key, local_name, rest_word, sheet_names
+from keizer_xl.i18n.names import local_name, name_key, rest_word, sheet_names
+from keizer_xl.workbook.layout import Grid, language_of
 from keizer_xl.workbook.xlsx import CellValue, Formula, SheetEdit
 
 PAIRINGS = "Pairings"
@@ -99,7 +99,7 @@ def pairings_edit(grids: Mapping[str, Grid], rounds_cells: Sequence[Mapping[Cell
                   ) -> SheetEdit | None:
     """The Pairings sheet's formulas with the values they give once `rounds_cells` are
     written into Rounds (None when the workbook has no Pairings or no Rounds sheet)."""
-    pairings, rounds_sheet = (next((name for name in grids if _name_key(name) in
+    pairings, rounds_sheet = (next((name for name in grids if name_key(name) in
                                     sheet_names(sheet)), None) for sheet in (PAIRINGS, "Rounds"))
     if pairings is None or rounds_sheet is None:
         return None

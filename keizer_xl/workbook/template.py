@@ -26,19 +26,19 @@ from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS
 from keizer_xl.core.model import Absence
 from keizer_xl.core.settings import SPECS
 from keizer_xl.i18n import translate
+from keizer_xl.i18n.names import local_name, local_setting, rest_word
 from keizer_xl.workbook import pairings
-from keizer_xl.workbook.contract import (
-    CROSSTABLE,
-    PROGRESS,
+from keizer_xl.workbook.cells import (
     PROGRESS_CHARTED,
     PROGRESS_HEADER_ROW,
     REPORT_COLUMNS,
     STANDINGS_COLUMNS,
 )
-from keizer_xl.workbook.names import local_name, local_setting, rest_word
+from keizer_xl.workbook.layout import CROSSTABLE, PROGRESS
 
-# The contract's headers (core.checks and workbook.contract own them), as the template
-# writes them in row 1; Settings adds what each blank means and what each setting does.
+# The contract's headers (core.checks, workbook.layout and workbook.cells own them), as the
+# template writes them in row 1; Settings adds what each blank means and what each setting
+# does.
 PLAYERS_HEADERS = PLAYER_COLUMNS
 ROUNDS_HEADERS = ROUND_COLUMNS
 STANDINGS_HEADERS = (*STANDINGS_COLUMNS, *REPORT_COLUMNS)

@@ -15,7 +15,7 @@ from python_calamine import CalamineWorkbook
 from keizer_xl.core.model import Absence, Game
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import SETTINGS
-from keizer_xl.workbook.names import SETTING_TRANSLATIONS, TRANSLATIONS
+from keizer_xl.i18n.names import SETTING_TRANSLATIONS, TRANSLATIONS
 from keizer_xl.workbook.template import build_template
 from tests.conftest import run_cli
 from tests.exchange.seasons import club_season, season_book

@@ -18,7 +18,8 @@ import pytest
 from openpyxl import Workbook as OpenpyxlWorkbook
 
 from keizer_xl.workbook import files
-from keizer_xl.workbook.xlsx import SheetEdit, save_edits, writer_lock_path, zipcopy
+from keizer_xl.workbook.xlsx import SheetEdit, save_edits, writer_lock_path
+from keizer_xl.workbook.xlsx import _zipcopy as zipcopy
 from tests.conftest import golden_book, make_book, run_cli
 
 REPO = Path(__file__).resolve().parents[2]

@@ -11,7 +11,6 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from python_calamine import CalamineWorkbook
 
 from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.scoring import compute_standings
@@ -237,6 +236,7 @@ KFC_EXPECTED = [("A", F(19, 2)), ("C", F(7)), ("D", F(32, 5)), ("E", F(9, 4))]
 
 
 def test_keizerforclubs_style_season_by_hand(tmp_path: Path) -> None:
+    CalamineWorkbook = pytest.importorskip("python_calamine").CalamineWorkbook  # file reader
     path = make_book(tmp_path / "kfc.xlsx",
                      [{"Name": n, "Rating": r, "Left": 2 if n == "B" else None}
                       for n, r in KFC_PLAYERS], KFC_ROUNDS, {"Preset": "kfc"})
@@ -264,6 +264,7 @@ def test_keizerforclubs_style_season_by_hand(tmp_path: Path) -> None:
 
 def test_variant_settings_through_the_command_line(tmp_path: Path) -> None:
     """Iterate final (golden C) and Values rating through a workbook and keizer-xl."""
+    CalamineWorkbook = pytest.importorskip("python_calamine").CalamineWorkbook  # file reader
     base = [{"Name": n} for n in ("Jansen", "Pietersen", "Bakker", "Slager")]
     rounds: list[list[object]] = [[1, 1, "Slager", "Bakker", "1-0"],
                                   [1, 2, "Pietersen", "Jansen", "½-½"]]

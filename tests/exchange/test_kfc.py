@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from python_calamine import CalamineWorkbook
 
-from keizer_xl.workbook.contract import language_of
+from keizer_xl.i18n import LANGUAGES
+from keizer_xl.i18n.names import local_name
 from keizer_xl.workbook.files import load, read_grids
-from keizer_xl.workbook.names import LANGUAGES, local_name
+from keizer_xl.workbook.layout import language_of
 from tests.conftest import run_cli
 
 EXAMPLE = Path(__file__).parents[1] / "fixtures" / "kfc" / "Test-Tournament.s3db"

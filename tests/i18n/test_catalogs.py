@@ -29,7 +29,9 @@ OTHERS = [language for language in LANGUAGES if language != "en"]
 # and in the page templates. The Makefile's `catalogs` extracts with the same words.
 KEYWORDS = {"translate": (1,), "_t": (1,), "t": (1,), "msg": (1,), "reason": (1,),
             "WorkbookLocked": (1,), "WorkbookBusy": (1,), "NotAWorkbook": (1,),
-            "MissingSheet": (1,), "SheetTooLarge": (2,), "SettingSpec": (5,), "_choice": (5,)}
+            "MissingSheet": (1,), "SheetTooLarge": (2,), "OutsideSheet": (1,),
+            "CopiedFormula": (1,), "UnstorableValue": (1,), "NotACellValue": (1,),
+            "SettingSpec": (5,), "_choice": (5,)}
 METHODS = [("**.py", "python"), ("**/templates/**.j2", "jinja2.ext:babel_extract")]
 
 

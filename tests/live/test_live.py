@@ -466,7 +466,7 @@ def test_many_problems_are_cut_short(xw: Any, tmp_path: Path) -> None:
 
 def test_a_bug_gives_a_plain_message_not_a_traceback(
         xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from keizer_xl.workbook import contract as sheets
+    from keizer_xl.workbook import plans as sheets
 
     def broken(grids: object) -> None:
         raise ZeroDivisionError("division by zero")

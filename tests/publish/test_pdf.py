@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
+import keizer_xl
 from keizer_xl.core.report import build_report
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.settings import Settings
 from keizer_xl.publish.book import workbook_report
 from keizer_xl.publish.numbers import number
-from keizer_xl.publish.pdf import write_pdfs
+from keizer_xl.publish.pdf import font_files, write_pdfs
 from keizer_xl.publish.site import Titles
 from tests.conftest import run_cli
 from tests.publish.seasons import club_season
@@ -26,6 +27,15 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
 
 NAMES = ["O'Brien & <Zoë>", "Ünal Şahin", "Émile Zola", "Łukasz Čapek",
          *(f"Speler {i:02d} van der Berg" for i in range(56))]
+
+# The letters beyond a-z that Dutch, German and Italian names are written with (ĳ is one
+# letter in Dutch), and a club's names that carry every one of them between them.
+LETTERS = "àáäèéëìíïòóöùúüßĳÀÁÄÈÉËÌÍÏÒÓÖÙÚÜẞĲ"
+EUROPEAN = ["Bjørn Ødegård", "Jürgen Groß", "Niccolò Càrdenas", "Çağlar", "Zoë Ĳsselmeer",
+            "Marĳke Éngels-Noël", "Ärne Übelhör-Öztürk", "Käthe Loïs Brüggemann",
+            "Ìlario Òrsini dell'Ùmbria", "Èrcole Àlberti da Forlì", "Ángel Sánchez Martínez",
+            "Úna Ó Dálaigh", "Íde Ní Bhriain", "Ramón Núñez Gesù", "Ëlla Ïda GROẞ",
+            "Désirée Tèrmini"]
 
 
 def pdf_text(path: Path) -> str:
@@ -64,6 +74,32 @@ def test_sixty_players_on_one_a4_page(tmp_path: Path) -> None:
     words = pdf_text(pairings)
     assert f"Round {report.season.last_round}: pairings" in words
     assert "O'Brien & <Zoë>" in words + text and "Łukasz Čapek" in words + text
+
+
+def test_every_letter_of_a_dutch_german_or_italian_name_prints(tmp_path: Path) -> None:
+    """The embedded font has a glyph for each letter: pdftotext reads every name back as
+    it was typed, in the standings and in the round's pairings (everybody absent is named
+    there with a reason)."""
+    assert set(LETTERS) <= set("".join(EUROPEAN))
+    season = club_season(EUROPEAN, 4, seed=3, typed=1.0)
+    report = build_report(season, compute_standings(season, Settings()))
+    standings, pairings = write_pdfs(report, Titles("Schachclub Köln", "Ĳsselcup"), tmp_path)
+    for path in (standings, pairings):
+        text = " ".join(pdf_text(path).split())  # a long line of absentees wraps
+        assert "Schachclub Köln · Ĳsselcup" in text
+        missing = [name for name in EUROPEAN if name not in text]
+        assert not missing, (path.name, missing)
+
+
+def test_the_font_comes_with_keizer_xl() -> None:
+    """Not from another package or the computer: the files and their licence ship inside
+    keizer_xl (the wheel carries them)."""
+    package = Path(keizer_xl.__file__).resolve().parent
+    files = font_files()
+    assert sorted(files) == ["", "B"]
+    for path in files.values():
+        assert path.is_relative_to(package) and path.stat().st_size > 100_000
+        assert (path.parent / "LICENSE").read_text(encoding="utf-8").count("DejaVu") >= 1
 
 
 def test_pdf_pages_show_ink(tmp_path: Path) -> None:

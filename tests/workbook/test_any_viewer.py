@@ -16,7 +16,7 @@ import openpyxl
 import pandas as pd
 import pytest
 
-from keizer_xl.workbook.names import local_name
+from keizer_xl.i18n.names import local_name
 from keizer_xl.workbook.pairings import BOARDS, ROUNDS_SCAN, TOP, formulas, values
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 from tests.cli.week import libreoffice_resave, sheet

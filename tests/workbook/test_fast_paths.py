@@ -18,10 +18,12 @@ import pytest
 from keizer_xl import engine
 from keizer_xl.core.checks import Table
 from keizer_xl.core.words import parse_number
-from keizer_xl.workbook import contract as sheets
-from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits, xmltext, zipcopy
-from keizer_xl.workbook.xlsx import cells as xlsx_cells
-from keizer_xl.workbook.xlsx.sheet import _Sheet
+from keizer_xl.workbook import layout as sheets
+from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
+from keizer_xl.workbook.xlsx import _cells as xlsx_cells
+from keizer_xl.workbook.xlsx import _xmltext as xmltext
+from keizer_xl.workbook.xlsx import _zipcopy as zipcopy
+from keizer_xl.workbook.xlsx._sheet import Sheet
 from tests.helpers_package import (
     FIXTURES,
     WORKBOOKS,
@@ -47,7 +49,7 @@ def random_value(rnd: random.Random) -> CellValue:
 def test_new_rows_are_written_as_render_cell_writes_them(prefix: str, styled: bool) -> None:
     space = f' xmlns:{prefix[:-1]}="urn:x"' if prefix else ""
     cols = f'<{prefix}cols><{prefix}col min="2" max="4" style="3"/></{prefix}cols>'
-    sheet = _Sheet(f"<{prefix}worksheet{space}>{cols if styled else ''}"
+    sheet = Sheet(f"<{prefix}worksheet{space}>{cols if styled else ''}"
                    f"<{prefix}sheetData/></{prefix}worksheet>".encode(), "test")
     assert bool(sheet.column_styles) == styled
     rnd = random.Random(5)
@@ -55,9 +57,9 @@ def test_new_rows_are_written_as_render_cell_writes_them(prefix: str, styled: bo
         values = {c: random_value(rnd) for c in rnd.sample(range(1, 30), rnd.randint(1, 12))}
         made = sheet._new_row(number, values)
         general = "".join(
-            xlsx_cells._render_cell(prefix, number, c, values[c], sheet._style(c))
-            for c in sorted(values) if not xlsx_cells._empty(values[c]))
-        assert (made.markup if isinstance(made, xlsx_cells._Row) else made) == (
+            xlsx_cells.render_cell(prefix, number, c, values[c], sheet._style(c))
+            for c in sorted(values) if not xlsx_cells.empty(values[c]))
+        assert (made.markup if isinstance(made, xlsx_cells.Row) else made) == (
             f'<{prefix}row r="{number}">{general}</{prefix}row>' if general else "")
 
 
@@ -76,7 +78,7 @@ def test_rewriting_standings_quickly_gives_what_editing_each_cell_gives(
     quick, slow = copy_fixture(name, tmp_path / "quick"), copy_fixture(name, tmp_path / "slow")
     for cells in weeks:
         save_edits(quick, [SheetEdit("Standings", cells, clear_below=1)], backup=False)
-    monkeypatch.setattr(_Sheet, "_rewritten", lambda self, row, values: None)
+    monkeypatch.setattr(Sheet, "_rewritten", lambda self, row, values: None)
     for cells in weeks:
         save_edits(slow, [SheetEdit("Standings", cells, clear_below=1)], backup=False)
     assert members(quick) == members(slow)
@@ -99,7 +101,7 @@ def test_rows_not_quite_like_ours_are_edited_cell_by_cell(
         slow = hand_made_workbook(tmp_path / "slow.xlsx", rows)
         save_edits(quick, [edit], backup=False)
         with monkeypatch.context() as m:
-            m.setattr(_Sheet, "_rewritten", lambda self, row, values: None)
+            m.setattr(Sheet, "_rewritten", lambda self, row, values: None)
             save_edits(slow, [edit], backup=False)
         assert members(quick) == members(slow)
 
@@ -141,7 +143,7 @@ def test_copying_stored_parts_gives_the_package_zipfile_writes(
 
 def stored(path: Path, name: str) -> bytes | None:
     with zipfile.ZipFile(path) as z:
-        return zipcopy._stored_data(path.read_bytes(), z.getinfo(name))
+        return zipcopy.stored_data(path.read_bytes(), z.getinfo(name))
 
 
 # -- reading cells ------------------------------------------------------------------------

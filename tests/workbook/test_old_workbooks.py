@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from keizer_xl.core.report import build_report
-from keizer_xl.workbook.contract import crosstable_cells, progress_cells
+from keizer_xl.i18n.names import local_name
+from keizer_xl.workbook.cells import crosstable_cells, progress_cells
 from keizer_xl.workbook.files import load
-from keizer_xl.workbook.names import local_name
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 from tests.cli.week import openpyxl_book, sheet
 from tests.conftest import run_cli

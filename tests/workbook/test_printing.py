@@ -17,7 +17,7 @@ import pytest
 
 from keizer_xl.core.settings import SPECS, Settings
 from keizer_xl.i18n import translate
-from keizer_xl.workbook.names import local_name, local_setting
+from keizer_xl.i18n.names import local_name, local_setting
 from keizer_xl.workbook.template import STANDINGS_HEADERS
 from tests.cli.week import sheet
 from tests.conftest import run_cli

@@ -17,7 +17,7 @@ from keizer_xl.core.model import Game
 from keizer_xl.core.report import build_report
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.settings import Settings
-from keizer_xl.workbook.contract import PROGRESS_HEADER_ROW
+from keizer_xl.workbook.cells import PROGRESS_HEADER_ROW
 from keizer_xl.workbook.template import SHEETS
 from tests.conftest import make_book, run_cli
 from tests.helpers_package import csv_filter, libreoffice_convert

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from keizer_xl.workbook.xlsx import SheetTooLarge, Workbook
-from keizer_xl.workbook.xlsx.reading import scan
+from keizer_xl.workbook.xlsx._reading import scan
 from tests.helpers_package import hand_made_workbook
 
 

@@ -20,6 +20,8 @@ from keizer_xl.workbook.xlsx import (
     backup_path,
     check_not_open,
     save_edits,
+    write_atomically,
+    write_bytes_atomically,
 )
 from tests.helpers_package import (
     REPO,
@@ -214,3 +216,53 @@ def test_the_writer_lock_is_taken_once_and_its_file_removed(tmp_path: Path) -> N
               one_writer(club, wait=0.2)):
             pass  # pragma: no cover - the lock is held
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.xlsm"]
+
+
+def test_every_file_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    """The one writer behind workbooks, pages, PDFs and exchange files: a write that fails
+    halfway changes nothing and leaves no temporary file; one that finishes replaces the
+    file whole."""
+    page = tmp_path / "index.html"
+    page.write_bytes(b"old")
+
+    def half(temp: Path) -> None:
+        temp.write_bytes(b"ne")
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError, match="disk full"):
+        write_atomically(page, half)
+    assert page.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["index.html"]
+    write_bytes_atomically(page, b"new", sync=False)
+    assert page.read_bytes() == b"new"
+    assert [p.name for p in tmp_path.iterdir()] == ["index.html"]
+
+
+@POSIX_ONLY
+def test_a_replaced_file_keeps_its_permissions_and_a_new_one_gets_the_ordinary_ones(
+        tmp_path: Path) -> None:
+    old = tmp_path / "standings.pdf"
+    old.write_bytes(b"old")
+    old.chmod(0o640)
+    write_bytes_atomically(old, b"new")
+    assert (old.stat().st_mode & 0o777) == 0o640
+    new = tmp_path / "season.trf"
+    write_bytes_atomically(new, b"new")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (new.stat().st_mode & 0o777) == 0o666 & ~mask
+
+
+def test_a_writer_that_goes_by_the_suffix_is_given_it(tmp_path: Path) -> None:
+    """A new workbook is filled in by code that opens it as a workbook (by its suffix)."""
+    temps: list[Path] = []
+
+    def write(temp: Path) -> None:
+        temps.append(temp)
+        temp.write_bytes(b"a workbook")
+
+    write_atomically(tmp_path / "club.xlsx", write, keep_suffix=True)
+    (temp,) = temps
+    assert temp.parent == tmp_path and temp.name.startswith(".club.xlsx.")
+    assert temp.suffix == ".xlsx" and not temp.exists()
+    assert (tmp_path / "club.xlsx").read_bytes() == b"a workbook"

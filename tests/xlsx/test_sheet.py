@@ -11,7 +11,7 @@ from keizer_xl.workbook.xlsx import (
     SheetEdit,
     save_edits,
 )
-from keizer_xl.workbook.xlsx.sheet import _Sheet
+from keizer_xl.workbook.xlsx._sheet import Sheet
 from tests.helpers_package import (
     WORKBOOKS,
     copy_fixture,
@@ -79,6 +79,6 @@ def test_appending_rows_quickly_gives_the_same_package_as_taking_the_sheet_apart
     edits = [SheetEdit("Rounds", {(40, 1): 3, (40, 3): "Anna", (41, 1): 3, (41, 5): "bye",
                                   (45, 2): 7})]
     assert save_edits(quick, edits, backup=False)
-    monkeypatch.setattr(_Sheet, "_last_row_number", lambda self: None)
+    monkeypatch.setattr(Sheet, "_last_row_number", lambda self: None)
     assert save_edits(slow, edits, backup=False)
     assert members(quick) == members(slow)

@@ -1,47 +1,63 @@
 """Editing cells inside an .xlsx/.xlsm package without disturbing anything else in it.
 
 Knows nothing of Keizer: sheets by name, cells by (row, column), values to write. Everything
-it does not edit is copied as it was, and every save is atomic. The modules, one job each:
-`errors`, `safety` (locks, backup, atomic replace), `zipcopy` (raw member copies),
-`package` (members, relationships), `xmltext` (XML as text), `sheet` (the sheet editor),
-`cells` (values: render, compare, check), `reading` (values of a few sheets, bounded) and
-`book` (a file opened once to read, check and save: `Workbook`, `save_edits`).
+it does not edit is copied as it was, and every save is atomic.
+
+This module is the package's face: outside it, import from here. The public modules hold
+what the package offers: `book` (a file opened once to read, check and save: `Workbook`,
+`save_edits`), `errors` (why a workbook is refused) and `safety` (locks, backup, atomic
+replace). The private ones are its machinery, one job each: `_zipcopy` (raw member
+copies), `_package` (members, relationships), `_xmltext` (XML as text), `_sheet` (the sheet
+editor), `_cells` (values: render, compare, check) and `_reading` (values of a few sheets,
+bounded).
 """
 
+from keizer_xl.workbook.xlsx._cells import CellValue, Formula
+from keizer_xl.workbook.xlsx._reading import MAX_CELLS, MAX_COLUMNS, MAX_ROWS, SheetValues
+from keizer_xl.workbook.xlsx._sheet import SheetEdit
+from keizer_xl.workbook.xlsx._xmltext import column_letters
 from keizer_xl.workbook.xlsx.book import Workbook, save_edits
-from keizer_xl.workbook.xlsx.cells import CellValue, Formula
 from keizer_xl.workbook.xlsx.errors import (
+    CopiedFormula,
+    EditRefused,
     MissingSheet,
+    NotACellValue,
     NotAWorkbook,
+    OutsideSheet,
     Reason,
     SheetTooLarge,
+    UnstorableValue,
     WorkbookBusy,
     WorkbookLocked,
     XlsxError,
 )
-from keizer_xl.workbook.xlsx.reading import MAX_CELLS, MAX_COLUMNS, MAX_ROWS, SheetValues
 from keizer_xl.workbook.xlsx.safety import (
     backup_path,
     check_not_open,
     lock_files,
     one_writer,
+    write_atomically,
+    write_bytes_atomically,
     writer_lock_path,
 )
-from keizer_xl.workbook.xlsx.sheet import SheetEdit
-from keizer_xl.workbook.xlsx.xmltext import column_letters
 
 __all__ = [
     "MAX_CELLS",
     "MAX_COLUMNS",
     "MAX_ROWS",
     "CellValue",
+    "CopiedFormula",
+    "EditRefused",
     "Formula",
     "MissingSheet",
+    "NotACellValue",
     "NotAWorkbook",
+    "OutsideSheet",
     "Reason",
     "SheetEdit",
     "SheetTooLarge",
     "SheetValues",
+    "UnstorableValue",
     "Workbook",
     "WorkbookBusy",
     "WorkbookLocked",
@@ -52,5 +68,7 @@ __all__ = [
     "lock_files",
     "one_writer",
     "save_edits",
+    "write_atomically",
+    "write_bytes_atomically",
     "writer_lock_path",
 ]

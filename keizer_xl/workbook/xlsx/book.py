@@ -3,7 +3,7 @@
 Checking a workbook and changing it must accept and refuse the same files, so both go
 through `Workbook`: opening refuses what is open elsewhere, no zip package, an OpenDocument
 or binary workbook and a damaged package; `read` gives the values of the sheets asked for
-under the limits of `reading`; `try_edits` makes every edit in memory with all of the
+under the limits of `_reading`; `try_edits` makes every edit in memory with all of the
 writer's checks; `save` does the same and replaces the file atomically (see `safety`).
 """
 
@@ -15,15 +15,11 @@ import stat
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from keizer_xl.workbook.xlsx._package import Package, WorkbookParts
+from keizer_xl.workbook.xlsx._reading import SheetValues, read_values
+from keizer_xl.workbook.xlsx._sheet import Sheet, SheetEdit
 from keizer_xl.workbook.xlsx.errors import NotAWorkbook
-from keizer_xl.workbook.xlsx.package import _Package, _WorkbookParts
-from keizer_xl.workbook.xlsx.reading import SheetValues, read_values
-from keizer_xl.workbook.xlsx.safety import (
-    _remove_stale_temps,
-    _replace_atomically,
-    check_not_open,
-)
-from keizer_xl.workbook.xlsx.sheet import SheetEdit, _Sheet
+from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 
 
 class Workbook:
@@ -35,8 +31,8 @@ class Workbook:
         self.target = Path(os.path.realpath(self.path))
         if self.target != self.path.absolute():
             check_not_open(self.target)
-        self.package = _Package.read(self.target)
-        self.parts = _WorkbookParts(self.package)
+        self.package = Package.read(self.target)
+        self.parts = WorkbookParts(self.package)
 
     def worksheets(self) -> list[str]:
         """The names of the ordinary worksheets, in the workbook's order."""
@@ -51,7 +47,7 @@ class Workbook:
         wanted = {name: self.parts.sheet_part(name) for name in sheets}
         where = self.path.name
         for name, part in wanted.items():  # as the writer will find them
-            if not _Sheet(package.content(part), f"{where}: sheet {name!r}").sound_outside_cells():
+            if not Sheet(package.content(part), f"{where}: sheet {name!r}").sound_outside_cells():
                 raise NotAWorkbook("{file}: the sheet '{sheet}' is damaged (its markup is "
                                    "broken).", file=where, sheet=name)
         names = [*wanted.values(), self.parts.workbook, self.parts.rels_part, "_rels/.rels",
@@ -82,8 +78,9 @@ class Workbook:
             raise PermissionError(errno.EACCES,
                                   "The workbook is read-only; keizer_xl cannot save into it",
                                   str(self.path))
-        _remove_stale_temps(target)
-        _replace_atomically(target, self.package.write, backup)
+        write_atomically(target, self.package.write, backup=backup, in_use=lambda exc: (
+            PermissionError(exc.errno, "The workbook is in use by another program; close it",
+                            str(target))))
         return True
 
 
@@ -91,9 +88,9 @@ def save_edits(path: Path, edits: Sequence[SheetEdit], backup: bool = True) -> b
     """Write `edits` into the workbook at `path`; False (and nothing written) if nothing changes.
 
     Raises WorkbookLocked when the workbook is open, FileNotFoundError when it is missing,
-    NotAWorkbook (or MissingSheet) when it cannot be edited, ValueError/TypeError for cells
-    that cannot be written, PermissionError when it is read-only. In every one of these cases
-    the workbook is left exactly as it was.
+    NotAWorkbook (or MissingSheet) when it cannot be edited, EditRefused (OutsideSheet,
+    UnstorableValue, CopiedFormula) for cells that cannot be written, PermissionError when it
+    is read-only. In every one of these cases the workbook is left exactly as it was.
     """
     return Workbook(path).save(edits, backup)
 

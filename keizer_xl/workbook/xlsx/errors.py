@@ -1,8 +1,22 @@
 """The errors of the xlsx package, one root for all of them.
 
-`XlsxError` and its kinds tell why a workbook cannot be saved (open elsewhere, not a
-workbook, no such sheet); the workbook layer above turns them into keizer_xl's own errors,
-so nothing here needs to know about those.
+`XlsxError` and its kinds tell why a workbook cannot be read or saved, each made from an
+English template and its values; the workbook layer above says them in the workbook's
+language as keizer_xl's own errors, so nothing here needs to know about those.
+
+    XlsxError
+    ├── WorkbookLocked      open in Excel or LibreOffice
+    ├── WorkbookBusy        another keizer_xl run holds the writer lock
+    ├── NotAWorkbook        not a workbook keizer_xl can edit (damaged, hostile, foreign)
+    │   ├── MissingSheet    no worksheet of that name
+    │   └── SheetTooLarge   data past the reading limits
+    └── EditRefused         an edit the writer will not make (also a ValueError)
+        ├── OutsideSheet    a row or column past the sheet's edges
+        ├── CopiedFormula   a cell holding a formula that other cells copy
+        └── UnstorableValue a value Excel cannot store
+            └── NotACellValue   a value of a type no cell holds (also a TypeError)
+
+A failure of the system (a missing file, no permission) stays an `OSError`.
 """
 
 from __future__ import annotations
@@ -37,7 +51,6 @@ class XlsxError(Exception):
         self.template, self.values = template, values
 
 
-
 class WorkbookLocked(XlsxError):
     """The workbook is open in Excel or LibreOffice, which would overwrite or refuse our save."""
 
@@ -64,3 +77,25 @@ class SheetTooLarge(NotAWorkbook):
                  for sheet, cell, why in far]
         super().__init__("\n".join([*lines, template.format(**values)]))
         self.template, self.values, self.far = template, values, far
+
+
+class EditRefused(XlsxError, ValueError):
+    """An edit the writer will not make; nothing is written. A ValueError too: like a bad
+    argument, the fault is in what was asked."""
+
+
+class OutsideSheet(EditRefused):
+    """A row or column past the sheet's edges (or a `clear_below` that is no row number)."""
+
+
+class CopiedFormula(EditRefused):
+    """A cell to be overwritten holds a formula that other cells copy (a shared formula's
+    master): overwriting it would break theirs."""
+
+
+class UnstorableValue(EditRefused):
+    """A value Excel cannot store in a cell: text too long, a number that is not finite."""
+
+
+class NotACellValue(UnstorableValue, TypeError):
+    """A value of a type no cell holds (a TypeError too)."""

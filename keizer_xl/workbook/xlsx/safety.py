@@ -5,6 +5,9 @@ later), recognised by the lock files those programs keep beside it. A save write
 hidden temporary file beside the workbook, flushes it to disk, keeps the previous version
 as `<name>.backup<ext>` and renames the new file over the old one, so a crash leaves the
 old or the new file, never a mix; the folder is flushed too, so the rename itself lasts.
+
+That writer, `write_atomically`, is keizer_xl's only one: new workbooks, exchange files,
+pages and PDFs are written through it too (it knows files, nothing of what is in them).
 """
 
 from __future__ import annotations
@@ -105,29 +108,84 @@ def backup_path(path: Path) -> Path:
     return path.with_name(f"{path.stem}.backup{path.suffix}")
 
 
-def _temp_name(target: Path) -> Path:
+def write_atomically(target: Path, write: Callable[[Path], None], *, backup: bool = False,
+                     sync: bool = True, keep_suffix: bool = False,
+                     in_use: Callable[[PermissionError], OSError] | None = None) -> None:
+    """Make the file `target` whole or not at all, the one way keizer_xl writes a file.
+
+    `write(temp)` fills a new hidden file beside `target`, which then replaces it in one
+    rename: a reader, or a crash, sees the old file or the whole new one, never a mix; if
+    `write` fails, nothing changes. A file that was there keeps its permissions, a new one
+    gets the ordinary ones.
+
+    `backup` keeps the old version as `backup_path(target)`. `sync` flushes the file and the
+    folder to disk first (pages written again at every publish can do without).
+    `keep_suffix` ends the temporary name in `target`'s suffix too, for writers that go by
+    it. `in_use` makes the error to raise when another program holds `target` open (Windows
+    then refuses the rename); without it, the system's is raised. Temporary files that a
+    killed earlier write of `target` left are removed first.
+    """
+    target = Path(target)
+    _remove_stale_temps(target)
+    temp = _temp_name(target, keep_suffix)
+    os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                     0o600))
+    try:
+        write(temp)
+        if sync:
+            _sync_file(temp)
+        os.chmod(temp, _mode_for(target))
+        if backup:
+            _keep_backup(target)
+        try:
+            os.replace(temp, target)
+        except PermissionError as exc:  # Windows: another program holds the file open
+            if in_use is None:
+                raise
+            raise in_use(exc) from exc
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    if sync:
+        _sync_folder(target.parent)
+
+
+def write_bytes_atomically(target: Path, data: bytes, *, sync: bool = True) -> None:
+    """A file of these bytes, written as `write_atomically` writes (an exchange file, a page,
+    a PDF)."""
+    def write(temp: Path) -> None:
+        temp.write_bytes(data)
+
+    write_atomically(target, write, sync=sync)
+
+
+def _temp_name(target: Path, keep_suffix: bool = False) -> Path:
     """A hidden name beside `target` for a file being written, with this process's id in it
     so that another run can tell whether its writer is still alive (see `_stale`)."""
-    return target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}{TEMP_SUFFIX}")
+    end = TEMP_SUFFIX + (target.suffix if keep_suffix else "")
+    return target.with_name(f".{target.name}.{os.getpid()}-{os.urandom(4).hex()}{end}")
 
 
 STALE_AFTER = 3600  # seconds: a temporary file this old is left over, whoever wrote it
 
 
 def _remove_stale_temps(target: Path) -> None:
-    """Delete temporary files a killed earlier save left beside the workbook; never those of
+    """Delete temporary files a killed earlier write left beside `target`; never those of
     a run still writing (its process is alive and its file is fresh)."""
     prefix = f".{target.name}."
+    ends = (TEMP_SUFFIX, TEMP_SUFFIX + target.suffix)
     with contextlib.suppress(OSError):
         for entry in os.scandir(target.parent):
-            if entry.name.startswith(prefix) and entry.name.endswith(TEMP_SUFFIX):
+            end = next((e for e in ends if entry.name.endswith(e)), None)
+            if entry.name.startswith(prefix) and end is not None:
                 with contextlib.suppress(OSError):
-                    if _stale(entry.name[len(prefix) : -len(TEMP_SUFFIX)], entry.stat()):
+                    if _stale(entry.name[len(prefix) : -len(end)], entry.stat()):
                         os.unlink(entry.path)
 
 
 def _stale(middle: str, info: os.stat_result) -> bool:
-    """Is the temporary file named `.<workbook>.<middle>.keizer-xl.tmp` left over?
+    """Is the temporary file named `.<file>.<middle>.keizer-xl.tmp` left over?
 
     `middle` is `<pid>-<random>`: the file is left over when that process is gone. Where
     that cannot be asked (Windows; names without a pid), only old files are."""
@@ -147,26 +205,24 @@ def _stale(middle: str, info: os.stat_result) -> bool:
     return False
 
 
-def _replace_atomically(target: Path, write: Callable[[int], None], backup: bool) -> None:
-    """Write a temp file beside `target`, keep the old version as backup, rename it into place."""
-    temp = _temp_name(target)
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+def _mode_for(target: Path) -> int:
+    """The permissions of the file being replaced; for a new file, the ordinary ones (what
+    the user's umask leaves of rw-rw-rw-)."""
     try:
-        write(fd)  # closes fd after fsync
-        os.chmod(temp, stat.S_IMODE(os.stat(target).st_mode))
-        if backup:
-            _keep_backup(target)
-        try:
-            os.replace(temp, target)
-        except PermissionError as exc:  # Windows: another program holds the file open
-            raise PermissionError(
-                exc.errno, "The workbook is in use by another program; close it", str(target)
-            ) from exc
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _sync_folder(target.parent)
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _sync_file(path: Path) -> None:
+    """Flush a file's content to disk."""
+    fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _keep_backup(target: Path) -> None:

@@ -1,21 +1,9 @@
-"""The workbook's VBA project (vbaProject.bin), assembled from the text in templates/vba/.
+"""The VBA project's modules and streams (MS-OVBA), put together as vbaProject.bin.
 
-Excel only runs macros stored in a binary VBA project: a Compound File (MS-CFB) holding the
-PROJECT, PROJECTwm, VBA/dir, VBA/_VBA_PROJECT and one stream per module (MS-OVBA). Excel
-itself is not needed to make one: the project is written with the version-independent
-_VBA_PROJECT header and no compiled code, the form MS-OVBA requires of writers "to be
-interoperable" (the host then ignores any cache and compiles the source text). The xlwings
-add-in itself ships that way: its _VBA_PROJECT is the same 7 bytes and the module holding
-RunPython has no compiled code, so Excel compiling such a project is well trodden.
-
-`RunPython` is not built into Excel: it lives in the xlwings VBA code. The project therefore
-carries the xlwings "standalone" modules (the `xlwings` module and the `Dictionary` class it
-needs on macOS) taken from the installed xlwings package, as `xlwings quickstart --standalone`
-does; so the secretary needs no add-in, and the VBA always matches the installed xlwings
-(its DLL name carries the version).
-
-The output depends only on the module texts and sheet code names: building twice gives the
-same bytes.
+The module texts (templates/vba/ and the installed xlwings' standalone modules) become the
+stored sources, the dir, PROJECT and PROJECTwm streams describe them, and the streams go
+into a Compound File (`compound`), dir and the modules compressed (`compression`). The
+project carries no compiled code, so Excel compiles the source text when it opens it.
 """
 
 from __future__ import annotations
@@ -30,6 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from keizer_xl.workbook.vba.compound import compound_file
+from keizer_xl.workbook.vba.compression import compress
 
 __all__ = [
     "MACROS",
@@ -83,7 +74,7 @@ def _templates_root() -> Path:
             return Path(str(packaged))
     except (ModuleNotFoundError, NotADirectoryError):  # pragma: no cover - odd installs
         pass
-    return Path(__file__).resolve().parents[2] / "templates"
+    return Path(__file__).resolve().parents[3] / "templates"
 
 
 def _read_modules(files: Iterable[Path]) -> dict[str, str]:
@@ -187,60 +178,6 @@ def _u16(value: int) -> bytes:
 
 def _u32(value: int) -> bytes:
     return struct.pack("<I", value)
-
-
-# --- MS-OVBA 2.4.1: the compressed container used by dir and the module streams ----------
-
-
-def _compress(data: bytes) -> bytes:
-    """MS-OVBA compression: chunks of 4096 bytes, each a run of literal and copy tokens."""
-    out = bytearray(b"\x01")
-    for start in range(0, len(data), 4096):
-        out += _compress_chunk(data[start : start + 4096])
-    return bytes(out)
-
-
-def _compress_chunk(chunk: bytes) -> bytes:
-    """One chunk; a full chunk that does not shrink is stored raw, as the spec says."""
-    body = bytearray()
-    seen: dict[bytes, list[int]] = {}  # 3-byte prefix -> earlier positions in this chunk
-    pos, size = 0, len(chunk)
-
-    def remember(start: int, stop: int) -> None:
-        for at in range(start, min(stop, size - 2)):
-            seen.setdefault(chunk[at : at + 3], []).append(at)
-
-    while pos < size:
-        flag_at = len(body)
-        body.append(0)
-        for bit in range(8):
-            if pos >= size:
-                break
-            # A copy token's split of offset and length bits grows with the position.
-            bit_count = max((pos - 1).bit_length(), 4)
-            limit = min((0xFFFF >> bit_count) + 3, size - pos)
-            length, offset = 0, 0
-            for candidate in reversed(seen.get(chunk[pos : pos + 3], [])[-256:]):
-                run = 0
-                while run < limit and chunk[candidate + run] == chunk[pos + run]:
-                    run += 1  # may run into the bytes being copied, as the format allows
-                if run > length:
-                    length, offset = run, pos - candidate
-                    if run == limit:
-                        break
-            if length >= 3:
-                body += _u16(((offset - 1) << (16 - bit_count)) | (length - 3))
-                body[flag_at] |= 1 << bit
-            else:
-                length = 1
-                body.append(chunk[pos])
-            remember(pos, pos + length)
-            pos += length
-    if len(body) <= 4096:
-        return _u16(0xB000 | (len(body) + 2 - 3)) + bytes(body)
-    if size == 4096:
-        return _u16(0x3FFF) + chunk
-    raise ValueError("a final VBA chunk neither compresses nor fills 4096 bytes")
 
 
 # --- MS-OVBA 2.4.3: the obfuscated protection values in the PROJECT stream ----------------
@@ -348,177 +285,6 @@ def _projectwm_stream(modules: Sequence[_Module]) -> bytes:
     return bytes(out + b"\0\0")
 
 
-# --- MS-CFB: the compound file around the streams ----------------------------------------
-
-_SECTOR = 512
-_MINI = 64
-_CUTOFF = 4096
-_FREE, _END, _FATSECT, _NOSTREAM = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFFF
-
-
-@dataclass
-class _Entry:
-    name: str
-    data: bytes | None  # None for a storage
-    children: list[_Entry]
-    sid: int = 0
-    left: int = _NOSTREAM
-    right: int = _NOSTREAM
-    child: int = _NOSTREAM
-    red: bool = False
-    start: int = _END
-
-
-def _cfb_key(entry: _Entry) -> tuple[int, str]:
-    """MS-CFB sibling order: shorter names first, then by upper-cased name."""
-    return len(entry.name), entry.name.upper()
-
-
-def _link_tree(siblings: list[_Entry], depth: int, deepest: int) -> int:
-    """Make a balanced red-black tree of siblings; returns the root's sid."""
-    if not siblings:
-        return _NOSTREAM
-    middle = len(siblings) // 2
-    node = siblings[middle]
-    # A balanced tree has every level full but perhaps the last; colouring that last level
-    # red keeps each path's count of black nodes equal.
-    node.red = depth == deepest and depth > 0
-    node.left = _link_tree(siblings[:middle], depth + 1, deepest)
-    node.right = _link_tree(siblings[middle + 1 :], depth + 1, deepest)
-    return node.sid
-
-
-def _tree_depth(count: int) -> int:
-    return max(count.bit_length() - 1, 0)
-
-
-def _compound_file(streams: Mapping[str, bytes]) -> bytes:
-    """A version 3 Compound File holding `streams` ("STORAGE/STREAM" paths)."""
-    root = _Entry("Root Entry", None, [])
-    for path, data in streams.items():
-        *folders, leaf = path.split("/")
-        parent = root
-        for folder in folders:
-            found = next((c for c in parent.children if c.name == folder), None)
-            if found is None:
-                found = _Entry(folder, None, [])
-                parent.children.append(found)
-            parent = found
-        parent.children.append(_Entry(leaf, data, []))
-
-    entries: list[_Entry] = []
-
-    def number(entry: _Entry) -> None:
-        entry.sid = len(entries)
-        entries.append(entry)
-        entry.children.sort(key=_cfb_key)
-        for child in entry.children:
-            number(child)
-
-    number(root)
-    for entry in entries:
-        if entry.children:
-            count = len(entry.children)
-            entry.child = _link_tree(entry.children, 0, _tree_depth(count))
-
-    mini = bytearray()
-    minifat: list[int] = []
-    big: list[_Entry] = []
-    for entry in entries[1:]:
-        if entry.data is None or not entry.data:
-            continue
-        if len(entry.data) < _CUTOFF:
-            first = len(minifat)
-            count = -(-len(entry.data) // _MINI)
-            minifat += [first + i + 1 for i in range(count - 1)] + [_END]
-            entry.start = first
-            mini += entry.data + bytes(count * _MINI - len(entry.data))
-        else:
-            big.append(entry)
-
-    def sectors(size: int) -> int:
-        return -(-size // _SECTOR)
-
-    n_minifat = sectors(len(minifat) * 4)
-    n_dir = sectors(len(entries) * 128)
-    n_mini = sectors(len(mini))
-    n_big = sum(sectors(len(e.data or b"")) for e in big)
-    others = n_minifat + n_dir + n_mini + n_big
-    n_fat = 1
-    while n_fat * (_SECTOR // 4) < n_fat + others:
-        n_fat += 1
-    if n_fat > 109:
-        raise ValueError("VBA project too large for a compound file without DIFAT sectors")
-
-    fat: list[int] = [_FATSECT] * n_fat
-    sector_data: list[bytes] = []
-
-    def chain(data: bytes) -> int:
-        first = n_fat + len(sector_data)
-        count = sectors(len(data))
-        fat.extend([first + i + 1 for i in range(count - 1)] + [_END])
-        padded = data + bytes(count * _SECTOR - len(data))
-        sector_data.extend(padded[i : i + _SECTOR] for i in range(0, len(padded), _SECTOR))
-        return first
-
-    minifat_start = (
-        chain(
-            b"".join(struct.pack("<I", v) for v in minifat)
-            + struct.pack("<I", _FREE) * (n_minifat * 128 - len(minifat))
-        )
-        if minifat
-        else _END
-    )
-    dir_at = n_fat + len(sector_data)  # written below, once the start sectors are known
-    fat.extend([dir_at + i + 1 for i in range(n_dir - 1)] + [_END])
-    sector_data.extend(bytes(_SECTOR) for _ in range(n_dir))
-    root.start = chain(bytes(mini)) if mini else _END
-    for entry in big:
-        entry.start = chain(entry.data or b"")
-    fat += [_FREE] * (n_fat * (_SECTOR // 4) - len(fat))
-
-    directory = bytearray()
-    for entry in entries:
-        directory += _dir_entry(entry, len(mini) if entry is root else len(entry.data or b""))
-    unused = bytes(64) + struct.pack("<HBBIII", 0, 0, 0, _NOSTREAM, _NOSTREAM, _NOSTREAM)
-    unused += bytes(128 - len(unused))
-    while len(directory) % _SECTOR:
-        directory += unused
-    for i in range(n_dir):
-        sector_data[dir_at - n_fat + i] = bytes(directory[i * _SECTOR : (i + 1) * _SECTOR])
-
-    header = bytearray()
-    header += bytes.fromhex("D0CF11E0A1B11AE1") + bytes(16)
-    header += struct.pack("<HHHHH", 0x003E, 0x0003, 0xFFFE, 9, 6) + bytes(6)
-    header += struct.pack(
-        "<IIIIIIIII", 0, n_fat, dir_at, 0, _CUTOFF, minifat_start, n_minifat, _END, 0
-    )
-    difat = list(range(n_fat)) + [_FREE] * (109 - n_fat)
-    header += b"".join(struct.pack("<I", v) for v in difat)
-    fat_bytes = b"".join(struct.pack("<I", v) for v in fat)
-    return bytes(header) + fat_bytes + b"".join(sector_data)
-
-
-def _dir_entry(entry: _Entry, size: int) -> bytes:
-    """One 128-byte directory entry; times and CLSIDs stay zero so output is reproducible."""
-    name = entry.name.encode("utf-16-le") + b"\0\0"
-    if len(name) > 64:
-        raise ValueError(f"compound file name too long: {entry.name}")
-    if entry.sid == 0:
-        kind, start = 5, entry.start
-    elif entry.data is None:
-        kind, start = 1, 0
-    else:
-        kind, start = 2, entry.start if entry.data else _END
-    return (
-        name.ljust(64, b"\0")
-        + struct.pack("<HBB", len(name), kind, 0 if entry.red else 1)
-        + struct.pack("<III", entry.left, entry.right, entry.child)
-        + bytes(16 + 4 + 8 + 8)
-        + struct.pack("<IQ", start, size)
-    )
-
-
 # --- the public part --------------------------------------------------------------------
 
 
@@ -561,11 +327,11 @@ def vba_project(
         "PROJECT": _project_stream(built, project_id),
         "PROJECTwm": _projectwm_stream(built),
         "VBA/_VBA_PROJECT": struct.pack("<HHBH", 0x61CC, 0xFFFF, 0x00, 0x0001),
-        "VBA/dir": _compress(_dir_stream(built)),
+        "VBA/dir": compress(_dir_stream(built)),
     }
     for module in built:
-        streams[f"VBA/{module.name}"] = _compress(module.source)
-    return _compound_file(streams)
+        streams[f"VBA/{module.name}"] = compress(module.source)
+    return compound_file(streams)
 
 
 def add_to_workbook(book: Any, modules: Mapping[str, str] | None = None) -> None:

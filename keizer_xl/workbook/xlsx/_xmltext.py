@@ -17,19 +17,19 @@ from xml.parsers import expat
 
 _TAG_REST = r"""(?=[\s/>])[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>"""
 _ATTR_PAIR = re.compile(r"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
-_CELL_REF = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
+CELL_REF = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
 # what XML 1.0 forbids, spelled out: its complement takes Python long to compile
 _FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def _local(tag: str) -> str:
+def local(tag: str) -> str:
     """A tag or attribute name without its `{namespace}`."""
     return tag.rsplit("}", 1)[-1]
 
 
 @functools.cache
-def _start_tag(prefix: str, name: str) -> re.Pattern[str]:
+def start_tag(prefix: str, name: str) -> re.Pattern[str]:
     """A start or empty-element tag `<prefix:name ...>` (quoted `>` in values allowed)."""
     return re.compile("<" + re.escape(prefix + name) + _TAG_REST)
 
@@ -39,7 +39,7 @@ def _attr_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"""\s{re.escape(name)}\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
-def _attr(tag: str, name: str) -> str | None:
+def attr(tag: str, name: str) -> str | None:
     """One attribute of a start tag, unescaped; None when absent."""
     m = _attr_pattern(name).search(tag)
     if m is None:
@@ -48,7 +48,7 @@ def _attr(tag: str, name: str) -> str | None:
     return html.unescape(value) if "&" in value else value
 
 
-def _attributes(tag: str) -> dict[str, str]:
+def attributes(tag: str) -> dict[str, str]:
     found = {}
     for m in _ATTR_PAIR.finditer(tag):
         value = m.group(2) if m.group(2) is not None else m.group(3)
@@ -56,7 +56,7 @@ def _attributes(tag: str) -> dict[str, str]:
     return found
 
 
-def _set_attr(tag: str, name: str, value: str | None) -> str:
+def set_attr(tag: str, name: str, value: str | None) -> str:
     """The tag with attribute `name` set to `value` (appended if new) or removed (None)."""
     tag = _attr_pattern(name).sub("", tag)
     if value is None:
@@ -65,23 +65,23 @@ def _set_attr(tag: str, name: str, value: str | None) -> str:
     return f'{tag[:end].rstrip()} {name}="{value}"{tag[end:]}'
 
 
-def _root_prefix(text: str, local: str) -> str:
+def root_prefix(text: str, name: str) -> str:
     """'x:' when the document writes `<x:worksheet>`, '' for the usual default namespace."""
-    m = re.search(rf"<([A-Za-z_][\w.-]*:)?{local}[\s>/]", text)
+    m = re.search(rf"<([A-Za-z_][\w.-]*:)?{name}[\s>/]", text)
     return (m.group(1) or "") if m else ""
 
 
-def _remove_elements(text: str, name: str, match: Callable[[dict[str, str]], bool]) -> str:
+def remove_elements(text: str, name: str, match: Callable[[dict[str, str]], bool]) -> str:
     """Remove the empty elements `<name .../>` whose attributes satisfy `match`."""
 
     def keep(m: re.Match[str]) -> str:
         tag = m.group(0)
-        return "" if tag.endswith("/>") and match(_attributes(tag)) else tag
+        return "" if tag.endswith("/>") and match(attributes(tag)) else tag
 
-    return _start_tag("", name).sub(keep, text)
+    return start_tag("", name).sub(keep, text)
 
 
-def _well_formed(data: bytes) -> bool:
+def well_formed(data: bytes) -> bool:
     """Is this XML well-formed, with its prefixes bound (and no DTD)?"""
     parser = expat.ParserCreate(namespace_separator="}")
 
@@ -107,24 +107,24 @@ def column_letters(column: int) -> str:
 
 
 @functools.cache
-def _column_number(letters: str) -> int:
+def column_number(letters: str) -> int:
     number = 0
     for ch in letters.upper():
         number = number * 26 + ord(ch) - 64
     return number
 
 
-def _decode_escapes(text: str) -> str:
+def decode_escapes(text: str) -> str:
     """Undo Excel's `_xHHHH_` escapes in stored text."""
     return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
 
 
-def _clean_text(text: str) -> str:
+def clean_text(text: str) -> str:
     """The text as stored: line breaks as \n, characters XML 1.0 forbids removed."""
     return _FORBIDDEN.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
-def _escape_text(text: str) -> str:
+def escape_text(text: str) -> str:
     """Text for a `<t>` element: XML-escaped, and a literal `_xHHHH_` kept from being decoded."""
     text = _ESCAPED.sub(lambda m: "_x005F" + m.group(0), text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,7 +1,9 @@
-"""Putting a mistake right in the workbook: take back the last pairing, rename a player.
+"""The buttons' work, shared by the file path and live Excel: what each command writes.
 
-Plans only, like `contract.plan_pair`: which cells to write, for the file path and the
-buttons alike.
+A plan reads the grids (`layout`), asks the core, and says which cells of which sheets to
+write (`cells`), and nothing else: the file path saves them into the file, the buttons
+into the open workbook. Pair next round, Recalculate, Undo last pairing, and renaming a
+player.
 """
 
 from __future__ import annotations
@@ -10,26 +12,82 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from keizer_xl.core.errors import Problem
+from keizer_xl.core.errors import KeizerError, Problem, placed
 from keizer_xl.core.final import final_order
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Entry, Game, tidy_name
 from keizer_xl.core.report import build_report
-from keizer_xl.core.round import Competition
+from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
-from keizer_xl.workbook.contract import (
+from keizer_xl.workbook.cells import (
     Cell,
     CellValue,
-    Grid,
     SheetCells,
-    _cells,
-    player_groups,
-    raise_with,
-    read_book,
     report_edits,
+    round_cells,
     standings_cells,
-    with_cautions,
+    top_value_cells,
 )
+from keizer_xl.workbook.layout import Grid, Layout, player_groups, raise_with, read_book
+
+
+def with_cautions(standings: Standings, competition: Competition, layout: Layout) -> Standings:
+    """The standings with the season's cautions, each with its cell, to show and to write
+    under the table."""
+    if not competition.cautions:
+        return standings
+    lines = tuple(dict.fromkeys(placed(layout.place(c), c.message)
+                                for c in competition.cautions))
+    return dataclasses.replace(standings, cautions=lines)
+
+
+def sheet_cells(table: str, layout: Layout, cells: dict[Cell, CellValue],
+                clear: bool = False) -> SheetCells:
+    """These cells of one of the contract's sheets, under its name in this workbook."""
+    return SheetCells(table, layout.sheet[table], cells, clear)
+
+
+def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]:
+    """What "Recalculate" writes: the Standings after the last completed round, and the
+    Crosstable and Progress sheets."""
+    competition, layout = read_book(grids)
+    final = final_order(with_cautions(competition.standings(), competition, layout))
+    groups = player_groups(competition.season, grids[layout.sheet["Players"]])
+    report = build_report(competition.season, final.standings)
+    cells = standings_cells(final.standings, groups, final.short, layout.language, report)
+    return final.standings, [sheet_cells("Standings", layout, cells, clear=True),
+                             *report_edits(report, layout)]
+
+
+def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
+    """What "Pair next round" writes: the Top value if round 1 fixes it, the new round's
+    rows, and the Standings it was paired from.
+
+    Problems found while pairing (a missing result, a present player who has left) raise
+    BookError naming their cells, like those found while reading. A live workbook is
+    written in this order, so that a write Excel refuses halfway leaves the least to repair:
+    the Top value alone changes nothing (it is the value the blank stood for), and
+    Standings can always be redone with Recalculate.
+    """
+    competition, layout = read_book(grids)
+    try:
+        next_round = competition.next_round()
+    except KeizerError as error:
+        raise_with(error.problems, layout)
+    next_round = dataclasses.replace(
+        next_round, standings=with_cautions(next_round.standings, competition, layout))
+    edits: list[SheetCells] = []
+    if competition.top_value_to_fix is not None and next_round.round == 1:
+        fixed = next_round.settings.top_value
+        assert fixed is not None
+        edits.append(sheet_cells("Settings", layout, top_value_cells(fixed, layout)))
+    edits.append(sheet_cells("Rounds", layout, round_cells(next_round, layout)))
+    groups = player_groups(competition.season, grids[layout.sheet["Players"]])
+    report = build_report(competition.season, next_round.standings)
+    edits.append(sheet_cells("Standings", layout, standings_cells(
+        next_round.standings, groups, language=layout.language, report=report), clear=True))
+    edits.extend(report_edits(report, layout))
+    return next_round, edits
 
 
 @dataclass(frozen=True)
@@ -71,15 +129,15 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
     columns = layout.columns["Rounds"].values()
     emptied: dict[Cell, CellValue] = {(row, col): None for row in sheet_rows
                                       if isinstance(row, int) for col in columns}
-    edits = [_cells("Rounds", layout, emptied)]
+    edits = [sheet_cells("Rounds", layout, emptied)]
     fixed = competition.settings.top_value
     row = layout.setting_rows.get("Top value")
     if last == 1 and row is not None and fixed is not None and fixed == \
             Competition(season, dataclasses.replace(competition.settings,
                                                     top_value=None)).top_value_to_fix:
         # the value pairing round 1 wrote is what the blank stands for until then
-        edits.append(_cells("Settings", layout, {(row, layout.columns["Settings"]["Value"]):
-                                                 None}))
+        value = (row, layout.columns["Settings"]["Value"])
+        edits.append(sheet_cells("Settings", layout, {value: None}))
         earlier = dataclasses.replace(earlier, settings=dataclasses.replace(
             earlier.settings, top_value=None, overrides=tuple(
                 o for o in earlier.settings.overrides if not o.startswith("Top value "))))
@@ -87,7 +145,7 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
     final = final_order(standings)  # as Recalculate writes them
     groups = player_groups(earlier.season, grids[layout.sheet["Players"]])
     report = build_report(earlier.season, final.standings)
-    edits.append(_cells("Standings", layout, standings_cells(
+    edits.append(sheet_cells("Standings", layout, standings_cells(
         final.standings, groups, final.short, layout.language, report), clear=True))
     edits.extend(report_edits(report, layout))
     return Unpaired(last, tuple(rows), standings, len(typed)), edits
@@ -122,7 +180,7 @@ def plan_rename(grids: Mapping[str, Grid], old: str, new: str) -> tuple[str, lis
         elif e.player == player.name:
             rounds[(e.source, columns["White"])] = wanted  # type: ignore[index]
     name_cell = (player.source, layout.columns["Players"]["Name"])
-    edits = [_cells("Players", layout, {name_cell: wanted})]  # type: ignore[dict-item]
+    edits = [sheet_cells("Players", layout, {name_cell: wanted})]  # type: ignore[dict-item]
     if rounds:
-        edits.append(_cells("Rounds", layout, rounds))
+        edits.append(sheet_cells("Rounds", layout, rounds))
     return player.name, edits

@@ -10,11 +10,11 @@ copy (zip64 sizes, rare compressions) are written by `zipfile` instead.
 
 from __future__ import annotations
 
-import os
 import struct
 import zipfile
 import zlib
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import BinaryIO
 
 _ZIP64_EXTRA = 0x0001
@@ -25,7 +25,7 @@ _COPYABLE = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 _UTF8_NAME = 0x800
 
 
-def _stored_data(blob: bytes, info: zipfile.ZipInfo) -> bytes | None:
+def stored_data(blob: bytes, info: zipfile.ZipInfo) -> bytes | None:
     """A member's data as stored in the zip file `blob` (compressed), or None if it cannot
     be found as it should be."""
     at = info.header_offset
@@ -38,11 +38,11 @@ def _stored_data(blob: bytes, info: zipfile.ZipInfo) -> bytes | None:
 
 
 # (original entry, content or None when only copied, (stored data, CRC) or None): `_write_zip`
-_Member = tuple[zipfile.ZipInfo, bytes | None, tuple[bytes, int] | None]
-_PACK_EARLY = 1 << 20  # bytes: a part this large is compressed in a second thread
+Member = tuple[zipfile.ZipInfo, bytes | None, tuple[bytes, int] | None]
+PACK_EARLY = 1 << 20  # bytes: a part this large is compressed in a second thread
 
 
-def _plain_zip(members: Sequence[_Member]) -> bool:
+def _plain_zip(members: Sequence[Member]) -> bool:
     """Can `_write_zip` write these (no zip64 sizes or offsets, stored or deflated only)?
 
     The file's offsets count stored bytes, which a member copied as stored keeps few of
@@ -59,13 +59,13 @@ def _size(info: zipfile.ZipInfo, content: bytes | None) -> int:
     return info.file_size if content is None else len(content)
 
 
-def _deflate(content: bytes) -> tuple[bytes, int]:
+def deflate(content: bytes) -> tuple[bytes, int]:
     """A part's data compressed as zipfile does it (ZIP_DEFLATED), and its CRC."""
     packer = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
     return packer.compress(content) + packer.flush(), zlib.crc32(content)
 
 
-def _write_zip(out: BinaryIO, members: Sequence[_Member], comment: bytes) -> None:
+def _write_zip(out: BinaryIO, members: Sequence[Member], comment: bytes) -> None:
     """Write a zip package as zipfile writes one, taking stored data over where given.
 
     `members` are (original entry, content, (stored data, CRC) or None); a member without
@@ -77,12 +77,12 @@ def _write_zip(out: BinaryIO, members: Sequence[_Member], comment: bytes) -> Non
     for info, content, packed in members:
         if packed is not None:
             stored, crc = packed
-        elif content is None:
-            raise ValueError(f"{info.filename}: neither content nor stored data")
-        elif info.compress_type == zipfile.ZIP_DEFLATED:
-            stored, crc = _deflate(content)
         else:
-            stored, crc = content, zlib.crc32(content)
+            assert content is not None, f"{info.filename}: neither content nor stored data"
+            if info.compress_type == zipfile.ZIP_DEFLATED:
+                stored, crc = deflate(content)
+            else:
+                stored, crc = content, zlib.crc32(content)
         try:
             name, flags = info.filename.encode("ascii"), 0
         except UnicodeEncodeError:
@@ -133,11 +133,11 @@ def _without_zip64(extra: bytes) -> bytes:
     return kept
 
 
-def write_members(fd: int, members: Sequence[_Member], comment: bytes,
+def write_members(path: Path, members: Sequence[Member], comment: bytes,
                   load: Callable[[zipfile.ZipInfo], bytes]) -> None:
-    """Write a package of `members` to `fd`, flush it to disk and close `fd`; `load` gives
-    the content of a member given without it, should zipfile have to write the package."""
-    with open(fd, "wb") as out:
+    """Write a package of `members` into the file at `path`; `load` gives the content of a
+    member given without it, should zipfile have to write the package."""
+    with open(path, "wb") as out:
         if _plain_zip(members):
             _write_zip(out, members, comment)
         else:  # zip64 sizes or a rare compression: zipfile writes it
@@ -147,5 +147,3 @@ def write_members(fd: int, members: Sequence[_Member], comment: bytes,
                     entry = _same_entry(info)
                     package.writestr(entry, load(info) if content is None else content)
                     entry.external_attr = info.external_attr  # zipfile fills in 0o600
-        out.flush()
-        os.fsync(out.fileno())

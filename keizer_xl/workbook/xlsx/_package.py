@@ -3,7 +3,7 @@
 The workbook belongs to the secretary: VBA, buttons, shapes, pictures, charts, comments and
 formatting must all survive a save. Libraries that load a workbook into objects and write it
 back (openpyxl) drop what they do not model, so this package edits the zip directly: every
-part is copied unchanged except the worksheets being edited (see `sheet`). This module
+part is copied unchanged except the worksheets being edited (see `_sheet`). This module
 reads the members, follows the relationships from the package to the workbook part and
 its sheets, and makes the two package-level changes Excel needs: `fullCalcOnLoad` when the
 workbook has formulas (so Excel recomputes those that read the new values), and dropping
@@ -28,24 +28,24 @@ from xml.etree.ElementTree import Element
 
 from defusedxml.ElementTree import fromstring as parse_xml
 
-from keizer_xl.workbook.xlsx.cells import _SharedStrings
-from keizer_xl.workbook.xlsx.errors import MissingSheet, NotAWorkbook
-from keizer_xl.workbook.xlsx.sheet import SheetEdit, _Sheet
-from keizer_xl.workbook.xlsx.xmltext import (
-    _attr,
-    _local,
-    _remove_elements,
-    _root_prefix,
-    _set_attr,
-    _start_tag,
+from keizer_xl.workbook.xlsx._cells import SharedStrings
+from keizer_xl.workbook.xlsx._sheet import Sheet, SheetEdit
+from keizer_xl.workbook.xlsx._xmltext import (
+    attr,
+    local,
+    remove_elements,
+    root_prefix,
+    set_attr,
+    start_tag,
 )
-from keizer_xl.workbook.xlsx.zipcopy import (
-    _PACK_EARLY,
-    _deflate,
-    _Member,
-    _stored_data,
+from keizer_xl.workbook.xlsx._zipcopy import (
+    PACK_EARLY,
+    Member,
+    deflate,
+    stored_data,
     write_members,
 )
+from keizer_xl.workbook.xlsx.errors import MissingSheet, NotAWorkbook
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -55,7 +55,7 @@ _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 MAX_PART = 64 << 20  # bytes: the most one part may unpack to (a 100,000-row sheet is ~30 MB)
 
 
-class _Package:
+class Package:
     """The members of the zip package in their original order.
 
     A part is unpacked only when it is needed (the sheets keizer_xl reads or edits and the
@@ -75,7 +75,7 @@ class _Package:
         self.packing: dict[str, tuple[bytes, Future[tuple[bytes, int]]]] = {}  # `_pack_early`
 
     @classmethod
-    def read(cls, path: Path) -> _Package:
+    def read(cls, path: Path) -> Package:
         name = path.name
         try:
             blob = path.read_bytes()
@@ -154,17 +154,25 @@ class _Package:
             return self.changed[real]
         return self.content(real)
 
+    def text(self, name: str) -> str:
+        """The current text of a package-level part (an XML part edited as text)."""
+        try:
+            return (self.part(name) or b"").decode("utf-8")
+        except UnicodeDecodeError:
+            raise NotAWorkbook("{file}: its part {part} is not stored as UTF-8 and cannot be "
+                               "edited.", file=self.path.name, part=name) from None
+
     def apply(self, edits: Sequence[SheetEdit]) -> bool:
         """Apply the edits in memory; True when some part really changes."""
-        book = _WorkbookParts(self)
-        strings = _SharedStrings(
+        book = WorkbookParts(self)
+        strings = SharedStrings(
             lambda: self.part(book.shared_strings) if book.shared_strings else None)
         formulas_removed = False
         for edit in edits:
             if edit.create and edit.sheet.casefold() not in book.sheets:
                 book.add_sheet(edit.sheet)
             part = book.sheet_part(edit.sheet)
-            sheet = _Sheet(self.part(part) or b"", f"{self.path.name}: sheet {edit.sheet!r}")
+            sheet = Sheet(self.part(part) or b"", f"{self.path.name}: sheet {edit.sheet!r}")
             if sheet.apply(edit, strings):
                 self.changed[part] = sheet.to_bytes()
                 self._pack_early(part)
@@ -179,14 +187,14 @@ class _Package:
             book.recalculate_on_load()
         return True
 
-    def _has_formulas(self, book: _WorkbookParts) -> bool:
+    def _has_formulas(self, book: WorkbookParts) -> bool:
         """Does any worksheet hold a formula (whose cached value our edit may make stale)?"""
         for part in book.worksheet_parts():
             if part not in self.infos:  # added by this save: its formulas are ours
                 continue
             with self.zip.open(self.infos[part]) as member:
                 head = member.read(4096).decode("utf-8", "replace")
-            p = _root_prefix(head, "worksheet")
+            p = root_prefix(head, "worksheet")
             if self.mentions(part, re.compile(rb"<" + re.escape(p.encode()) + rb"f[\s>/]")):
                 return True
         return False
@@ -197,19 +205,19 @@ class _Package:
         Standings sheet is still being written."""
         info = self.infos.get(part)
         content = self.changed[part]
-        if (info is not None and content is not None and len(content) >= _PACK_EARLY
+        if (info is not None and content is not None and len(content) >= PACK_EARLY
                 and info.compress_type == zipfile.ZIP_DEFLATED):
             from concurrent.futures import ThreadPoolExecutor
 
             packer = ThreadPoolExecutor(1)
-            self.packing[part] = (content, packer.submit(_deflate, content))
+            self.packing[part] = (content, packer.submit(deflate, content))
             packer.shutdown(wait=False)  # the thread ends when it has done this
 
     def _packed(self, info: zipfile.ZipInfo) -> tuple[bytes, int] | None:
         """The stored data and CRC of a member when they can be taken over: an unchanged
         part's as they are, a changed one's if `_pack_early` packed this very content."""
         if info.filename not in self.changed:
-            stored = _stored_data(self.blob, info)
+            stored = stored_data(self.blob, info)
             return None if stored is None else (stored, info.CRC)
         early = self.packing.get(info.filename)
         content = self.changed[info.filename]
@@ -226,13 +234,13 @@ class _Package:
         self.by_lower[name.lower()] = name
         self.changed[name] = content
 
-    def write(self, fd: int) -> None:
-        """Write the package (changed parts replaced) to `fd`, then flush it to disk.
+    def write(self, path: Path) -> None:
+        """Write the package (changed parts replaced) into the file at `path`.
 
         Unchanged parts keep their compressed data as stored: copying it is much quicker
         than compressing the content again, the content is the same, and a part that
         would unpack to far more than it takes on disk is never unpacked."""
-        kept: list[_Member] = []
+        kept: list[Member] = []
         for info in self.members:
             if info.filename in self.changed:
                 new = self.changed[info.filename]
@@ -244,7 +252,7 @@ class _Package:
         for name, content in self.changed.items():
             if name not in self.infos and content is not None:  # a part added by this save
                 kept.append((self._new_entry(name), content, None))
-        write_members(fd, kept, self.comment, lambda info: self.content(info.filename))
+        write_members(path, kept, self.comment, lambda info: self.content(info.filename))
 
 
 def _new_entry_like(name: str, model: zipfile.ZipInfo | None) -> zipfile.ZipInfo:
@@ -280,15 +288,15 @@ def _not_a_zip(path: Path) -> NotAWorkbook:
 def _rel_id(element: Element) -> str | None:
     """The r:id of an element, in either the transitional or the strict namespace."""
     for key, value in element.attrib.items():
-        if key.startswith("{") and _local(key) == "id" and "relationships" in key:
+        if key.startswith("{") and local(key) == "id" and "relationships" in key:
             return value
     return None
 
 
-class _WorkbookParts:
+class WorkbookParts:
     """Where the workbook part, its sheets, shared strings and calculation chain live."""
 
-    def __init__(self, package: _Package):
+    def __init__(self, package: Package):
         self.package = package
         name = package.path.name
         root_rels = self._relationships("")
@@ -310,7 +318,7 @@ class _WorkbookParts:
                                file=name) from exc
         self.sheets: dict[str, tuple[str, str]] = {}  # casefolded name -> (name, rel id)
         for element in root.iter():
-            if _local(element.tag) == "sheet":
+            if local(element.tag) == "sheet":
                 rid = _rel_id(element)
                 sheet_name = element.get("name")
                 if rid and sheet_name is not None:
@@ -334,7 +342,7 @@ class _WorkbookParts:
         base = posixpath.dirname(source)
         found = {}
         for rel in root:
-            if _local(rel.tag) != "Relationship" or rel.get("TargetMode") == "External":
+            if local(rel.tag) != "Relationship" or rel.get("TargetMode") == "External":
                 continue
             target = unquote(rel.get("Target", ""))
             target = target.lstrip("/") if target.startswith("/") else posixpath.join(base, target)
@@ -378,8 +386,8 @@ class _WorkbookParts:
             number += 1
         part = posixpath.join(folder, f"sheet{number}.xml")
         workbook_part = package.by_lower[self.workbook.lower()]
-        text = (package.part(workbook_part) or b"").decode("utf-8")
-        p = _root_prefix(text, "workbook")
+        text = package.text(workbook_part)
+        p = root_prefix(text, "workbook")
         main = _namespace(text, p.rstrip(":"))
         package.add(part, (
             '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
@@ -387,8 +395,8 @@ class _WorkbookParts:
         kind = next((k for k, t in self.rels.values() if k.endswith("/worksheet")),
                     _WORKSHEET_REL)
         rid = next(f"rId{n}" for n in range(1, len(self.rels) + 2) if f"rId{n}" not in self.rels)
-        sheet_tags = _start_tag(p, "sheet").findall(text)
-        ids = [int(i) for tag in sheet_tags if (i := _attr(tag, "sheetId") or "").isdigit()]
+        sheet_tags = start_tag(p, "sheet").findall(text)
+        ids = [int(i) for tag in sheet_tags if (i := attr(tag, "sheetId") or "").isdigit()]
         r = next((m.group(1) for tag in sheet_tags if (m := _REL_ID.search(tag))), None)
         if r is None:
             r = "r"
@@ -402,14 +410,14 @@ class _WorkbookParts:
                  f'{r}:id="{rid}"/>')
         package.changed[workbook_part] = (text[:end] + entry + text[end:]).encode("utf-8")
         rels_part = package.by_lower[self.rels_part.lower()]
-        rels = (package.part(rels_part) or b"").decode("utf-8")
+        rels = package.text(rels_part)
         target = posixpath.relpath(part, posixpath.dirname(self.workbook) or ".")
         close = rels.rfind("</")
         package.changed[rels_part] = (rels[:close] + f'<Relationship Id="{rid}" Type="{kind}" '
                                       f'Target="{target}"/>' + rels[close:]).encode("utf-8")
         types_part = package.by_lower.get("[content_types].xml")
         if types_part is not None:
-            types = (package.part(types_part) or b"").decode("utf-8")
+            types = package.text(types_part)
             close = types.rfind("</")
             package.changed[types_part] = (
                 types[:close] + f'<Override PartName="/{part}" ContentType="{_WORKSHEET_TYPE}"/>'
@@ -428,14 +436,14 @@ class _WorkbookParts:
         package = self.package
         package.changed[self.calc_chain] = None
         rels_part = package.by_lower[self.rels_part.lower()]
-        rels = (package.part(rels_part) or b"").decode("utf-8")
-        rels = _remove_elements(rels, "Relationship", lambda a: a.get("Id") == self.calc_chain_rel)
+        rels = package.text(rels_part)
+        rels = remove_elements(rels, "Relationship", lambda a: a.get("Id") == self.calc_chain_rel)
         package.changed[rels_part] = rels.encode("utf-8")
         types_part = package.by_lower.get("[content_types].xml")
         if types_part is not None:
-            types = (package.part(types_part) or b"").decode("utf-8")
+            types = package.text(types_part)
             wanted = "/" + self.calc_chain.lower()
-            types = _remove_elements(
+            types = remove_elements(
                 types, "Override", lambda a: a.get("PartName", "").lower() == wanted
             )
             package.changed[types_part] = types.encode("utf-8")
@@ -444,13 +452,13 @@ class _WorkbookParts:
         """Ask Excel/LibreOffice to recompute formulas on opening (set `fullCalcOnLoad`)."""
         package = self.package
         part = package.by_lower[self.workbook.lower()]
-        text = (package.part(part) or b"").decode("utf-8")
-        p = _root_prefix(text, "workbook")
-        calc = _start_tag(p, "calcPr").search(text)
+        text = package.text(part)
+        p = root_prefix(text, "workbook")
+        calc = start_tag(p, "calcPr").search(text)
         if calc is not None:
-            if _attr(calc.group(0), "fullCalcOnLoad") in ("1", "true"):
+            if attr(calc.group(0), "fullCalcOnLoad") in ("1", "true"):
                 return
-            tag = _set_attr(calc.group(0), "fullCalcOnLoad", "1")
+            tag = set_attr(calc.group(0), "fullCalcOnLoad", "1")
             text = text[: calc.start()] + tag + text[calc.end() :]
         else:
             sheets_end = text.find(f"</{p}sheets>")

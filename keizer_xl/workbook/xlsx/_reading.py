@@ -18,15 +18,15 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge, reason
-from keizer_xl.workbook.xlsx.sheet import _Sheet
-from keizer_xl.workbook.xlsx.xmltext import (
-    _CELL_REF,
-    _attr,
-    _column_number,
-    _root_prefix,
+from keizer_xl.workbook.xlsx._sheet import Sheet
+from keizer_xl.workbook.xlsx._xmltext import (
+    CELL_REF,
+    attr,
     column_letters,
+    column_number,
+    root_prefix,
 )
+from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge, reason
 
 MAX_ROWS = 100_000
 MAX_COLUMNS = 1_000
@@ -90,7 +90,7 @@ def scan(data: bytes, where: str) -> Scan:
     are found by two patterns and a few passes in C, quickly. Only when those reach past
     the limits, or cells are written otherwise, is the sheet taken apart row by row to
     tell the cells that hold something from those that only carry a format."""
-    p = _root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
+    p = root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
     cells, columns = _patterns(p)
     rows = cells.findall(data)
     if b"" in rows:
@@ -99,7 +99,7 @@ def scan(data: bytes, where: str) -> Scan:
     if rows:
         last = max(map(int, rows))
         widest = max(set(columns.findall(data)), key=lambda c: (len(c), c))
-        result.bottom, result.right = (last, 0), (0, _column_number(widest.decode()))
+        result.bottom, result.right = (last, 0), (0, column_number(widest.decode()))
         if result.too_far("?"):  # perhaps only formatted cells out there: look closely
             return _scan_rows(data, where)
     result.unsaved = _unsaved(data, p)
@@ -118,9 +118,9 @@ def _unsaved(data: bytes, p: str) -> list[tuple[int, int]]:
             begin = max(data.rfind(start + b" ", 0, at), data.rfind(start + b">", 0, at))
             cell = data[begin : data.find(close, at)].decode("utf-8", "replace")
             tag = cell[: cell.find(">") + 1]
-            ref = _CELL_REF.fullmatch(_attr(tag, "r") or "")
+            ref = CELL_REF.fullmatch(attr(tag, "r") or "")
             if ref and not _saved(cell, tag, p):
-                found.append((int(ref.group(2)), _column_number(ref.group(1))))
+                found.append((int(ref.group(2)), column_number(ref.group(1))))
         at = data.find(formula, at + 1)
     return found
 
@@ -132,17 +132,17 @@ def _saved(cell: str, tag: str, p: str) -> bool:
     v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", cell)
     if v is None:
         return False
-    return bool(v.group(1)) or _attr(tag, "t") == "str"
+    return bool(v.group(1)) or attr(tag, "t") == "str"
 
 
 def _scan_rows(data: bytes, where: str) -> Scan:
     """`scan` for any markup, through the sheet editor's own reading of rows and cells."""
-    sheet = _Sheet(data, where)
+    sheet = Sheet(data, where)
     result = Scan()
     for item in sheet.items:
         if isinstance(item, str):
             continue
-        cells, _ = sheet._cells(item)
+        cells, _ = sheet.row_cells(item)
         for cell in cells:
             if cell.start.endswith("/>"):
                 continue

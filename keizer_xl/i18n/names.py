@@ -2,6 +2,8 @@
 
 A workbook is read in any language (sheets and headers found in either) and written in its
 own. A language more is one dictionary more here (and one gettext catalog for the texts).
+The tables live with the catalogs, below the workbook layer, so that the shells' `say`
+writes a workbook's names as its workbooks do without reaching up into that layer.
 """
 
 from __future__ import annotations
@@ -10,12 +12,12 @@ from collections.abc import Sequence
 
 from keizer_xl.core.model import Absence
 from keizer_xl.core.words import text
+from keizer_xl.i18n import LANGUAGES
 
 # Every name keizer_xl reads or writes in a workbook, in each language besides the
 # contract's own English: sheets, headers, setting names and the words of bye and absence
 # rows. A workbook is read in any of them (sheets and headers found in either) and written
 # in its own. A language more is one dictionary more here.
-LANGUAGES = ("en", "nl")
 TRANSLATIONS: dict[str, dict[str, str]] = {
     "nl": {
         # sheets
@@ -69,14 +71,15 @@ REST_WORDS: dict[str, dict[Absence, str]] = {
 }
 
 
-def _name_key(name: object) -> str:
+def name_key(name: object) -> str:
+    """A name as matched: spaces and case ignored."""
     return " ".join(text(name).split()).casefold()
 
 
 # Any language's name (as matched: spaces and case ignored) -> the contract's name.
-_TO_CONTRACT = {_name_key(local): name for names in TRANSLATIONS.values()
+_TO_CONTRACT = {name_key(local): name for names in TRANSLATIONS.values()
                 for name, local in names.items()}
-_SETTINGS_TO_CONTRACT = {_name_key(local): name for names in SETTING_TRANSLATIONS.values()
+SETTINGS_TO_CONTRACT = {name_key(local): name for names in SETTING_TRANSLATIONS.values()
                          for name, local in names.items()}
 
 
@@ -92,13 +95,14 @@ def local_setting(name: str, language: str) -> str:
 
 def sheet_names(sheet: str) -> set[str]:
     """Every language's name of one of the contract's sheets, as matched (case folded)."""
-    return {_name_key(local_name(sheet, language)) for language in LANGUAGES}
+    return {name_key(local_name(sheet, language)) for language in LANGUAGES}
 
 
-def _contract_headers(header: Sequence[object]) -> list[object]:
+def contract_headers(header: Sequence[object]) -> list[object]:
     """A header row with every language's names turned into the contract's."""
-    return [_TO_CONTRACT.get(_name_key(cell), cell) for cell in header]
+    return [_TO_CONTRACT.get(name_key(cell), cell) for cell in header]
 
 
 def rest_word(reason: Absence, language: str) -> str:
+    """The word of a bye or absence row as a workbook in `language` writes it."""
     return REST_WORDS.get(language, {}).get(reason, reason.value)

@@ -3,7 +3,7 @@
 A value keizer_xl writes (text, a whole number, a float, a Fraction, or None for empty)
 is checked against what Excel can store, rendered as a `<c>` element, and compared with
 the cell's current markup (including text in the shared-string table) so that a cell
-already holding the value is left byte for byte as it was. `_Cell` and `_Row` are the
+already holding the value is left byte for byte as it was. `Cell` and `Row` are the
 pieces of sheet text the sheet editor moves around.
 """
 
@@ -19,16 +19,17 @@ from fractions import Fraction
 
 from defusedxml.ElementTree import fromstring as parse_xml
 
-from keizer_xl.workbook.xlsx.xmltext import (
-    _attr,
-    _clean_text,
-    _decode_escapes,
-    _escape_text,
-    _local,
-    _set_attr,
-    _start_tag,
+from keizer_xl.workbook.xlsx._xmltext import (
+    attr,
+    clean_text,
     column_letters,
+    decode_escapes,
+    escape_text,
+    local,
+    set_attr,
+    start_tag,
 )
+from keizer_xl.workbook.xlsx.errors import NotACellValue, UnstorableValue
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class Formula:
     restore: bool = True
 
 
-def _left_alone(value: object) -> bool:
+def left_alone(value: object) -> bool:
     """A formula's value meant only for a cell that holds a formula, for a cell without."""
     return isinstance(value, Formula) and not value.restore
 
@@ -58,21 +59,21 @@ MAX_TEXT = 32_767  # Excel's limit for the text of one cell
 
 
 @dataclass
-class _Cell:
+class Cell:
     column: int
     markup: str  # the whole `<c>` element
     start: str  # its start tag
 
 
 @dataclass
-class _Row:
+class Row:
     number: int
     markup: str  # the whole `<row>` element
     start: str  # its start tag
     made: tuple[int, int] | None = None  # made by `_new_row`: its first and last column
 
 
-class _SharedStrings:
+class SharedStrings:
     """The shared-string table, read only when a comparison needs it.
 
     `load` gives the table's bytes (None when the workbook has none); it is called at most
@@ -99,52 +100,56 @@ class _SharedStrings:
         for si in root:
             texts = []
             for child in si:
-                if _local(child.tag) == "t":
+                if local(child.tag) == "t":
                     texts.append(child.text or "")
-                elif _local(child.tag) == "r":
-                    texts += [t.text or "" for t in child if _local(t.tag) == "t"]
-            items.append(_decode_escapes("".join(texts)))
+                elif local(child.tag) == "r":
+                    texts += [t.text or "" for t in child if local(t.tag) == "t"]
+            items.append(decode_escapes("".join(texts)))
         return items
 
 
-def _empty(value: CellValue) -> bool:
-    return value is None or (isinstance(value, str) and not _clean_text(value))
+def empty(value: CellValue) -> bool:
+    return value is None or (isinstance(value, str) and not clean_text(value))
 
 
-_PLAIN_TYPES = frozenset({int, Fraction, type(None)})
-_BIG = 10**15  # whole numbers from here on are written in full, but compared as floats
+PLAIN_TYPES = frozenset({int, Fraction, type(None)})
+BIG = 10**15  # whole numbers from here on are written in full, but compared as floats
 _TEXT_TO_ESCAPE = re.compile(r"[&<>]|_x|^ | $")
 
 
-def _plain_value(value: object) -> bool:
-    """Text or a number that `_check_value` would surely let through (the usual cells)."""
+def plain_value(value: object) -> bool:
+    """Text or a number that `check_value` would surely let through (the usual cells)."""
     if type(value) is str:
         return len(value) <= MAX_TEXT  # cleaning only makes text shorter
     return type(value) is float and math.isfinite(value)
 
 
-def _plain_text(text: str) -> bool:
+def plain_text(text: str) -> bool:
     """Text that a cell holds as it is: printable ASCII, not blank, nothing to escape or to
-    mark as space-preserving (`_render_cell` would write it unchanged)."""
+    mark as space-preserving (`render_cell` would write it unchanged)."""
     return (text.isascii() and text.isprintable() and text != ""
             and _TEXT_TO_ESCAPE.search(text) is None)
 
 
-def _check_value(value: object, place: str) -> None:
+def check_value(value: object, where: str, cell: str) -> None:
     """Refuse a value Excel cannot hold, before anything is written."""
     if isinstance(value, str):
-        if len(_clean_text(value)) > MAX_TEXT:
-            raise ValueError(f"{place}: text longer than Excel allows ({MAX_TEXT} characters).")
+        if len(clean_text(value)) > MAX_TEXT:
+            raise UnstorableValue("{where}, cell {cell}: text longer than Excel allows "
+                                  "({most} characters).", where=where, cell=cell,
+                                  most=MAX_TEXT)
     elif isinstance(value, float):
         if not math.isfinite(value):
-            raise ValueError(f"{place}: {value!r} is not a number Excel can store.")
+            raise UnstorableValue("{where}, cell {cell}: {value} is not a number Excel can "
+                                  "store.", where=where, cell=cell, value=repr(value))
     elif isinstance(value, Formula):
-        _check_value(value.value if value.value is not None else "", place)
+        check_value(value.value if value.value is not None else "", where, cell)
     elif not isinstance(value, (int, Fraction)):
-        raise TypeError(f"{place}: cannot write a {type(value).__name__} into a cell.")
+        raise NotACellValue("{where}, cell {cell}: cannot write a {kind} into a cell.",
+                            where=where, cell=cell, kind=type(value).__name__)
 
 
-def _number_text(value: int | float | Fraction) -> str:
+def number_text(value: int | float | Fraction) -> str:
     if isinstance(value, int):
         return str(int(value))  # also turns a bool into 1/0
     number = float(value)
@@ -153,7 +158,7 @@ def _number_text(value: int | float | Fraction) -> str:
     return repr(number)
 
 
-def _render_cell(p: str, row: int, column: int, value: CellValue, style: str | None) -> str:
+def render_cell(p: str, row: int, column: int, value: CellValue, style: str | None) -> str:
     """The markup of a written cell ('' for an empty cell without a style)."""
     ref = f"{column_letters(column)}{row}"
     if style is not None and not style.isdigit():
@@ -162,20 +167,20 @@ def _render_cell(p: str, row: int, column: int, value: CellValue, style: str | N
     if isinstance(value, Formula):
         kind = _formula_type(value)
         t = f' t="{kind}"' if kind else ""
-        return (f'<{p}c r="{ref}"{s}{t}><{p}f>{_escape_text(value.text)}</{p}f>'
+        return (f'<{p}c r="{ref}"{s}{t}><{p}f>{escape_text(value.text)}</{p}f>'
                 f"{_formula_value(p, value)}</{p}c>")
     if isinstance(value, str):
-        value = _clean_text(value)
+        value = clean_text(value)
         if not value:
             value = None
     if value is None:
         return "" if style is None else f'<{p}c r="{ref}"{s}/>'
     if isinstance(value, str):
         space = ' xml:space="preserve"' if value != value.strip() or "\n" in value else ""
-        body = f"<{p}is><{p}t{space}>{_escape_text(value)}</{p}t></{p}is>"
+        body = f"<{p}is><{p}t{space}>{escape_text(value)}</{p}t></{p}is>"
         return f'<{p}c r="{ref}"{s} t="inlineStr">{body}</{p}c>'
     kind = ' t="b"' if isinstance(value, bool) else ""
-    return f'<{p}c r="{ref}"{s}{kind}><{p}v>{_number_text(value)}</{p}v></{p}c>'
+    return f'<{p}c r="{ref}"{s}{kind}><{p}v>{number_text(value)}</{p}v></{p}c>'
 
 
 def _formula_type(formula: Formula) -> str | None:
@@ -187,43 +192,43 @@ def _formula_type(formula: Formula) -> str | None:
 def _formula_value(p: str, formula: Formula) -> str:
     value = formula.value
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"<{p}v>{_number_text(value)}</{p}v>"
-    return f"<{p}v>{_escape_text(_clean_text(str(value) if value else ''))}</{p}v>"
+        return f"<{p}v>{number_text(value)}</{p}v>"
+    return f"<{p}v>{escape_text(clean_text(str(value) if value else ''))}</{p}v>"
 
 
-def _with_formula_value(cell: _Cell, formula: Formula, p: str) -> str | None:
+def with_formula_value(cell: Cell, formula: Formula, p: str) -> str | None:
     """The cell's markup with its formula kept and `formula.value` as its saved value; None
     when the cell holds no formula."""
     markup = cell.markup
-    f = _start_tag(p, "f").search(markup) if f"<{p}f" in markup else None
+    f = start_tag(p, "f").search(markup) if f"<{p}f" in markup else None
     if f is None:
         return None
     tag = f.group(0)
     end = f.end() if tag.endswith("/>") else markup.find(f"</{p}f>", f.end()) + len(f"</{p}f>")
-    start = _set_attr(cell.start, "t", _formula_type(formula))
+    start = set_attr(cell.start, "t", _formula_type(formula))
     return start + markup[len(cell.start):f.start()] + tag + markup[f.end():end] + \
         _formula_value(p, formula) + f"</{p}c>"
 
 
-def _same_value(cell: _Cell, value: CellValue, strings: _SharedStrings, p: str) -> bool:
+def same_value(cell: Cell, value: CellValue, strings: SharedStrings, p: str) -> bool:
     """Does the cell already hold `value` as a constant (so it can stay as it is)?
 
     Excel stores text in its shared-string table when it saves, so a value keizer_xl wrote
     earlier looks different after the secretary saved in Excel; it is still the same value.
     """
     markup = cell.markup
-    if isinstance(value, Formula) or (f"<{p}f" in markup and _start_tag(p, "f").search(markup)):
+    if isinstance(value, Formula) or (f"<{p}f" in markup and start_tag(p, "f").search(markup)):
         return False
-    kind = _attr(cell.start, "t") or "n"
+    kind = attr(cell.start, "t") or "n"
     v = _value_pattern(p).search(markup)
     if isinstance(value, str):
-        value = _clean_text(value) or None
+        value = clean_text(value) or None
     if value is None:
         return v is None and f"<{p}is" not in markup
     if isinstance(value, str):
         if kind == "inlineStr":
             texts = _text_pattern(p).findall(_phonetic_pattern(p).sub("", markup))
-            return _decode_escapes(html.unescape("".join(texts))) == value
+            return decode_escapes(html.unescape("".join(texts))) == value
         if kind == "s" and v is not None and v.group(1).strip().isdigit():
             return strings[int(v.group(1))] == value
         return False

@@ -1,6 +1,6 @@
 """The sheet editor: one worksheet part, edited as text, row by row.
 
-`_Sheet` takes a worksheet's XML and a `SheetEdit`, and changes only the `<sheetData>`
+`Sheet` takes a worksheet's XML and a `SheetEdit`, and changes only the `<sheetData>`
 rows the edit touches and the `<dimension>`: new rows are written directly, existing rows
 are edited cell by cell (keeping styles and anything else it does not write), rows below
 `clear_below` are emptied. New rows below the last one (a new round) are appended without
@@ -14,36 +14,36 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
-from keizer_xl.workbook.xlsx.cells import (
-    _BIG,
-    _PLAIN_TYPES,
+from keizer_xl.workbook.xlsx._cells import (
+    BIG,
+    PLAIN_TYPES,
+    Cell,
     CellValue,
     Formula,
-    _Cell,
-    _check_value,
-    _empty,
-    _left_alone,
-    _number_text,
-    _plain_text,
-    _plain_value,
-    _render_cell,
-    _Row,
-    _same_value,
-    _SharedStrings,
-    _with_formula_value,
+    Row,
+    SharedStrings,
+    check_value,
+    empty,
+    left_alone,
+    number_text,
+    plain_text,
+    plain_value,
+    render_cell,
+    same_value,
+    with_formula_value,
 )
-from keizer_xl.workbook.xlsx.errors import NotAWorkbook
-from keizer_xl.workbook.xlsx.xmltext import (
-    _CELL_REF,
-    _attr,
-    _attributes,
-    _column_number,
-    _root_prefix,
-    _set_attr,
-    _start_tag,
-    _well_formed,
+from keizer_xl.workbook.xlsx._xmltext import (
+    CELL_REF,
+    attr,
+    attributes,
     column_letters,
+    column_number,
+    root_prefix,
+    set_attr,
+    start_tag,
+    well_formed,
 )
+from keizer_xl.workbook.xlsx.errors import CopiedFormula, NotAWorkbook, OutsideSheet
 
 MAX_ROW = 1_048_576
 MAX_COLUMN = 16_384
@@ -65,7 +65,7 @@ class SheetEdit:
     create: bool = False
 
 
-class _Sheet:
+class Sheet:
     """A worksheet part edited as text: only `<sheetData>` rows and `<dimension>` change."""
 
     def __init__(self, data: bytes, where: str):
@@ -75,8 +75,8 @@ class _Sheet:
         except UnicodeDecodeError:
             raise NotAWorkbook("{where} is not stored as UTF-8 and cannot be edited.",
                                where=where) from None
-        p = self.p = _root_prefix(text, "worksheet")
-        m = _start_tag(p, "sheetData").search(text)
+        p = self.p = root_prefix(text, "worksheet")
+        m = start_tag(p, "sheetData").search(text)
         if m is None:
             raise NotAWorkbook("{where} is damaged (it has no cell data).", where=where)
         self.head, self.sheet_data_tag = text[: m.start()], m.group(0)
@@ -89,12 +89,12 @@ class _Sheet:
                                    where=where)
             body, self.tail = text[m.end() : close], text[close + len(f"</{p}sheetData>") :]
         self.body = body
-        self._items: list[_Row | str] | None = None  # split into rows only when needed
+        self._items: list[Row | str] | None = None  # split into rows only when needed
         self.appended: str | None = None  # new rows after the last one (the common case)
-        self.appended_rows: list[_Row] = []  # ... and those rows
+        self.appended_rows: list[Row] = []  # ... and those rows
         self.column_styles = [
             (int(a["min"]), int(a["max"]), a["style"])
-            for a in map(_attributes, _start_tag(p, "col").findall(self.head))
+            for a in map(attributes, start_tag(p, "col").findall(self.head))
             if a.get("style") and a.get("min", "").isdigit() and a.get("max", "").isdigit()
         ]
         self.formulas_removed = False
@@ -102,13 +102,13 @@ class _Sheet:
         self._cell_starts: dict[int, tuple[str, str]] = {}  # see `_cell_start`
 
     @property
-    def items(self) -> list[_Row | str]:
+    def items(self) -> list[Row | str]:
         if self._items is None:
             self._items = self._split_rows(self.body)
         return self._items
 
     @items.setter
-    def items(self, value: list[_Row | str]) -> None:
+    def items(self, value: list[Row | str]) -> None:
         self._items = value
 
     def _last_row_number(self) -> int | None:
@@ -118,15 +118,15 @@ class _Sheet:
             at = self.body.rfind(f"<{self.p}row", 0, at)
         if at < 0:
             return 0 if not self.body.strip() else None
-        m = _start_tag(self.p, "row").match(self.body, at)
-        r = _attr(m.group(0), "r") if m else None
+        m = start_tag(self.p, "row").match(self.body, at)
+        r = attr(m.group(0), "r") if m else None
         return int(r) if r and r.isdigit() else None
 
     def _elements(self, text: str, name: str) -> Iterator[tuple[int, int, str]]:
         """(start, end, start tag) of each `<name>` element in text (they do not nest)."""
         close_tag = f"</{self.p}{name}>"
         pos = 0
-        for m in _start_tag(self.p, name).finditer(text):
+        for m in start_tag(self.p, name).finditer(text):
             if m.start() < pos:
                 continue
             tag = m.group(0)
@@ -140,72 +140,75 @@ class _Sheet:
                 pos = close + len(close_tag)
             yield m.start(), pos, tag
 
-    def _split_rows(self, body: str) -> list[_Row | str]:
+    def _split_rows(self, body: str) -> list[Row | str]:
         """The rows in order; anything between them is kept as plain text."""
-        items: list[_Row | str] = []
+        items: list[Row | str] = []
         pos = number = 0
         for start, end, tag in self._elements(body, "row"):
             if start > pos:
                 items.append(body[pos:start])
-            r = _attr(tag, "r")
+            r = attr(tag, "r")
             number = int(r) if r and r.isdigit() else number + 1
-            items.append(_Row(number, body[start:end], tag))
+            items.append(Row(number, body[start:end], tag))
             pos = end
         if pos < len(body):
             items.append(body[pos:])
         return items
 
-    def _cells(self, row: _Row) -> tuple[list[_Cell], str]:
+    def row_cells(self, row: Row) -> tuple[list[Cell], str]:
         """The cells of a row (each given its reference), and what follows them (extLst)."""
         inner = (
             "" if row.start.endswith("/>") else row.markup[len(row.start) : -len(f"</{self.p}row>")]
         )
-        cells: list[_Cell] = []
+        cells: list[Cell] = []
         pos = column = 0
         for start, end, tag in self._elements(inner, "c"):
-            ref = _CELL_REF.fullmatch(_attr(tag, "r") or "")
-            column = _column_number(ref.group(1)) if ref else column + 1
+            ref = CELL_REF.fullmatch(attr(tag, "r") or "")
+            column = column_number(ref.group(1)) if ref else column + 1
             markup = inner[start:end]
             if not ref:
-                new_tag = _set_attr(tag, "r", f"{column_letters(column)}{row.number}")
+                new_tag = set_attr(tag, "r", f"{column_letters(column)}{row.number}")
                 markup, tag = new_tag + markup[len(tag) :], new_tag
-            cells.append(_Cell(column, markup, tag))
+            cells.append(Cell(column, markup, tag))
             pos = end
         return cells, inner[pos:].strip()
 
-    def apply(self, edit: SheetEdit, strings: _SharedStrings) -> bool:
+    def apply(self, edit: SheetEdit, strings: SharedStrings) -> bool:
         """Apply one edit to the rows; True when the sheet's text changes."""
         wanted: dict[int, dict[int, CellValue]] = {}
         for (row_no, column), value in edit.cells.items():
             # type() rather than isinstance(): True is no row number
             if not (type(row_no) is int and 1 <= row_no <= MAX_ROW):
-                raise ValueError(f"{self.where}: row {row_no!r} is outside the sheet.")
+                raise OutsideSheet("{where}: row {row} is outside the sheet.",
+                                   where=self.where, row=repr(row_no))
             if not (type(column) is int and 1 <= column <= MAX_COLUMN):
-                raise ValueError(f"{self.where}: column {column!r} is outside the sheet.")
-            if type(value) not in _PLAIN_TYPES and not _plain_value(value):
-                _check_value(value, f"{self.where}, cell {column_letters(column)}{row_no}")
+                raise OutsideSheet("{where}: column {column} is outside the sheet.",
+                                   where=self.where, column=repr(column))
+            if type(value) not in PLAIN_TYPES and not plain_value(value):
+                check_value(value, self.where, f"{column_letters(column)}{row_no}")
             wanted.setdefault(row_no, {})[column] = value
         clear = edit.clear_below
         if clear is not None and (
             isinstance(clear, bool) or not isinstance(clear, int) or clear < 1
         ):
-            raise ValueError(f"{self.where}: clear_below must be a row number (1 or more).")
+            raise OutsideSheet("{where}: clear_below must be a row number (1 or more).",
+                               where=self.where)
 
         last = self._last_row_number()
         if last is not None and min(wanted, default=0) > last and (clear is None or clear > last):
             # rows appended below the last one: no need to take the sheet apart
             new = [made for number in sorted(wanted)
-                   if isinstance(made := self._new_row(number, wanted[number]), _Row)]
+                   if isinstance(made := self._new_row(number, wanted[number]), Row)]
             if not new:
                 return False
             self.appended = "".join(made.markup for made in new)
             self.appended_rows = new
             return True
-        existing = {item.number for item in self.items if isinstance(item, _Row)}
+        existing = {item.number for item in self.items if isinstance(item, Row)}
         new_rows = sorted(n for n in wanted if n not in existing)
-        items: list[_Row | str] = []
+        items: list[Row | str] = []
         for item in self.items:
-            if isinstance(item, _Row):
+            if isinstance(item, Row):
                 while new_rows and new_rows[0] < item.number:
                     items.append(self._new_row(new_rows[0], wanted[new_rows.pop(0)]))
                 if item.number in wanted or (clear is not None and item.number >= clear):
@@ -221,57 +224,57 @@ class _Sheet:
         return True
 
     def _edit_row(
-        self, row: _Row, values: dict[int, CellValue], clear: int | None, strings: _SharedStrings
-    ) -> _Row | None:
+        self, row: Row, values: dict[int, CellValue], clear: int | None, strings: SharedStrings
+    ) -> Row | None:
         """The row with `values` written and, from row `clear` on, its other cells removed."""
         p = self.p
         clearing = clear is not None and row.number >= clear
         if clearing and (rewritten := self._rewritten(row, values)) is not None:
-            return rewritten if isinstance(rewritten, _Row) else None  # '': nothing left
-        cells, rest = self._cells(row)
-        kept: list[_Cell] = []
+            return rewritten if isinstance(rewritten, Row) else None  # '': nothing left
+        cells, rest = self.row_cells(row)
+        kept: list[Cell] = []
         for cell in cells:
             if cell.column in values:
                 value = values[cell.column]
                 if isinstance(value, Formula):
-                    kept_formula = _with_formula_value(cell, value, p)
+                    kept_formula = with_formula_value(cell, value, p)
                     if kept_formula is not None or not value.restore:
                         # the formula stays and only its value changes; or no formula
                         # there, and the cell is to be left as it is
                         kept.append(cell if kept_formula in (None, cell.markup)
-                                    else _Cell(cell.column, kept_formula or "", ""))
+                                    else Cell(cell.column, kept_formula or "", ""))
                         continue
-                markup = _render_cell(p, row.number, cell.column, value, _attr(cell.start, "s"))
-                if markup == cell.markup or _same_value(cell, value, strings, p):
+                markup = render_cell(p, row.number, cell.column, value, attr(cell.start, "s"))
+                if markup == cell.markup or same_value(cell, value, strings, p):
                     kept.append(cell)
                     continue
                 self._note_removed(cell)
                 if markup:
-                    kept.append(_Cell(cell.column, markup, ""))
+                    kept.append(Cell(cell.column, markup, ""))
             elif clearing:
                 self._note_removed(cell)
             else:
                 kept.append(cell)
         present = {cell.column for cell in cells}
-        style = _attr(row.start, "s") if _attr(row.start, "customFormat") in ("1", "true") else None
+        style = attr(row.start, "s") if attr(row.start, "customFormat") in ("1", "true") else None
         for column, value in values.items():
-            if column not in present and not _empty(value) and not _left_alone(value):
-                markup = _render_cell(p, row.number, column, value, style or self._style(column))
-                kept.append(_Cell(column, markup, ""))
+            if column not in present and not empty(value) and not left_alone(value):
+                markup = render_cell(p, row.number, column, value, style or self._style(column))
+                kept.append(Cell(column, markup, ""))
         if [c.markup for c in kept] == [c.markup for c in cells]:
             return row
         kept.sort(key=lambda c: c.column)
-        start = _set_attr(row.start, "spans", None)  # a layout hint that may now be wrong
-        if _attr(start, "r") is None:
-            start = _set_attr(start, "r", str(row.number))
+        start = set_attr(row.start, "spans", None)  # a layout hint that may now be wrong
+        if attr(start, "r") is None:
+            start = set_attr(start, "r", str(row.number))
         if not kept and not rest and _plain_row(start):
             return None
         if start.endswith("/>"):
             start = start[:-2].rstrip() + ">"
         body = "".join(c.markup for c in kept) + rest
-        return _Row(row.number, f"{start}{body}</{p}row>", start)
+        return Row(row.number, f"{start}{body}</{p}row>", start)
 
-    def _rewritten(self, row: _Row, values: dict[int, CellValue]) -> _Row | str | None:
+    def _rewritten(self, row: Row, values: dict[int, CellValue]) -> Row | str | None:
         """`_edit_row` of a row being cleared, the quick way, for a row just as `_new_row`
         writes it (a Standings or Crosstable row keizer_xl wrote before); None for any
         other row.
@@ -280,11 +283,11 @@ class _Sheet:
         keep (which `_edit_row` would keep the same way), and it holds each
         value in the one way `_new_row` writes it, so a cell whose markup changes has a new
         value: `_edit_row` would give exactly the new row, which `_new_row` writes far more
-        quickly. (Except whole numbers of 10^15 and more, which `_same_value` compares as
+        quickly. (Except whole numbers of 10^15 and more, which `same_value` compares as
         floats: `_edit_row` handles those.)"""
         p = self.p
         if row.start != f'<{p}row r="{row.number}">' or any(
-                (type(v) is int and not -_BIG < v < _BIG) or isinstance(v, Formula)
+                (type(v) is int and not -BIG < v < BIG) or isinstance(v, Formula)
                 for v in values.values()):
             return None
         inner = row.markup[len(row.start) : -len(f"</{p}row>")]
@@ -295,22 +298,22 @@ class _Sheet:
                 return None
             letters, text, number = m.groups()
             try:
-                old[_column_number(letters)] = (
+                old[column_number(letters)] = (
                     text if number is None
                     else int(number) if number.isdigit() and len(number) < 16 else float(number))
             except ValueError:
                 return None
             at = m.end()
         same = self._new_row(row.number, old) if at == len(inner) else None
-        if not (isinstance(same, _Row) and same.markup == row.markup):
+        if not (isinstance(same, Row) and same.markup == row.markup):
             return None
         return self._new_row(row.number, values)
 
-    def _new_row(self, number: int, values: dict[int, CellValue]) -> _Row | str:
+    def _new_row(self, number: int, values: dict[int, CellValue]) -> Row | str:
         """A row that was not there, its empty values left out ('' if all are).
 
         A Standings sheet is tens of thousands of these cells, nearly all whole numbers or
-        plain text: those are written here directly (the same markup `_render_cell` makes,
+        plain text: those are written here directly (the same markup `render_cell` makes,
         see tests/workbook/test_fast_paths.py), with the column's reference and style
         prepared once."""
         p, row = self.p, str(number)
@@ -324,20 +327,20 @@ class _Sheet:
                 cells.append(f"{ref}{row}{style}><{p}v>{value}</{p}v></{p}c>")
             elif type(value) is float:
                 ref, style = starts.get(column) or self._cell_start(column)
-                cells.append(f"{ref}{row}{style}><{p}v>{_number_text(value)}</{p}v></{p}c>")
-            elif type(value) is str and _plain_text(value):
+                cells.append(f"{ref}{row}{style}><{p}v>{number_text(value)}</{p}v></{p}c>")
+            elif type(value) is str and plain_text(value):
                 ref, style = starts.get(column) or self._cell_start(column)
                 cells.append(f'{ref}{row}{style} t="inlineStr"><{p}is><{p}t>{value}</{p}t>'
                              f"</{p}is></{p}c>")
-            elif not _empty(value) and not _left_alone(value):
-                cells.append(_render_cell(p, number, column, value, self._style(column)))
+            elif not empty(value) and not left_alone(value):
+                cells.append(render_cell(p, number, column, value, self._style(column)))
             else:
                 continue
             written.append(column)
         if not cells:
             return ""
         start = f'<{p}row r="{number}">'
-        return _Row(number, f"{start}{''.join(cells)}</{p}row>", start, (written[0], written[-1]))
+        return Row(number, f"{start}{''.join(cells)}</{p}row>", start, (written[0], written[-1]))
 
     def _cell_start(self, column: int) -> tuple[str, str]:
         """A new cell's markup in this column around its row number: `<c r="AB`, `" s="3"`."""
@@ -356,18 +359,18 @@ class _Sheet:
                 return style
         return None
 
-    def _note_removed(self, cell: _Cell) -> None:
+    def _note_removed(self, cell: Cell) -> None:
         """Remember that a formula goes away, and which shared formulas lose their master."""
         if f"<{self.p}f" not in cell.markup:
             return
-        f = _start_tag(self.p, "f").search(cell.markup)
+        f = start_tag(self.p, "f").search(cell.markup)
         if f is None:
             return
         self.formulas_removed = True
         tag = f.group(0)
-        if _attr(tag, "t") == "shared" and _attr(tag, "ref") is not None:
+        if attr(tag, "t") == "shared" and attr(tag, "ref") is not None:
             self.shared_masters_removed.append(
-                (_attr(tag, "si") or "", _attr(cell.start, "r") or "?")
+                (attr(tag, "si") or "", attr(cell.start, "r") or "?")
             )
 
     def to_bytes(self) -> bytes:
@@ -376,28 +379,28 @@ class _Sheet:
             return self._appended_bytes(self.appended)
         body = "".join(_markup(self.items))
         for si, ref in self.shared_masters_removed:
-            for tag in _start_tag(self.p, "f").findall(body):
+            for tag in start_tag(self.p, "f").findall(body):
                 if (
-                    _attr(tag, "t") == "shared"
-                    and _attr(tag, "si") == si
-                    and _attr(tag, "ref") is None
+                    attr(tag, "t") == "shared"
+                    and attr(tag, "si") == si
+                    and attr(tag, "ref") is None
                 ):
-                    raise ValueError(
-                        f"{self.where}: cell {ref} holds a formula that other cells copy; "
-                        "keizer_xl will not overwrite it. Move the formula elsewhere."
-                    )
+                    raise CopiedFormula(
+                        "{where}: cell {cell} holds a formula that other cells copy; "
+                        "keizer_xl will not overwrite it. Move the formula elsewhere.",
+                        where=self.where, cell=ref)
         head = self._with_dimension(*self._extent(self.items))
         # rows made by `_new_row` are well-formed by construction (see `_appended_bytes`)
         others = "".join(_markup([item for item in self.items
-                                  if not (isinstance(item, _Row) and item.made)]))
-        if not _well_formed((head + self._sheet_data(others) + self.tail).encode("utf-8")):
+                                  if not (isinstance(item, Row) and item.made)]))
+        if not well_formed((head + self._sheet_data(others) + self.tail).encode("utf-8")):
             raise NotAWorkbook("{where} has markup keizer_xl cannot edit safely.",
                                where=self.where)
         return (head + self._sheet_data(body) + self.tail).encode("utf-8")
 
     def sound_outside_cells(self) -> bool:
         """Is the sheet well-formed apart from its rows (which a reader parses anyway)?"""
-        return _well_formed((self.head + self._sheet_data("") + self.tail).encode("utf-8"))
+        return well_formed((self.head + self._sheet_data("") + self.tail).encode("utf-8"))
 
     def _sheet_data(self, body: str) -> str:
         """The `<sheetData>` element holding these rows."""
@@ -408,19 +411,19 @@ class _Sheet:
             open_tag = open_tag[:-2].rstrip() + ">"
         return f"{open_tag}{body}</{self.p}sheetData>"
 
-    def _extent(self, items: list[_Row | str]) -> tuple[set[int], set[int]]:
+    def _extent(self, items: list[Row | str]) -> tuple[set[int], set[int]]:
         """The columns of the cells in `items`, and the rows of the first and last cell
         (rows are in ascending order in sheetData, so those two give the rows)."""
         columns: set[int] = set()
         first = last = None
         for item in items:
             rows: tuple[int, ...]
-            if isinstance(item, _Row) and item.made:
+            if isinstance(item, Row) and item.made:
                 columns.update(item.made)
                 rows = (item.number,)
             else:
-                refs = _cell_refs(self.p).findall(item.markup if isinstance(item, _Row) else item)
-                columns.update(_column_number(letters) for letters in {c for c, _ in refs})
+                refs = _cell_refs(self.p).findall(item.markup if isinstance(item, Row) else item)
+                columns.update(column_number(letters) for letters in {c for c, _ in refs})
                 rows = tuple(int(number) for _, number in refs[:1] + refs[-1:])
             if rows:
                 first = rows[0] if first is None else first
@@ -433,11 +436,11 @@ class _Sheet:
         The new rows need no well-formedness check: every bit of them was made by
         `_new_row` from checked values (text escaped, styles digits only)."""
         sheet_data = self._sheet_data(self.body + appended)
-        m = _start_tag(self.p, "dimension").search(self.head)
-        old = _CELL_REF.findall(_attr(m.group(0), "ref") or "") if m else []
+        m = start_tag(self.p, "dimension").search(self.head)
+        old = CELL_REF.findall(attr(m.group(0), "ref") or "") if m else []
         new = self.appended_rows
         columns = {column for row in new if row.made for column in row.made}
-        columns.update(_column_number(letters) for letters, _ in old)
+        columns.update(column_number(letters) for letters, _ in old)
         head = self._with_dimension(columns, {new[0].number, new[-1].number,
                                               *(int(n) for _, n in old)})
         return (head + sheet_data + self.tail).encode("utf-8")
@@ -445,7 +448,7 @@ class _Sheet:
     def _with_dimension(self, columns: Collection[int], rows: Collection[int]) -> str:
         """The part before sheetData, with `<dimension ref>` spanning these columns and rows
         (A1 when there are none)."""
-        m = _start_tag(self.p, "dimension").search(self.head)
+        m = start_tag(self.p, "dimension").search(self.head)
         if m is None:
             return self.head
         ref = "A1"
@@ -453,7 +456,7 @@ class _Sheet:
             first = f"{column_letters(min(columns))}{min(rows)}"
             last = f"{column_letters(max(columns))}{max(rows)}"
             ref = first if first == last else f"{first}:{last}"
-        tag = _set_attr(m.group(0), "ref", ref)
+        tag = set_attr(m.group(0), "ref", ref)
         return self.head[: m.start()] + tag + self.head[m.end() :]
 
 
@@ -474,12 +477,12 @@ def _cell_refs(p: str) -> re.Pattern[str]:
     )
 
 
-def _markup(items: list[_Row | str]) -> list[str]:
-    return [item.markup if isinstance(item, _Row) else item for item in items]
+def _markup(items: list[Row | str]) -> list[str]:
+    return [item.markup if isinstance(item, Row) else item for item in items]
 
 
 def _plain_row(start: str) -> bool:
     """A row with nothing worth keeping once its cells are gone: no format, height or hiding."""
-    a = _attributes(start)
+    a = attributes(start)
     flags = ("customFormat", "customHeight", "hidden", "collapsed", "thickTop", "thickBot")
     return not any(a.get(k) in ("1", "true") for k in flags) and a.get("outlineLevel", "0") == "0"

@@ -1,0 +1,225 @@
+"""Rendering: the cells keizer_xl writes into the sheets it owns, in the workbook's language.
+
+Numbers as the sheet shows them, the Standings table with its note, a new round's rows, the
+Settings values, and the Crosstable and Progress sheets: each as {(row, column): value}, the
+only cells keizer_xl writes. `plans` puts them together into what a command writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from keizer_xl.core.messages import Message, msg
+from keizer_xl.core.model import Entry, Game
+from keizer_xl.core.report import Report
+from keizer_xl.core.round import NextRound
+from keizer_xl.core.scoring import Standings
+from keizer_xl.i18n import say, translate
+from keizer_xl.i18n.names import local_name, local_setting, rest_word
+from keizer_xl.workbook.layout import CROSSTABLE, GROUP, PROGRESS, REPORT_SHEETS, Layout
+
+Cell = tuple[int, int]  # (row, column), both 1-based as on the sheet
+CellValue = str | int | float | None
+PROGRESS_HEADER_ROW = 22  # the template's chart sits above the table, in rows 1-21
+PROGRESS_CHARTED = 10  # players in the chart: the top ten, rows 23-32
+REPORT_COLUMNS = ("Game points", "Percentage", "Colour balance", "Change")
+STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
+                     "Byes", "Absent", "Rating", "Own")
+
+
+@dataclass(frozen=True)
+class SheetCells:
+    """The cells one command writes into one sheet (1-based row and column; None empties a
+    cell). `clear` first empties every other cell of the sheet: the Standings sheet, which
+    keizer_xl owns entirely."""
+
+    table: str  # the contract's name for the sheet: "Rounds", "Standings" or "Settings"
+    sheet: str  # the sheet's name in this workbook
+    cells: dict[Cell, CellValue]
+    clear: bool = False
+    create: bool = False  # a workbook without the sheet gets it (one made by version 0.1)
+
+
+def shown(x: Fraction | None) -> CellValue:
+    """A number as the sheet shows it: rounded to two decimals, whole numbers as integers."""
+    if x is None:
+        return None
+    if x.denominator == 1:
+        return int(x)
+    return round(float(x), 2)
+
+
+def _shown_scaled(terms: Sequence[int | None], scale: int) -> list[CellValue]:
+    """`shown(Fraction(t, scale))` of each term without making the Fractions (a season has
+    tens of thousands)."""
+    return [None if t is None else t // scale if not t % scale else round(t / scale, 2)
+            for t in terms]
+
+
+def standings_cells(standings: Standings, groups: Mapping[str, str] | None = None,
+                    short: frozenset[str] = frozenset(), language: str = "en",
+                    report: Report | None = None
+                    ) -> dict[Cell, CellValue]:
+    """The whole Standings sheet: headers, one row per ranked player, and a note below.
+
+    With `groups` (some players have one) a Group column follows Own; the players listed
+    last for too few games (`short`, see core.final) have their rank marked `*`. With the
+    report (`core.report`), Game points, Percentage, Colour balance and Change (places
+    gained since the previous round) come next, before R1, R2, ..."""
+    group = [GROUP] if groups else []
+    extra = list(REPORT_COLUMNS) if report is not None else []
+    headers = [*STANDINGS_COLUMNS, *group, *extra,
+               *(f"R{k + 1}" for k in range(standings.after_round))]
+    cells: dict[Cell, CellValue] = {(1, c): local_name(h, language)
+                                    for c, h in enumerate(headers, start=1)}
+    figures = {p.name: p for p in report.players} if report is not None else {}
+    gone = {p.name for p in report.season.players
+            if p.left is not None and p.left <= report.after_round} if report else set()
+    withdrawn = local_name("withdrawn", language)
+    for r, row in enumerate(standings.rows, start=2):
+        values: list[CellValue]
+        rating = shown(row.rating) if row.rating else None  # unrated: blank, not 0
+        if row.score is None:  # a newcomer of the next round: place and value only
+            values = [row.rank, row.name, None, shown(row.value), *[None] * 6, rating]
+        else:
+            p = figures.get(row.name)
+            mine: list[CellValue] = [] if p is None else [
+                shown(p.game_points), None if p.percentage is None
+                else round(float(p.percentage), 1), p.colour_balance, p.change]
+            values = [row.rank, row.name, shown(row.score), shown(row.value), row.played,
+                      row.won, row.drawn, row.lost, row.byes, row.absent, rating,
+                      shown(row.own), *mine, *_shown_scaled(row.terms, row.scale)]
+            if row.name in gone:
+                values[1] = f"{row.name} ({withdrawn})"
+        if groups:
+            values[len(STANDINGS_COLUMNS):len(STANDINGS_COLUMNS)] = [groups.get(row.name)
+                                                                     or None]
+        if row.name in short:
+            values[0] = f"{row.rank}*"
+        cells.update({(r, c): value for c, value in enumerate(values, start=1)
+                      if value is not None})
+    note_row = len(standings.rows) + 3
+    cells[(note_row, 1)] = say(standings_note(standings), language)
+    lines = [standings.note] if standings.note else []
+    lines += [msg("Warning: {caution}", caution=line) for line in standings.cautions]
+    for n, line in enumerate(lines, start=note_row + 1):
+        cells[(n, 1)] = say(line, language)
+    return cells
+
+
+def standings_note(standings: Standings) -> Message:
+    """The line under the standings: after which round, and by which rules."""
+    named = any(change.startswith("Top value ") for change in standings.settings.overrides)
+    rules = standings.settings.describe()
+    if standings.top_value is not None and not named:  # each setting once
+        rules = msg("{rules}; top value {value}", rules=rules,
+                    value=shown(standings.top_value))
+    if standings.after_round:
+        return msg("Standings after round {round}. Rules: {rules}. Own = own value counted.",
+                   round=standings.after_round, rules=rules)
+    return msg("Initial ranking (before round 1). Rules: {rules}. Own = own value counted.",
+               rules=rules)
+
+
+def round_cells(next_round: NextRound, layout: Layout) -> dict[Cell, CellValue]:
+    """The new round's rows, appended below the last used row of the Rounds sheet."""
+    return entry_cells(next_round.entries, layout)
+
+
+def entry_cells(entries: Sequence[Entry], layout: Layout) -> dict[Cell, CellValue]:
+    """Rounds rows (with their results, if any) below the last used row of the sheet."""
+    cols = layout.columns["Rounds"]
+    cells: dict[Cell, CellValue] = {}
+    row = layout.used_rows.get("Rounds", 1) + 1
+    for e in entries:
+        values: dict[str, CellValue]
+        if isinstance(e, Game):
+            values = {"Round": e.round, "Board": e.board, "White": e.white, "Black": e.black}
+            if e.result is not None:
+                values["Result"] = e.result.value
+        else:
+            values = {"Round": e.round, "White": e.player,
+                      "Result": rest_word(e.reason, layout.language)}
+        for name, value in values.items():
+            cells[(row, cols[name])] = value
+        row += 1
+    return cells
+
+
+def top_value_cells(value: Fraction, layout: Layout) -> dict[Cell, CellValue]:
+    """The Top value fixed when round 1 is paired, in its Settings row (added if missing)."""
+    cols = layout.columns["Settings"]
+    row = layout.setting_rows.get("Top value")
+    cells: dict[Cell, CellValue] = {}
+    if row is None:
+        row = layout.used_rows.get("Settings", 1) + 1
+        cells[(row, cols["Setting"])] = local_setting("Top value", layout.language)
+    cells[(row, cols["Value"])] = shown(value)
+    return cells
+
+
+def settings_cells(values: Sequence[tuple[str, str]], layout: Layout) -> dict[Cell, CellValue]:
+    """Settings values into their rows (rows added below for settings the sheet lacks)."""
+    cols = layout.columns["Settings"]
+    cells: dict[Cell, CellValue] = {}
+    extra = layout.used_rows.get("Settings", 1)
+    for name, value in values:
+        row = layout.setting_rows.get(name)
+        if row is None:
+            extra += 1
+            row = extra
+            cells[(row, cols["Setting"])] = local_setting(name, layout.language)
+        cells[(row, cols["Value"])] = value
+    return cells
+
+
+def crosstable_cells(report: Report, language: str = "en") -> dict[Cell, CellValue]:
+    """The whole Crosstable sheet: a row per player, a column per round (`12w1`, `5b½`,
+    `bye`, `exc`, `club`, `—`), the score at the end, and what the marks mean below."""
+    rounds = report.after_round
+    rank_, name_, score_ = (local_name(h, language) for h in ("Rank", "Name", "Score"))
+    cells: dict[Cell, CellValue] = {(1, 1): rank_, (1, 2): name_, (1, rounds + 3): score_}
+    cells.update({(1, 2 + k): k for k in range(1, rounds + 1)})
+    rank = report.rank
+    for r, p in enumerate(report.players, start=2):
+        cells[(r, 1)] = p.standing.rank
+        cells[(r, 2)] = p.name
+        for k, line in enumerate(p.rounds, start=3):
+            mark = line.short(rank(line.opponent) if line.opponent is not None else None)
+            if mark:
+                cells[(r, k)] = mark
+        if p.standing.score is not None:
+            cells[(r, rounds + 3)] = shown(p.standing.score)
+    cells[(len(report.players) + 3, 1)] = translate(
+        "After round {round}. Each round: the opponent's rank now, the colour (w, b) and the "
+        "result (1, ½, 0; + and - by forfeit); bye, exc (excused), club (club duty), — (absent "
+        "without excuse).", language).format(round=rounds)
+    return cells
+
+
+def progress_cells(report: Report, language: str = "en") -> dict[Cell, CellValue]:
+    """The Progress sheet's table: every player's rank after every round, in today's
+    order, from row 22 (the template's chart of the top ten reads rows 23-32)."""
+    top = PROGRESS_HEADER_ROW
+    cells: dict[Cell, CellValue] = {(top, 1): local_name("Rank", language),
+                                    (top, 2): local_name("Name", language)}
+    cells.update({(top, 2 + k): k for k in range(1, report.after_round + 1)})
+    for r, p in enumerate(report.players, start=top + 1):
+        cells[(r, 1)] = p.standing.rank
+        cells[(r, 2)] = p.name
+        for k, rank in enumerate(p.ranks, start=3):
+            if rank is not None:
+                cells[(r, k)] = rank
+    return cells
+
+
+def report_edits(report: Report, layout: Layout) -> list[SheetCells]:
+    """The Crosstable and Progress sheets; a workbook made before they existed gets them,
+    named in its language, after its own sheets (without the template's chart)."""
+    makers = {CROSSTABLE: crosstable_cells, PROGRESS: progress_cells}
+    return [SheetCells(name, layout.sheet.get(name) or local_name(name, layout.language),
+                       makers[name](report, layout.language), clear=True,
+                       create=name not in layout.sheet)
+            for name in REPORT_SHEETS]
