@@ -19,6 +19,7 @@ from keizer_xl.cli.fixes import rename, unpair
 from keizer_xl.cli.prelude import as_program, perform, refuse
 from keizer_xl.cli.speech import note, said, say, speak, speaking, t, told
 from keizer_xl.cli.tables import print_round, print_standings
+from keizer_xl.i18n import LANGUAGES
 
 
 def run() -> None:
@@ -29,9 +30,9 @@ def run() -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="keizer-xl")
-@click.option("--lang", "language", type=click.Choice(["en", "nl"]), default=None,
-              help="The language of the messages: en or nl (default: KEIZER_XL_LANG, else the "
-              "workbook's own language).")
+@click.option("--lang", "language", type=click.Choice(LANGUAGES), default=None,
+              help="The language of the messages: en, nl, de or it (default: KEIZER_XL_LANG, "
+              "else the workbook's own language).")
 def main(language: str | None) -> None:
     """Run a Keizer club competition in its Excel workbook.
 
@@ -55,10 +56,11 @@ def main(language: str | None) -> None:
 @click.option("--order", type=click.Choice(["rating", "standings"]), default=None,
               help="With --from last season's workbook: initial ranking by rating (default) "
               "or by last season's final standings.")
-@click.option("--lang", "language", type=click.Choice(["en", "nl"]), default=None,
-              help="The workbook's language: en (Players, Rounds, ...) or nl (Spelers, "
-              "Ronden, ...). Default: the global --lang or KEIZER_XL_LANG, else en; from "
-              "last season's workbook, its language.")
+@click.option("--lang", "language", type=click.Choice(LANGUAGES), default=None,
+              help="The workbook's language: en (Players, Rounds, ...), nl (Spelers, Ronden, "
+              "...), de (Spieler, Runden, ...) or it (Giocatori, Turni, ...). Default: the "
+              "global --lang or KEIZER_XL_LANG, else en; from last season's workbook, its "
+              "language.")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def new(file: Path, players_csv: Path | None, source: Path | None, order: str | None,
         language: str | None, force: bool) -> None:

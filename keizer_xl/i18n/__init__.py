@@ -2,7 +2,7 @@
 
 The English text in the code is the message id; each other language has a catalog
 `locale/<language>/LC_MESSAGES/keizer_xl.po`, compiled to the `.mo` beside it (`make
-catalogs`, with Babel), which the standard library's gettext reads. A third language is
+catalogs`, with Babel), which the standard library's gettext reads. Another language is
 one catalog more (and its workbook names in `i18n.names`). A test fails when a message of the
 code has no translation in a catalog.
 
@@ -45,7 +45,7 @@ __all__ = [
 
 DOMAIN = "keizer_xl"
 LOCALE = Path(__file__).parent / "locale"
-LANGUAGES = ("en", "nl")  # English is the code's own
+LANGUAGES = ("en", "nl", "de", "it")  # English is the code's own
 
 
 @functools.cache

@@ -42,6 +42,52 @@ TRANSLATIONS: dict[str, dict[str, str]] = {
         "Recalculate": "Herberekenen", "Undo last pairing": "Laatste indeling terugdraaien",
         "Publish": "Publiceren",
     },
+    "de": {
+        # sheets
+        "Players": "Spieler", "Rounds": "Runden", "Standings": "Tabelle",
+        "Settings": "Einstellungen", "Pairings": "Paarungen", "Crosstable": "Kreuztabelle",
+        "Progress": "Verlauf",
+        # Players and Rounds
+        "Name": "Name", "Rating": "Wertungszahl", "Joined": "Ab Runde", "Left": "Bis Runde",
+        "Present": "Anwesend", "Group": "Gruppe",
+        "Round": "Runde", "Board": "Brett", "White": "Weiß", "Black": "Schwarz",
+        "Result": "Ergebnis",
+        # Standings
+        "Rank": "Platz", "Score": "Punkte", "Value": "Wert", "Played": "Gespielt",
+        "Won": "Gewonnen", "Drawn": "Remis", "Lost": "Verloren", "Byes": "Spielfrei",
+        "Absent": "Abwesend", "Own": "Eigen", "Game points": "Brettpunkte",
+        "Percentage": "Prozent", "Colour balance": "Farbbilanz", "Change": "Veränderung",
+        "withdrawn": "zurückgezogen",
+        # Settings
+        "Setting": "Einstellung", "Default": "Standard", "What it does": "Erklärung",
+        # Pairings, and the buttons' captions
+        "Bye": "Spielfrei", "Pair next round": "Nächste Runde auslosen",
+        "Recalculate": "Neu berechnen", "Undo last pairing": "Letzte Auslosung zurücknehmen",
+        "Publish": "Veröffentlichen",
+    },
+    "it": {
+        # sheets
+        "Players": "Giocatori", "Rounds": "Turni", "Standings": "Classifica",
+        "Settings": "Impostazioni", "Pairings": "Abbinamenti", "Crosstable": "Tabellone",
+        "Progress": "Andamento",
+        # Players and Rounds
+        "Name": "Nome", "Rating": "Elo", "Joined": "Dal turno", "Left": "Al turno",
+        "Present": "Presente", "Group": "Gruppo",
+        "Round": "Turno", "Board": "Scacchiera", "White": "Bianco", "Black": "Nero",
+        "Result": "Risultato",
+        # Standings
+        "Rank": "Posizione", "Score": "Punteggio", "Value": "Valore", "Played": "Giocate",
+        "Won": "Vinte", "Drawn": "Patte", "Lost": "Perse", "Byes": "Riposi",
+        "Absent": "Assenze", "Own": "Proprio", "Game points": "Punti partita",
+        "Percentage": "Percentuale", "Colour balance": "Bilancio colori",
+        "Change": "Variazione", "withdrawn": "ritirato",
+        # Settings
+        "Setting": "Impostazione", "Default": "Predefinito", "What it does": "Spiegazione",
+        # Pairings, and the buttons' captions
+        "Bye": "Riposo", "Pair next round": "Abbina il prossimo turno",
+        "Recalculate": "Ricalcola", "Undo last pairing": "Annulla l'ultimo abbinamento",
+        "Publish": "Pubblica",
+    },
 }
 SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
     "nl": {
@@ -63,12 +109,58 @@ SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
         "Minimum games": "Minimum partijen", "Rounds in season": "Ronden in seizoen",
         "Club name": "Clubnaam", "Competition name": "Competitienaam",
     },
+    "de": {
+        "Top value": "Höchstwert", "Step": "Schritt", "Initial order": "Startreihenfolge",
+        "Bye": "Spielfrei", "Excused absence": "Entschuldigte Abwesenheit",
+        "Club duty": "Mannschaftskampf", "Unexcused absence": "Unentschuldigte Abwesenheit",
+        "Default absence": "Standard-Abwesenheit", "Forfeit win": "Kampflos gewonnen",
+        "Forfeit loss": "Kampflos verloren", "Late entry": "Später Einstieg",
+        "Late entry rounds": "Runden vor dem Einstieg",
+        "Max rewarded absences": "Max. bewertete Abwesenheiten", "Ties": "Gleichstand",
+        "Iterate": "Iterieren", "Rematch window": "Keine Wiederholung innerhalb",
+        "Colours": "Farben", "Preset": "Voreinstellung",
+        "Ratio first to last": "Verhältnis Erster zu Letztem", "Loss": "Verlust",
+        "Withdrawn": "Zurückgezogen", "Withdrawn opponent": "Zurückgezogener Gegner",
+        "Own value": "Eigenwert", "Values": "Werte",
+        "Rating divisor": "Teiler der Wertungszahl",
+        "Rating K-factor": "K-Faktor der Wertungszahl", "Pairing": "Auslosung",
+        "Top-down from round": "Von oben ab Runde",
+        "First round white": "Weiß in der ersten Runde",
+        "Max same colour": "Max. gleiche Farbe",
+        "Minimum games": "Mindestpartien", "Rounds in season": "Runden der Saison",
+        "Club name": "Vereinsname", "Competition name": "Turniername",
+    },
+    "it": {
+        "Top value": "Valore massimo", "Step": "Passo", "Initial order": "Ordine iniziale",
+        "Bye": "Riposo", "Excused absence": "Assenza giustificata",
+        "Club duty": "Impegno di squadra", "Unexcused absence": "Assenza ingiustificata",
+        "Default absence": "Assenza predefinita", "Forfeit win": "Vittoria a forfait",
+        "Forfeit loss": "Sconfitta a forfait", "Late entry": "Ingresso tardivo",
+        "Late entry rounds": "Turni prima dell'ingresso",
+        "Max rewarded absences": "Max assenze premiate", "Ties": "Parità",
+        "Iterate": "Iterazione", "Rematch window": "Nessuna rivincita entro",
+        "Colours": "Colori", "Preset": "Preimpostazione",
+        "Ratio first to last": "Rapporto primo/ultimo", "Loss": "Sconfitta",
+        "Withdrawn": "Ritirato", "Withdrawn opponent": "Avversario ritirato",
+        "Own value": "Valore proprio", "Values": "Valori", "Rating divisor": "Divisore Elo",
+        "Rating K-factor": "Fattore K Elo", "Pairing": "Abbinamento",
+        "Top-down from round": "Dall'alto dal turno",
+        "First round white": "Bianco al primo turno", "Max same colour": "Max stesso colore",
+        "Minimum games": "Partite minime", "Rounds in season": "Turni nella stagione",
+        "Club name": "Nome del circolo", "Competition name": "Nome del torneo",
+    },
 }
 # How keizer_xl writes a bye or absence row in each language (all are read in every one).
 REST_WORDS: dict[str, dict[Absence, str]] = {
     "nl": {Absence.BYE: "vrij", Absence.EXCUSED: "afgemeld", Absence.CLUB: "extern",
            Absence.UNEXCUSED: "onafgemeld"},
+    "de": {Absence.BYE: "spielfrei", Absence.EXCUSED: "entschuldigt",
+           Absence.CLUB: "Mannschaftskampf", Absence.UNEXCUSED: "unentschuldigt"},
+    "it": {Absence.BYE: "riposo", Absence.EXCUSED: "giustificato", Absence.CLUB: "squadra",
+           Absence.UNEXCUSED: "ingiustificato"},
 }
+# The word a workbook's Present dropdown offers first for "here this week".
+PRESENT_MARKS: dict[str, str] = {"nl": "ja", "de": "ja", "it": "sì"}
 
 
 def name_key(name: object) -> str:
@@ -101,6 +193,11 @@ def sheet_names(sheet: str) -> set[str]:
 def contract_headers(header: Sequence[object]) -> list[object]:
     """A header row with every language's names turned into the contract's."""
     return [_TO_CONTRACT.get(name_key(cell), cell) for cell in header]
+
+
+def present_mark(language: str) -> str:
+    """The word for present a workbook in `language` offers first (English: x)."""
+    return PRESENT_MARKS.get(language, "x")
 
 
 def rest_word(reason: Absence, language: str) -> str:

@@ -17,7 +17,7 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = (),
 
     Built beside the target and moved into place, so a failure leaves nothing half-made.
     `fill`, if given, writes more into the new workbook (rounds, own columns, standings)
-    before it is moved into place. `language`: the workbook's language ("en", "nl").
+    before it is moved into place. `language`: the workbook's, one of `i18n.LANGUAGES`.
     """
     from keizer_xl.workbook.template import CODE_NAMES, build_template
     from keizer_xl.workbook.xlsx import write_atomically

@@ -26,7 +26,7 @@ from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS
 from keizer_xl.core.model import Absence
 from keizer_xl.core.settings import SPECS
 from keizer_xl.i18n import translate
-from keizer_xl.i18n.names import local_name, local_setting, rest_word
+from keizer_xl.i18n.names import local_name, local_setting, present_mark, rest_word
 from keizer_xl.workbook import pairings
 from keizer_xl.workbook.cells import (
     PROGRESS_CHARTED,
@@ -121,7 +121,7 @@ def _words(words: Sequence[str], language: str) -> list[str]:
 
 
 def _present_words(language: str) -> list[str]:
-    return ["x" if language == "en" else "ja", *_words(PRESENT_WORDS[1:], language)]
+    return [present_mark(language), *_words(PRESENT_WORDS[1:], language)]
 
 
 def _key(name: str) -> str:
@@ -443,7 +443,7 @@ def build_template(
     `players` fills the Players sheet (keys as the English headers). Excel refuses a
     workbook whose extension does not match its content, so the extension must be .xlsm
     exactly when `vba_project` is given. `language` names the sheets, headers, settings and
-    buttons (the workbook contract's names: "en" or "nl").
+    buttons (one of `i18n.LANGUAGES`; "en" is the contract's own names).
     """
     target = Path(path)
     macro = vba_project is not None
