@@ -2,9 +2,10 @@
 
 Member lists come out of the club's administration as they are: CSV from Excel or a web
 form (UTF-8 with or without a byte-order mark, or Windows-1252; comma, semicolon or tab),
-or a workbook; headers in Dutch or English; columns of the club's own (phone, e-mail, KNSB
-id, birth year). keizer_xl takes the name, rating and round columns it knows, and keeps
-every other column, header and values as typed, as an own column of the Players sheet.
+or a workbook; headers in English, Dutch, German or Italian; columns of the club's own
+(phone, e-mail, KNSB id, birth year). keizer_xl takes the name, rating and round columns it
+knows, and keeps every other column, header and values as typed, as an own column of the
+Players sheet.
 """
 
 from __future__ import annotations
@@ -23,18 +24,22 @@ from keizer_xl.exchange.csvfile import read_rows, read_text
 # The headers keizer_xl reads, by the Players column they fill; matched ignoring case,
 # spaces, dots, dashes and underscores. Any other column is the club's own.
 HEADERS: dict[str, tuple[str, ...]] = {
-    "Name": ("Name", "Naam", "Player", "Speler", "Spelersnaam", "Volledige naam", "Full name"),
+    "Name": ("Name", "Naam", "Player", "Speler", "Spelersnaam", "Volledige naam", "Full name",
+             "Spieler", "Spielername", "Giocatore", "Nominativo"),
     "Rating": ("Rating", "Elo", "KNSB rating", "Rating KNSB", "FIDE rating", "Rtg",
-               "Eigen rating", "Clubrating"),
-    "Joined": ("Joined", "Vanaf ronde", "From round"),
-    "Left": ("Left", "Tot ronde", "Until round"),
-    "Present": ("Present", "Aanwezig"),
+               "Eigen rating", "Clubrating", "DWZ", "Wertungszahl", "Punti Elo"),
+    "Joined": ("Joined", "Vanaf ronde", "From round", "Ab Runde", "Dal turno"),
+    "Left": ("Left", "Tot ronde", "Until round", "Bis Runde", "Al turno"),
+    "Present": ("Present", "Aanwezig", "Anwesend", "Presente"),
 }
-# Lists that split the name: first name, tussenvoegsel (de, van der) and last name.
+# Lists that split the name: first name, tussenvoegsel (de, van der) and last name. (An
+# Italian list's Nome is the first name beside its Cognome.)
 NAME_PARTS: dict[str, tuple[str, ...]] = {
-    "first": ("Voornaam", "Roepnaam", "First name", "Firstname", "Given name"),
+    "first": ("Voornaam", "Roepnaam", "First name", "Firstname", "Given name", "Vorname",
+              "Nome"),
     "infix": ("Tussenvoegsel", "Tussenvoegsels", "Voorvoegsel", "Infix"),
-    "last": ("Achternaam", "Last name", "Lastname", "Surname", "Family name"),
+    "last": ("Achternaam", "Last name", "Lastname", "Surname", "Family name", "Nachname",
+             "Familienname", "Cognome"),
 }
 
 
