@@ -76,7 +76,7 @@ TRANSLATIONS: dict[str, dict[str, str]] = {
         "Round": "Turno", "Board": "Scacchiera", "White": "Bianco", "Black": "Nero",
         "Result": "Risultato",
         # Standings
-        "Rank": "Posizione", "Score": "Punteggio", "Value": "Valore", "Played": "Giocate",
+        "Rank": "Posizione", "Score": "Punti", "Value": "Valore", "Played": "Giocate",
         "Won": "Vinte", "Drawn": "Patte", "Lost": "Perse", "Byes": "Riposi",
         "Absent": "Assenze", "Own": "Proprio", "Game points": "Punti partita",
         "Percentage": "Percentuale", "Colour balance": "Bilancio colori",

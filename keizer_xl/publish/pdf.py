@@ -112,7 +112,7 @@ def standings_pdf(report: Report, titles: Titles) -> bytes:
                     else t("Ranking before round 1"))
     headings = ("#", "", t("Name"), t("Score"), t("Value"), t("Pl"), t("W"), t("D"), t("L"),
                 t("Pts"), "%", t("±W"), t("Bye"), t("Abs"))
-    widths = (8, 9, 48, 15, 14, 8, 8, 8, 8, 10, 11, 9, 10, 10)
+    widths = (8, 9, 43, 16, 17, 8, 8, 8, 8, 10, 11, 9, 10, 11)
     align = ("R", "L", "L", *["R"] * 11)
     rows, colours = [], []
     for p in report.players:
@@ -158,7 +158,7 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
         rows = [(str(g.board or ""), who(g.white), g.result.value if g.result else "",
                  who(g.black)) for g in games]
         big = len(rows) <= 30
-        _table(pdf, (t("Board"), t("White"), t("Result"), t("Black")), rows, (18, 73, 22, 73),
+        _table(pdf, (t("Board"), t("White"), t("Result"), t("Black")), rows, (29, 66, 25, 66),
                ("C", "L", "C", "L"), 12 if big else 9.5, 7.2 if big else 5.2)
     pdf.ln(3)
     byes = [r.player for r in rests if r.reason is Absence.BYE]
