@@ -93,24 +93,36 @@ def test_translate_reads_the_compiled_catalog() -> None:
     assert translate("not a message of ours", "nl") == "not a message of ours"
 
 
-def test_dutch_template_speaks_dutch_within_excels_limits(tmp_path: Path) -> None:
-    """Excel drops a validation whose title passes 32 characters or message 255, so the
-    Dutch template must keep every one the English has."""
+# Words each language's template shows: two input titles and a setting's explanation.
+TEMPLATE_WORDS = {
+    "nl": ("Getoonde ronde", "Volgende ronde aanwezig?",
+           "Hoeveel minder elke volgende plaats waard is."),
+    "de": ("Gezeigte Runde", "Nächste Runde anwesend?",
+           "Wie viel weniger jeder folgende Platz wert ist."),
+    "it": ("Turno mostrato", "Presente al prossimo turno?",
+           "Quanto vale in meno ogni posizione successiva."),
+}
+
+
+def test_every_template_speaks_its_language_within_excels_limits(tmp_path: Path) -> None:
+    """Excel drops a validation whose title passes 32 characters or message 255, so each
+    language's template must keep every one the English has."""
+    assert set(TEMPLATE_WORDS) == set(OTHERS)
     counts = {}
-    for language in ("en", "nl"):
+    for language in ("en", *OTHERS):
         path = tmp_path / f"{language}.xlsx"
         build_template(path, language=language)
         with zipfile.ZipFile(path) as package:
             sheets = "".join(package.read(n).decode() for n in package.namelist()
                              if n.startswith("xl/worksheets/sheet"))
+            strings = package.read("xl/sharedStrings.xml").decode()
         counts[language] = sheets.count("<dataValidation ")
-        if language == "nl":
-            assert "Getoonde ronde" in sheets and "Volgende ronde aanwezig?" in sheets
+        if language != "en":
+            shown, present, explained = TEMPLATE_WORDS[language]
+            assert shown in sheets and present in sheets
             for title in re.findall(r'promptTitle="([^"]*)"', sheets):
                 assert len(title) <= 32, title
             for message in re.findall(r'prompt="([^"]*)"', sheets):
                 assert len(message) <= 255, message
-            with zipfile.ZipFile(path) as package:
-                strings = package.read("xl/sharedStrings.xml").decode()
-            assert "Hoeveel minder elke volgende plaats waard is." in strings
-    assert counts["nl"] == counts["en"] > 0
+            assert explained in strings
+    assert all(count == counts["en"] > 0 for count in counts.values())
