@@ -144,3 +144,35 @@ def test_readme_lists_every_accepted_word_and_nothing_else() -> None:
         assert {parse_result(w) for w in words} == {parse_result(words[0])}
     assert {parse_presence(w) for w in present[0][1]} == {PRESENT}
     assert {parse_presence(w) for w in present[1][1]} == {DEFAULT_ABSENCE}
+
+
+LANGUAGES_DOC = README.parent / "languages.md"
+MEANINGS: dict[str, object] = {
+    "White wins": Result.WHITE_WINS, "Black wins": Result.BLACK_WINS, "Draw": Result.DRAW,
+    "White wins by forfeit (Black did not turn up)": Result.WHITE_FORFEIT_WIN,
+    "Black wins by forfeit (White did not turn up)": Result.BLACK_FORFEIT_WIN,
+    "Neither turned up": Result.DOUBLE_FORFEIT, "Bye": Absence.BYE,
+    "Excused absence": Absence.EXCUSED, "Club duty": Absence.CLUB,
+    "Unexcused absence": Absence.UNEXCUSED, "Present": PRESENT,
+    "Absent, counted as the Settings' Default absence": DEFAULT_ABSENCE, "No rating": 0,
+}
+
+
+@pytest.mark.parametrize("section", ["Nederlands", "Deutsch", "Italiano"])
+def test_each_languages_words_mean_what_its_table_says(section: str) -> None:
+    """docs/languages.md lists each language's own words; each is read as its line says."""
+    text = LANGUAGES_DOC.read_text(encoding="utf-8")
+    part = text.split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")]
+            for line in part.splitlines()
+            if line.startswith("| ") and not line.startswith("| meaning")]
+    assert {"Bye", "Excused absence", "Club duty", "Present"} <= {row[0] for row in rows}
+    for meaning, words in rows:
+        meant = MEANINGS[meaning]
+        for word in re.findall(r"`([^`]+)`", words):
+            if meaning == "No rating":
+                assert parse_rating(word) == 0, word
+            elif meaning in ("Present", "Absent, counted as the Settings' Default absence"):
+                assert parse_presence(word) == meant, word
+            else:
+                assert parse_result(word) is meant, word
