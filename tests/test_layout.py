@@ -5,6 +5,11 @@
 - `keizer_xl.workbook.xlsx` knows nothing of Keizer: nothing of keizer_xl outside itself.
 - `keizer_xl.workbook` never imports the outer shells (`live`, `cli`).
 - `keizer_xl.engine` is the pandas door over core: core and pandas, nothing else of ours.
+- Every package has a rank (`core` < `i18n` < `workbook` < `exchange` < `publish` <
+  `live`, `lite`, `cli`); a module imports only from packages of a lower rank and its own.
+- No import cycle between modules (lazy imports count too).
+- Privacy lives on modules (h11's way): no module imports a name starting with `_` from
+  another module, and a private module (`_name.py`) is imported only inside its package.
 - No module grows past 600 lines (one job each; split by job before then).
 
 Imports are read from the source (every `import` and `from ... import`, also those inside
@@ -22,6 +27,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "keizer_xl"
 CORE_THIRD_PARTY = {"numpy"}
 MAX_LINES = 600
+# Each package's rank: a module imports ours only from a lower rank or its own package.
+RANKS = {"core": 0, "engine": 1, "i18n": 1, "workbook": 2, "exchange": 3, "publish": 4,
+         "live": 5, "lite": 5, "cli": 5, "": 6}
+OPEN_TO_ALL = {"keizer_xl", "keizer_xl.__version__"}  # the package itself and its version
 
 
 def module_name(path: Path, root: Path = PACKAGE) -> str:
@@ -29,23 +38,125 @@ def module_name(path: Path, root: Path = PACKAGE) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports(path: Path, root: Path = PACKAGE) -> set[str]:
-    """Every module a source file imports, relative imports resolved."""
+def imported_names(path: Path, root: Path = PACKAGE) -> list[tuple[str, str | None]]:
+    """Each import of a source file as (module, name): `import a.b` gives ("a.b", None),
+    `from a import b` gives ("a", "b"); relative imports resolved."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     here = module_name(path, root).split(".")
     if path.name != "__init__.py":
         here = here[:-1]
-    found: set[str] = set()
+    found: list[tuple[str, str | None]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            found.extend((alias.name, None) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 anchor = here[: len(here) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            found.add(base)
-            found.update(f"{base}.{alias.name}" for alias in node.names)
+            found.extend((base, alias.name) for alias in node.names)
+    return found
+
+
+def imports(path: Path, root: Path = PACKAGE) -> set[str]:
+    """Every module a source file imports (and every name, as `module.name`)."""
+    found: set[str] = set()
+    for module, name in imported_names(path, root):
+        found.add(module)
+        if name is not None:
+            found.add(f"{module}.{name}")
+    return found
+
+
+def package_of(module: str) -> str:
+    """The package a module of ours belongs to for the ranks: `keizer_xl.workbook.xlsx.book`
+    is in `workbook`, `keizer_xl.engine` in `engine`, `keizer_xl` itself in ``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def modules_of(root: Path) -> dict[str, Path]:
+    return {module_name(path, root): path for path in sorted(root.rglob("*.py"))}
+
+
+def rank_violations(root: Path = PACKAGE) -> list[str]:
+    """Imports from a package of the same or a higher rank than the importer's own."""
+    out: list[str] = []
+    for name, path in modules_of(root).items():
+        mine = package_of(name)
+        for imported in sorted(imports(path, root)):
+            if imported.split(".")[0] != "keizer_xl" or imported in OPEN_TO_ALL:
+                continue
+            theirs = package_of(imported)
+            if theirs != mine and RANKS[theirs] >= RANKS[mine]:
+                out.append(f"{name} imports {imported} (rank: {mine or 'keizer_xl'} "
+                           f"{RANKS[mine]} may not import {theirs} {RANKS[theirs]})")
+    return out
+
+
+def private_violations(root: Path = PACKAGE) -> list[str]:
+    """Underscore names taken from another module; private modules used outside their
+    package."""
+    out: list[str] = []
+    for name, path in modules_of(root).items():
+        home = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for module, imported in imported_names(path, root):
+            if module.split(".")[0] != "keizer_xl":
+                continue
+            parts = module.split(".") + ([imported] if imported else [])
+            for i, part in enumerate(parts):
+                if not part.startswith("_") or part.startswith("__"):
+                    continue
+                owner = ".".join(parts[:i])
+                is_module = (root.parent / Path(*parts[: i + 1])).with_suffix(".py").exists()
+                if not is_module:
+                    out.append(f"{name} imports {part} from {owner} (a private name)")
+                elif not (home == owner or home.startswith(owner + ".")):
+                    out.append(f"{name} imports {owner}.{part} (a private module of "
+                               f"another package)")
+    return out
+
+
+def cycles(root: Path = PACKAGE) -> list[list[str]]:
+    """Groups of modules that import each other, directly or around (Tarjan's strongly
+    connected components of the import graph, lazy imports included)."""
+    known = modules_of(root)
+    graph: dict[str, set[str]] = {}
+    for name, path in known.items():
+        targets: set[str] = set()
+        for module, imported in imported_names(path, root):
+            candidates = [f"{module}.{imported}", module] if imported else [module]
+            target = next((c for c in candidates if c in known), None)
+            if target is not None and target != name:
+                targets.add(target)
+        graph[name] = targets
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
     return found
 
 
@@ -79,6 +190,36 @@ def test_imports_point_only_downwards() -> None:
     assert violations() == []
 
 
+def test_every_package_imports_only_lower_ranks() -> None:
+    assert rank_violations() == []
+
+
+def test_no_import_cycles() -> None:
+    assert cycles() == []
+
+
+def test_no_private_name_crosses_a_module() -> None:
+    assert private_violations() == []
+
+
+@pytest.mark.parametrize(("where", "line", "check"), [
+    ("core/rows.py", "    from keizer_xl.core.season import Season", "cycle"),
+    ("cli/speech.py", "    from keizer_xl.cli.prelude import perform", "cycle"),
+    ("cli/main.py", "from keizer_xl.cli.prelude import _tune_gc", "private"),
+    ("publish/site.py", "from keizer_xl.workbook.xlsx._package import Package", "private"),
+    ("i18n/__init__.py", "    from keizer_xl.workbook.layout import read_book", "rank"),
+    ("exchange/trf.py", "from keizer_xl.publish import site", "rank"),
+])
+def test_the_checks_catch_a_cycle_a_private_or_an_upward_import(
+        tmp_path: Path, where: str, line: str, check: str) -> None:
+    """Tried on broken copies: one added import makes exactly the named check fail."""
+    copy = broken_copy(tmp_path, where, line)
+    found = {"cycle": cycles(copy), "private": private_violations(copy),
+             "rank": rank_violations(copy)}
+    assert found[check], found
+    assert (cycles(), private_violations(), rank_violations()) == ([], [], [])
+
+
 def test_no_module_is_over_600_lines() -> None:
     long = {module_name(p): n for p in PACKAGE.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
@@ -97,6 +238,13 @@ def test_no_module_is_over_600_lines() -> None:
 def test_the_rules_catch_a_forbidden_import(tmp_path: Path, where: str, line: str,
                                              rule: str) -> None:
     """Tried: a copy of the package with one forbidden import added fails the check."""
+    found = violations(broken_copy(tmp_path, where, line))
+    assert any(rule in v for v in found), found
+    assert violations(PACKAGE) == []
+
+
+def broken_copy(tmp_path: Path, where: str, line: str) -> Path:
+    """A copy of the package with one import added (inside a function when indented)."""
     import shutil
 
     copy = tmp_path / "keizer_xl"
@@ -108,6 +256,4 @@ def test_the_rules_catch_a_forbidden_import(tmp_path: Path, where: str, line: st
     else:
         source += f"\n{line}\n"
     target.write_text(source, encoding="utf-8")
-    found = violations(copy)
-    assert any(rule in v for v in found), found
-    assert violations(PACKAGE) == []
+    return copy

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from keizer_xl.core.messages import Message, Tongue
+from keizer_xl.i18n.languages import LANGUAGES
 
 __all__ = [
     "DOMAIN",
@@ -45,7 +46,6 @@ __all__ = [
 
 DOMAIN = "keizer_xl"
 LOCALE = Path(__file__).parent / "locale"
-LANGUAGES = ("en", "nl", "de", "it")  # English is the code's own
 
 
 @functools.cache

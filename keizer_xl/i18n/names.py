@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from keizer_xl.core.model import Absence
 from keizer_xl.core.words import text
-from keizer_xl.i18n import LANGUAGES
+from keizer_xl.i18n.languages import LANGUAGES
 
 # Every name keizer_xl reads or writes in a workbook, in each language besides the
 # contract's own English: sheets, headers, setting names and the words of bye and absence
