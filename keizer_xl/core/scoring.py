@@ -14,6 +14,7 @@ only when they are exactly equal. Fractions come back out at the end.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,7 +23,7 @@ from typing import overload
 import numpy as np
 
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Absence, Player, Result
+from keizer_xl.core.model import Absence, Player, Points, Result, Reward
 from keizer_xl.core.ratings import EloRatings, games_by_round, lcm_of_denominators
 from keizer_xl.core.rows import (
     ABSENCE_CODE,
@@ -129,9 +130,16 @@ class Standings:
         return {row.name: row.value for row in self.rows}
 
 
-def automatic_top_value(n_players: int) -> Fraction:
-    """Blank Top value: 1.5 × (players − 1), halves to even (35 players give 51)."""
-    return Fraction(round(Fraction(3, 2) * (n_players - 1)))
+def rounded(x: Fraction, rounding: str) -> Fraction:
+    """A computed Top value as a whole number: halves to even (Top value rounding `even`)
+    or rounded down (`down`)."""
+    return Fraction(math.floor(x) if rounding == "down" else round(x))
+
+
+def automatic_top_value(n_players: int, rounding: str = "even") -> Fraction:
+    """Blank Top value: 1.5 × (players − 1), halves to even (35 players give 51) or rounded
+    down (6 players give 7)."""
+    return rounded(Fraction(3, 2) * (n_players - 1), rounding)
 
 
 # What a round meant for a player, as a small number per player and round.
@@ -173,7 +181,8 @@ class _Shares:
 
 class _Coefficients:
     """Per player and round: what the round meant (`kind`), the share of the own value
-    (`own`), the opponent (`opp`, n for nobody) and the share of his value (`opp_share`).
+    (`own`), the opponent (`opp`, n for nobody), the share of his value (`opp_share`) and
+    the fixed points earned whatever the values (`points`: a bye or absence set so).
 
     Shares are small integer codes into `shares`. Everything is filled from the season's
     integer rows with numpy indexing, one step per kind of row, not row by row.
@@ -189,6 +198,7 @@ class _Coefficients:
         self.own = np.zeros(shape, dtype=np.intp)
         self.opp = np.full(shape, n, dtype=np.intp)
         self.opp_share = np.zeros(shape, dtype=np.intp)
+        self.points = np.zeros(shape, dtype=np.int64)  # at most words.MOST_POINTS
         self.reason = np.zeros(shape, dtype=np.int8)  # absence code (rows.ABSENCE_CODE)
         rows = season.rows
         counted = (rows.round >= 1) & (rows.round <= rounds)
@@ -259,7 +269,16 @@ class _Coefficients:
         early = missing & (rnd < joined)
         self.kind[early] = NOT_YET
         if s.late_entry_rounds == "excused":
-            self.own[early] = self.shares.code(s.excused[0])
+            self._reward(self.own, self.points, early, s.excused[0])
+
+    def _reward(self, own: np.ndarray, points: np.ndarray, where: np.ndarray,
+                reward: Reward) -> None:
+        """A share of own value, or fixed points, for the cells `where` of `own` and
+        `points` (the tables or their flat views)."""
+        if isinstance(reward, Points):
+            own[where], points[where] = 0, reward.amount
+        else:
+            own[where], points[where] = self.shares.code(reward), 0
 
     def _absences(self) -> None:
         """Byes and absences, rewarded ones counted in round order for the decreasing
@@ -267,21 +286,28 @@ class _Coefficients:
         s, code, reason = self.settings, self.shares.code, self.reason
         bye = reason == ABSENCE_CODE[Absence.BYE]
         self.kind[bye] = FREE
-        self.own[bye] = code(s.bye)
+        self._reward(self.own, self.points, bye, s.bye)
         absent = reason > ABSENCE_CODE[Absence.BYE]
         self.kind[absent] = ABSENT
-        self.own[reason == ABSENCE_CODE[Absence.UNEXCUSED]] = code(s.unexcused)
+        self._reward(self.own, self.points, reason == ABSENCE_CODE[Absence.UNEXCUSED],
+                     s.unexcused)
         if s.forfeit_loss is not None:
-            self.own.reshape(-1)[self.no_show] = code(s.forfeit_loss)
+            self._reward(self.own.reshape(-1), self.points.reshape(-1), self.no_show,
+                         s.forfeit_loss)
         excused = reason == ABSENCE_CODE[Absence.EXCUSED]
         club = reason == ABSENCE_CODE[Absence.CLUB]
         count = np.cumsum(excused | club, axis=1)  # the how-manieth rewarded absence
         cap = s.max_rewarded_absences
-        for which, shares in ((excused, s.excused), (club, s.club)):
+        for which, rewards in ((excused, s.excused), (club, s.club)):
             if cap is not None:
                 which = which & (count <= cap)
-            codes = np.array([code(x) for x in shares], dtype=np.intp)
-            self.own[which] = codes[np.minimum(count[which], len(shares)) - 1]
+            codes = np.array([0 if isinstance(x, Points) else code(x) for x in rewards],
+                             dtype=np.intp)
+            amounts = np.array([x.amount if isinstance(x, Points) else 0 for x in rewards],
+                               dtype=np.int64)
+            nth = np.minimum(count[which], len(rewards)) - 1
+            self.own[which] = codes[nth]
+            self.points[which] = amounts[nth]
 
 
 class _Calculator:
@@ -289,6 +315,10 @@ class _Calculator:
 
     Values are kept multiplied by `value_scale` and coefficients by `coef_scale`, so scores
     are integers scaled by value_scale·coef_scale: exact, and comparable without rounding.
+    Fixed points are constants of the same scale.
+
+    Pricing `current` prices every round again with each new ranking's values; `frozen`
+    prices each round once, when it is scored, and keeps that worth (`_fix`).
     """
 
     def __init__(self, season: Season, settings: Settings, rounds: int) -> None:
@@ -301,7 +331,7 @@ class _Calculator:
         self.coef_scale = lcm_of_denominators(self.coef.shares.values)
         self.fixed_top = settings.top_value
         if self.fixed_top is None and not settings.top_value_auto and settings.values == "rank":
-            self.fixed_top = automatic_top_value(n)
+            self.fixed_top = automatic_top_value(n, settings.top_value_rounding)
         # Values `rating` (Geel): the value is the rating / divisor, and with a K-factor the
         # ratings move after each round (`ratings.EloRatings`); value × value_scale =
         # rating × rating scale × q (divisor p/q).
@@ -324,6 +354,11 @@ class _Calculator:
         self.opp_share_by_round = np.ascontiguousarray(shares.scaled(
             self.coef.opp_share, self.coef_scale, np.int32 if self.narrow else dtype).T)
         self.own_so_far = np.cumsum(self.own_share, axis=1)  # own shares of rounds 1..k
+        # fixed points, scaled as scores are (None when the settings give none)
+        self.points: np.ndarray | None = None
+        if self.coef.points.any():
+            self.points = self.coef.points.astype(dtype) * (self.value_scale * self.coef_scale)
+            self.points_so_far = np.cumsum(self.points, axis=1)
         # the order among equal scores: higher rating, then earlier on the Players sheet
         rating = np.array(scaled_ratings, dtype=dtype)
         by_rating = np.lexsort((np.arange(n), -rating))
@@ -355,8 +390,10 @@ class _Calculator:
     def _biggest_sum(self, biggest_value: Fraction) -> Fraction:
         """A bound on every scaled number the calculation makes."""
         most_share = max((abs(x) for x in self.coef.shares.values), default=Fraction(0))
-        bound = ((self.rounds + 2) * (most_share * self.coef_scale + self.coef_scale)
-                 * biggest_value * self.value_scale)
+        most_points = int(self.coef.points.max(initial=0))
+        bound = ((self.rounds + 2) * ((most_share * self.coef_scale + self.coef_scale)
+                                      * biggest_value + most_points * self.coef_scale)
+                 * self.value_scale)
         return max(bound, Fraction(self.biggest_rating))
 
     # -- rankings and values ------------------------------------------------------------
@@ -419,7 +456,7 @@ class _Calculator:
     def top_value(self, ranked: int) -> Fraction:
         if self.settings.top_value_auto:
             ratio = self.settings.ratio
-            return Fraction(round((ranked - 1) * ratio / (ratio - 1)))
+            return rounded((ranked - 1) * ratio / (ratio - 1), self.settings.top_value_rounding)
         assert self.fixed_top is not None
         return self.fixed_top
 
@@ -434,7 +471,33 @@ class _Calculator:
         opponents *= self.opp_share_by_round[:upto]
         score: np.ndarray = own + self.own_so_far[:, upto - 1] * value[:self.n] + \
             opponents.sum(axis=0, dtype=self.dtype)
+        if self.points is not None:
+            score += self.points_so_far[:, upto - 1]
         return score
+
+    def worth(self, k: int, value: np.ndarray, who: np.ndarray) -> np.ndarray:
+        """Scaled worth of round k + 1 to the players `who`, priced with `value`."""
+        opponents = self.opp_by_round[k, who]
+        worth: np.ndarray = self.own_share[who, k] * value[who] + \
+            self.opp_share_by_round[k, who].astype(self.dtype) * value[opponents]
+        if self.points is not None:
+            worth += self.points[who, k]
+        return worth
+
+    def _fix(self, upto: int, value: np.ndarray, who: np.ndarray, fixed: np.ndarray,
+             fixed_sum: np.ndarray, done: np.ndarray) -> None:
+        """Pricing frozen: the rounds of `who` not fixed yet, up to `upto`, priced now with
+        `value` and never again. That is round `upto` alone, except for a player scored
+        for the first time, whose earlier rounds (before they joined) are fixed now, with
+        the value they are first scored with."""
+        pending = who[done[who] < upto]
+        if not len(pending):
+            return
+        for k in range(int(done[pending].min()), upto):
+            now = pending[done[pending] <= k]
+            fixed[now, k] = self.worth(k, value, now)
+            fixed_sum[now] += fixed[now, k]
+        done[pending] = upto
 
     def own_term(self, value: np.ndarray, initial: np.ndarray) -> np.ndarray:
         """The own value counted once more in the score (Own value current/initial/none)."""
@@ -454,13 +517,23 @@ class _Calculator:
         priced_with = value
         scored = self.nobody
         elo_games = None
+        frozen = s.pricing == "frozen"
+        # Pricing frozen: each round's worth as fixed, their sums, how many rounds are fixed
+        fixed: np.ndarray = np.zeros((self.n, self.rounds) if frozen else (0, 0), self.dtype)
+        fixed_sum: np.ndarray = np.zeros(self.n, dtype=self.dtype)
+        done = np.zeros(self.n, dtype=np.int64)
         for r in range(1, self.rounds + 1):
             scored, newcomers = self.members(r)
             if s.own_value == "initial":
                 fresh = scored[~priced[scored]]  # first priced now: their initial value
                 initial[fresh] = value[fresh]
                 priced[fresh] = True
-            score, priced_with = self.scores(r, value, initial), value
+            if frozen:
+                self._fix(r, value, scored, fixed, fixed_sum, done)
+                score = self.own_term(value, initial) + fixed_sum
+            else:
+                score = self.scores(r, value, initial)
+            priced_with = value
             ranking = self.rank(score, scored, newcomers)
             if s.values == "rating" and s.rating_k:
                 if elo_games is None:  # who played whom with what points, made once
@@ -469,7 +542,7 @@ class _Calculator:
             value = self.values(ranking, score, len(scored))
             rankings.append(ranking)
         passes, note = 0, ""
-        if s.iterate != "none" and self.rounds > 0:
+        if s.iterate != "none" and self.rounds > 0 and not frozen:  # frozen: no re-pricing
             # converged when re-pricing gives back the same values (with shared ties the
             # values can change while the order does not, so the order alone is not enough)
             def state(rk: np.ndarray, val: np.ndarray) -> tuple[bytes, bytes]:
@@ -497,8 +570,13 @@ class _Calculator:
                     break
                 seen.append(key)
         own = self.own_term(priced_with, initial)
-        terms = self.own_share * priced_with[:self.n, None] + \
-            self.opp_share_by_round.T * priced_with[self.opp]
+        if frozen:
+            terms = fixed
+        else:
+            terms = self.own_share * priced_with[:self.n, None] + \
+                self.opp_share_by_round.T * priced_with[self.opp]
+            if self.points is not None:
+                terms = terms + self.points
         return self.table(ranking, scored if self.rounds else self.nobody, score, value,
                           terms, own, rankings, passes, note)
 

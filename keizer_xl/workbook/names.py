@@ -58,6 +58,7 @@ SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
         "Rating K-factor": "Rating K-factor", "Pairing": "Indeling",
         "Top-down from round": "Van boven af vanaf ronde",
         "First round white": "Wit in eerste ronde", "Max same colour": "Max zelfde kleur",
+        "Pricing": "Waardering", "Top value rounding": "Afronding topwaarde",
         "Minimum games": "Minimum partijen", "Rounds in season": "Ronden in seizoen",
         "Club name": "Clubnaam", "Competition name": "Competitienaam",
     },
