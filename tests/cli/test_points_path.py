@@ -128,3 +128,15 @@ def test_a_dutch_club_plays_esgapp_and_publishes_its_rules_in_dutch(tmp_path: Pa
     assert cells[cells.index("Waardering") + 1] == "frozen"
     assert cells[cells.index("Vrije ronde") + 1] == "40 punten"
     assert cells[cells.index("Eigen waarde") + 1] == "none"
+
+
+def test_next_season_knows_the_rounded_down_top_value_as_automatic(tmp_path: Path) -> None:
+    players = [{**p, "Present": "x"} for p in golden_rows("G", "players")]
+    last = make_book(tmp_path / "2025.xlsx", players, (), {"Top value rounding": "down"})
+    assert run_cli("pair", last).exit_code == 0  # fixes Top value 7 (rounded down)
+    nxt = tmp_path / "2026.xlsx"
+    result = run_cli("new", nxt, "--from", last)
+    assert result.exit_code == 0, result.output
+    assert "Top value 7 was last season's automatic value" in result.output
+    settings = {r[0]: r[1] for r in sheet(nxt, "Settings")[1:]}
+    assert settings["Top value"] == "" and settings["Top value rounding"] == "down"
