@@ -88,8 +88,10 @@ def _rewards(value: object) -> tuple[Reward, ...]:
     if not isinstance(value, str):
         return (parse_fraction(value),)
     parts: list[str] = value.replace(";", ",").split(",")
-    # "0,5" is one Dutch decimal, "1/3, 1/4" a list: a list needs a space or a slash-fraction
-    if len(parts) == 2 and "/" not in value and " " not in value:
+    # "0,5" is one Dutch decimal, "1/3, 1/4" a list: a list needs a slash-fraction, or a
+    # space after its comma ("1,5 punten" is one number of points, not 1 and 5 points)
+    if len(parts) == 2 and "/" not in value and (
+            " " not in value.strip() or parts[1][:1].isdigit()):
         parts = [value]
     out = tuple(parse_reward(p.strip()) for p in parts if not is_blank(p))
     if not out:

@@ -119,6 +119,16 @@ def test_a_list_may_mix_shares_and_points() -> None:
     assert s.club == (F(1, 3), Points(10))
 
 
+@pytest.mark.parametrize(("typed", "problem"), [
+    ("1,5 punten", "not a whole number of points"),  # one Dutch decimal, not 1 and 5 points
+    ("20 points, x", "not a number")])
+def test_a_decimal_comma_is_no_list(typed: str, problem: str) -> None:
+    with pytest.raises(KeizerError, match=problem):
+        parse_settings({"Excused absence": typed})
+    assert parse_settings({"Excused absence": "0,5 "}).excused == (F(1, 2),)
+    assert parse_settings({"Excused absence": "12,5 %"}).excused == (F(1, 8),)
+
+
 def test_points_go_only_where_the_rule_book_allows_them() -> None:
     with pytest.raises(KeizerError) as error:
         parse_settings({"Forfeit win": "40 points", "Loss": "3 points",
