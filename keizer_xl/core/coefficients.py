@@ -146,13 +146,16 @@ class Coefficients:
             self._reward(self.own, self.points, early, s.excused[0])
 
     def _reward(self, own: np.ndarray, points: np.ndarray, where: np.ndarray,
-                reward: Reward) -> None:
+                reward: Reward, again: bool = False) -> None:
         """A share of own value, or fixed points, for the cells `where` of `own` and
-        `points` (the tables or their flat views)."""
+        `points` (the tables or their flat views); `again` when the cells may have been
+        given points before (otherwise their points are still 0: not written, for speed)."""
         if isinstance(reward, Points):
             own[where], points[where] = 0, reward.amount
         else:
-            own[where], points[where] = self.shares.code(reward), 0
+            own[where] = self.shares.code(reward)
+            if again:
+                points[where] = 0
 
     def _absences(self) -> None:
         """Byes and absences, rewarded ones counted in round order for the decreasing
@@ -167,7 +170,7 @@ class Coefficients:
                      s.unexcused)
         if s.forfeit_loss is not None:
             self._reward(self.own.reshape(-1), self.points.reshape(-1), self.no_show,
-                         s.forfeit_loss)
+                         s.forfeit_loss, again=True)
         excused = reason == ABSENCE_CODE[Absence.EXCUSED]
         club = reason == ABSENCE_CODE[Absence.CLUB]
         count = np.cumsum(excused | club, axis=1)  # the how-manieth rewarded absence
@@ -181,4 +184,5 @@ class Coefficients:
                                dtype=np.int64)
             nth = np.minimum(count[which], len(rewards)) - 1
             self.own[which] = codes[nth]
-            self.points[which] = amounts[nth]
+            if amounts.any():
+                self.points[which] = amounts[nth]
