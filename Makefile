@@ -38,7 +38,7 @@ catalogs: $(STAMP)
 	$(BIN)/pybabel extract -F keizer_xl/i18n/babel.cfg $(MESSAGES) --no-location \
 		--sort-output --omit-header -o $(LOCALE)/keizer_xl.pot keizer_xl
 	$(BIN)/pybabel update -i $(LOCALE)/keizer_xl.pot -d $(LOCALE) -D keizer_xl \
-		--no-fuzzy-matching -w 96
+		--no-fuzzy-matching --ignore-obsolete -w 96
 	sed -i '/^"POT-Creation-Date: /d' $(LOCALE)/*/LC_MESSAGES/keizer_xl.po  # no churn per run
 	$(BIN)/pybabel compile -d $(LOCALE) -D keizer_xl
 

@@ -12,6 +12,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from keizer_xl.core.messages import Message, msg
+
 
 class Result(enum.Enum):
     """The outcome of a game row, as the secretary types it in the Result column."""
@@ -35,6 +37,26 @@ class Result(enum.Enum):
         if self is Result.DRAW:
             return Fraction(1, 2)
         return Fraction(1 if (self is Result.WHITE_WINS) == white else 0)
+
+
+@dataclass(frozen=True)
+class Points:
+    """A fixed number of points for a round without a game (`40 points`), earned whatever
+    one's value: some clubs' point systems reward a bye or an absence this way instead of
+    with a share of one's own value."""
+
+    amount: int
+
+    def __str__(self) -> str:
+        return f"{self.amount} points"
+
+    def said(self) -> Message:
+        """As a message, for a shell to say in the workbook's language (`40 punten`)."""
+        return msg("{points} points", points=self.amount)
+
+
+# What a round without a game earns: a share of one's own value, or fixed points.
+Reward = Fraction | Points
 
 
 class Absence(enum.Enum):

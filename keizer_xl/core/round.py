@@ -48,7 +48,7 @@ class Competition:
         """The blank Top value, fixed once when round 1 is paired (None if not needed)."""
         s = self.settings
         if s.top_value is None and not s.top_value_auto and s.values == "rank":
-            return automatic_top_value(len(self.season.players))
+            return automatic_top_value(len(self.season.players), s.top_value_rounding)
         return None
 
     def standings(self, after_round: int | None = None) -> Standings:

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Absence, Result
+from keizer_xl.core.model import Absence, Points, Result, Reward
 
 
 class WordError(KeizerXLError, ValueError):
@@ -273,3 +273,36 @@ def parse_choice(value: object, choices: tuple[str, ...]) -> str:
     raise WordError(msg("'{value}' is not allowed; use {choices}", value=text(value),
                         choices=", ".join(choices)))
 
+
+# The word for points in each workbook language, plural and singular: `40 punten` is read
+# in an English workbook too, since a club copies its rules from wherever it finds them.
+POINTS_WORDS: tuple[str, ...] = ("points", "point", "punten", "punt", "punkte", "punkt",
+                                 "punti", "punto")
+_POINTS = re.compile(r"(.*?)\s*(" + "|".join(POINTS_WORDS) + r")\.?", re.IGNORECASE)
+MOST_POINTS = 10**18  # as the largest Top value: the engine stays exact far beyond it
+
+
+def parse_points(value: object) -> Points | None:
+    """Fixed points (`40 points`, `40 punten`, `40 Punkte`, `40 punti`): a whole number
+    from 0 with the word for points; None when no such word is there."""
+    found = _POINTS.fullmatch(text(value)) if isinstance(value, str) else None
+    if found is None:
+        return None
+    try:
+        number = parse_number(found.group(1))
+    except WordError:
+        number = None
+    if number is None or number.denominator != 1 or number < 0:
+        raise WordError(msg("'{value}' is not a whole number of points (such as 40 points)",
+                            value=text(value)))
+    if number > MOST_POINTS:
+        raise WordError(msg("'{value}' is outside the sensible range, {low} to {high}",
+                            value=text(value), low="0", high=f"{MOST_POINTS:,}"))
+    return Points(int(number))
+
+
+def parse_reward(value: object) -> Reward:
+    """What a round without a game earns: a share of own value (`2/3`, `66.7%`) or fixed
+    points (`40 points`)."""
+    points = parse_points(value)
+    return parse_fraction(value) if points is None else points

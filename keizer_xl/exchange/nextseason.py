@@ -48,7 +48,7 @@ def next_order(players: Sequence[Player], standings: Standings, order: str) -> l
 
 
 def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: Fraction | None,
-                  order: str) -> tuple[list[tuple[str, str]], list[str]]:
+                  order: str, rounding: str = "even") -> tuple[list[tuple[str, str]], list[str]]:
     """Last season's settings for the next, and notes on what was changed.
 
     A Top value that keizer_xl fixed when round 1 was paired (the automatic one for last
@@ -59,7 +59,7 @@ def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: 
         if name == "Initial order":
             continue
         if (name == "Top value" and top_value is not None
-                and top_value == automatic_top_value(len(season.players))):
+                and top_value == automatic_top_value(len(season.players), rounding)):
             notes.append(msg("{setting} {value} was last season's automatic value; it is "
                              "blank again, to be fixed for this season's players when round 1 "
                              "is paired", setting=Name("Top value", "setting"), value=value))
@@ -101,7 +101,8 @@ def new_from_last(last: Path, book: Path, order: str = "rating",
     rating = {row.name: row.rating for row in standings.rows}
     players = [{"Name": p.name, "Rating": rating.get(p.name, p.rating) or None} for p in stay]
     settings, notes = next_settings(filled_settings(grids, layout), season,
-                                    competition.settings.top_value, order)
+                                    competition.settings.top_value, order,
+                                    competition.settings.top_value_rounding)
     grid = grids[layout.sheet["Players"]]
     ours = set(layout.columns["Players"].values())
     header = list(grid[0]) if grid else []

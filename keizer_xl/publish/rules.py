@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from keizer_xl.core.model import Points
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import SETTINGS, SPECS, Settings
-from keizer_xl.i18n import translate
+from keizer_xl.i18n import say, translate
 from keizer_xl.i18n.names import local_setting
 
 # Shown whatever they are set to; the other rules only when the club typed a value.
@@ -21,6 +22,8 @@ def _word(value: object, language: str) -> str:
         return translate("yes", language) if value else translate("no", language)
     if isinstance(value, Fraction):
         return str(value)  # 2/3, as the secretary types it
+    if isinstance(value, Points):
+        return say(value.said(), language)
     if isinstance(value, tuple):
         return ", ".join(_word(v, language) for v in value)
     return str(getattr(value, "value", value))
