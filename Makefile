@@ -39,7 +39,9 @@ catalogs: $(STAMP)
 		--sort-output --omit-header -o $(LOCALE)/keizer_xl.pot keizer_xl
 	$(BIN)/pybabel update -i $(LOCALE)/keizer_xl.pot -d $(LOCALE) -D keizer_xl \
 		--no-fuzzy-matching --ignore-obsolete -w 96
-	sed -i '/^"POT-Creation-Date: /d' $(LOCALE)/*/LC_MESSAGES/keizer_xl.po  # no churn per run
+	# one fixed creation date: no churn per run, no conflict between branches
+	sed -i 's/^"POT-Creation-Date: .*/"POT-Creation-Date: 2026-01-01 00:00+0000\\n"/' \
+		$(LOCALE)/*/LC_MESSAGES/keizer_xl.po
 	$(BIN)/pybabel compile -d $(LOCALE) -D keizer_xl
 
 template: $(STAMP)
