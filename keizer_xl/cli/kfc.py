@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from keizer_xl.cli.prelude import perform
-from keizer_xl.cli.speech import note, say, speak, t
+from keizer_xl.cli.speech import note, say, speak, t, typed
 
 SUFFIXES = (".s3db",)  # KeizerForClubs' tournament files
 
@@ -20,5 +20,5 @@ def new_from_kfc(file: Path, source: Path, language: str | None) -> None:
     for line in outcome.notes:
         note(line)
     say(t("Made {file} from {source}: {count} players, {rounds} rounds, standings written. "
-          "Next: keizer-xl pair {file}", file=file, source=source, count=outcome.players,
-          rounds=outcome.rounds))
+          "Next: keizer-xl pair {file}", file=typed(file), source=source,
+          count=outcome.players, rounds=outcome.rounds))

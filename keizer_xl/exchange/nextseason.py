@@ -51,15 +51,15 @@ def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: 
                   order: str, rounding: str = "even") -> tuple[list[tuple[str, str]], list[str]]:
     """Last season's settings for the next, and notes on what was changed.
 
-    A Top value that keizer_xl fixed when round 1 was paired (the automatic one for last
-    season's number of players) is left blank, to be fixed again for the new number."""
+    A Top value that keizer_xl fixed when round 1 was paired (see `fixed_at_round_one`) is
+    left blank, to be fixed again for the new number of players."""
     out: list[tuple[str, str]] = []
     notes: list[str] = []
     for name, value in filled:
         if name == "Initial order":
             continue
-        if (name == "Top value" and top_value is not None
-                and top_value == automatic_top_value(len(season.players), rounding)):
+        if name == "Top value" and top_value is not None and fixed_at_round_one(
+                top_value, season, rounding):
             notes.append(msg("{setting} {value} was last season's automatic value; it is "
                              "blank again, to be fixed for this season's players when round 1 "
                              "is paired", setting=Name("Top value", "setting"), value=value))
@@ -68,6 +68,16 @@ def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: 
     if order == "standings":
         out.append(("Initial order", "as listed"))
     return out, notes
+
+
+def fixed_at_round_one(top_value: Fraction, season: Season, rounding: str = "even") -> bool:
+    """Is this the Top value keizer_xl fixed when round 1 was paired: the automatic value
+    for the players on the sheet then? Those are the players taking part in round 1; late
+    entrants were added afterwards (or, listed in advance with their Joined round, were
+    there too: the value for everyone counts as well)."""
+    at_round_one = sum(1 for p in season.players if p.joined <= 1)
+    return top_value in {automatic_top_value(at_round_one, rounding),
+                         automatic_top_value(len(season.players), rounding)}
 
 
 def _cell(value: object) -> str | int | float | None:

@@ -12,9 +12,10 @@ absence, which earn a share of one's own value instead), the rank is the Keizer 
 bye is `U`; an absence, and a round before a player joined or after he left, is `Z`. The
 settings the club changed travel in extension records `KZS Name = value`, and what TRF
 cannot tell apart (a late entrant's rounds, a player who left, club duty and unexcused
-absences, all `Z`) in `KZP start joined 3 left 12 club 4 7 unexcused 9`. Other programs
-pass over records they do not know, as they do with their own `XX?` extensions; keizer_xl
-reads them back, so a season exported and imported again ranks the same.
+absences, all `Z`) in `KZP start joined 3 left 12 club 4 7 unexcused 9`, and the language
+of a workbook that is not English in `KZL nl`. Other programs pass over records they do
+not know, as they do with their own `XX?` extensions; keizer_xl reads them back, so a
+season exported and imported again ranks the same, in a workbook of the same language.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ TOURNAMENT_TYPE = "Keizer (internal competition)"
 NAME_WIDTH = 33
 SETTING_RECORD = "KZS"
 PLAYER_RECORD = "KZP"
+LANGUAGE_RECORD = "KZL"
 REASON_WORDS = {"club": Absence.CLUB, "unexcused": Absence.UNEXCUSED}
 FIRST_BLOCK = 91  # 0-based column of round 1's block (column 92 on paper)
 BLOCK_WIDTH = 10
@@ -127,6 +129,7 @@ class TrfReport:
     header: tuple[tuple[str, str], ...]
     players: tuple[TrfPlayer, ...]
     settings: tuple[tuple[str, str], ...] = ()  # (setting name, value as typed)
+    language: str = ""  # the workbook's language when not English ("nl"), else ""
 
     @property
     def rounds(self) -> int:
@@ -149,9 +152,10 @@ def game_points(rounds: Iterable[TrfRound]) -> Fraction:
 
 def report_from_season(season: Season, standings: Standings, name: str,
                        identities: Mapping[str, Identity] | None = None,
-                       settings: Sequence[tuple[str, str]] = ()) -> TrfReport:
+                       settings: Sequence[tuple[str, str]] = (),
+                       language: str = "en") -> TrfReport:
     """The season up to the round of `standings` (its completed rounds) as a TRF report;
-    `settings` are the (name, value) pairs the club filled in."""
+    `settings` are the (name, value) pairs the club filled in, `language` the workbook's."""
     rounds = standings.after_round
     start = {p.name: n for n, p in enumerate(season.players, start=1)}
     if len(start) > MAX_NUMBER:
@@ -188,7 +192,8 @@ def report_from_season(season: Season, standings: Standings, name: str,
     rated = sum(1 for p in players if p.rating)
     header = (("012", _one_line(name)), ("062", str(len(players))), ("072", str(rated)),
               ("092", TOURNAMENT_TYPE))
-    return TrfReport(header, tuple(players), tuple(settings))
+    return TrfReport(header, tuple(players), tuple(settings),
+                     "" if language == "en" else language)
 
 
 def _rating(rating: Fraction) -> int:
@@ -203,6 +208,7 @@ def _one_line(text: str) -> str:
 def write_trf(report: TrfReport) -> str:
     """The report as TRF-16 text, lines ending in a newline, no trailing spaces."""
     lines = [f"{code} {text}".rstrip() for code, text in report.header]
+    lines += [f"{LANGUAGE_RECORD} {report.language}"] if report.language else []
     lines += [f"{SETTING_RECORD} {name} = {_one_line(value)}" for name, value in report.settings]
     for p in sorted(report.players, key=lambda p: p.start):
         ident = p.identity
@@ -239,10 +245,13 @@ def parse_trf(text: str, source: str = "the TRF file") -> TrfReport:
     players: list[TrfPlayer] = []
     settings: list[tuple[str, str]] = []
     records: list[tuple[int, str]] = []
+    language = ""
     for n, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         code = line[:3]
         if code == PLAYER_RECORD:
             records.append((n, line))
+        elif code == LANGUAGE_RECORD:
+            language = line[4:].strip().lower()
         elif code == SETTING_RECORD:
             setting = _setting_line(line, n, problems)
             if setting is not None:
@@ -258,7 +267,7 @@ def parse_trf(text: str, source: str = "the TRF file") -> TrfReport:
     players = _with_records(players, records, problems)
     _check_pairings(players, problems)
     problems.raise_if_any()
-    return TrfReport(tuple(header), tuple(players), tuple(settings))
+    return TrfReport(tuple(header), tuple(players), tuple(settings), language)
 
 
 def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
@@ -442,6 +451,7 @@ class ImportedSeason:
     identities: dict[str, Identity]
     notes: tuple[str, ...]
     settings: tuple[tuple[str, str], ...] = ()
+    language: str = ""  # the language of the workbook it came from, if told ("nl")
 
 
 def season_from_report(report: TrfReport, source: str = "the TRF file") -> ImportedSeason:
@@ -527,4 +537,4 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
                          "Rounds sheet", count=unplayed, round=rounds))
     identities = {p.name: p.identity for p in players if p.identity != Identity()}
     return ImportedSeason(report.header_text("012"), Season(tuple(people), tuple(entries)),
-                          identities, tuple(notes), report.settings)
+                          identities, tuple(notes), report.settings, report.language)

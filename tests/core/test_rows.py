@@ -119,7 +119,7 @@ def plain_rounds_of(season: Season) -> dict[str, set[int]]:
 
 
 def plain_cautions(season: Season) -> tuple[object, ...]:
-    """Newcomers, players missing from rounds, last game played, byes in a row."""
+    """Newcomers, players missing from rounds, idle players, byes in a row."""
     from keizer_xl.core.cautions import IDLE_ROUNDS
 
     last, seen = season.last_round, plain_rounds_of(season)
@@ -130,14 +130,17 @@ def plain_cautions(season: Season) -> tuple[object, ...]:
         for r in range(1, last + 1):
             if p.name in seen and r not in seen[p.name] and p.takes_part_in(r):
                 missing.setdefault(r, []).append(p.name)
-    played: dict[str, int] = {}
-    for g in season.games():
-        if g.result is not None and g.result.played:
-            for name in (g.white, g.black):
-                played[name] = max(played.get(name, 0), g.round)
+    played: dict[str, int] = {}  # the last round of a game, or of club duty
+    for e in season.entries:
+        if isinstance(e, Rest) and e.reason is Absence.CLUB:
+            played[e.player] = max(played.get(e.player, 0), e.round)
+        if isinstance(e, Game) and e.result is not None and e.result.played:
+            for name in (e.white, e.black):
+                played[name] = max(played.get(name, 0), e.round)
     done = season.completed_rounds
     idle = [p.name for p in season.players if seen.get(p.name)
             and not (p.left is not None and p.left <= done)
+            and p.present not in (None, Absence.CLUB)  # here tonight: not stopped
             and done - max(played.get(p.name, 0), p.joined - 1) >= IDLE_ROUNDS]
     byes: dict[str, list[Rest]] = {}
     for e in season.entries:
