@@ -15,10 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from keizer_xl.core.checks import no_result
 from keizer_xl.core.errors import Caution, Problems
 from keizer_xl.core.messages import Message, Name, listed, msg
-from keizer_xl.core.model import Absence, Game, Player, Rest
+from keizer_xl.core.model import Absence, Game, Player, Rest, no_result
 from keizer_xl.core.rows import ABSENCE_CODE, NO_RESULT, NOBODY
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings

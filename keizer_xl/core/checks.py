@@ -24,6 +24,7 @@ from keizer_xl.core.model import (
     Rest,
     Result,
     name_key,
+    no_result,
     tidy_name,
 )
 from keizer_xl.core.rows import (
@@ -406,15 +407,6 @@ def _check_round_numbers(table: Table, entries: Sequence[Entry], problems: Probl
             problems.add(msg("{game}, but round {round} is already there; enter it (or -- if "
                              "it was not played)", game=no_result(e), round=last),
                          table.name, e.source, "Result")
-
-
-def no_result(game: Game) -> str:
-    """`round 12, board 3 (Anna – Bram) has no result yet`: one line per game."""
-    if game.board is None:
-        return msg("round {round} ({white} – {black}) has no result yet", round=game.round,
-                   white=game.white, black=game.black)
-    return msg("round {round}, board {board} ({white} – {black}) has no result yet",
-               round=game.round, board=game.board, white=game.white, black=game.black)
 
 
 def settings_from_table(table: Table, problems: Problems | None = None) -> Settings:

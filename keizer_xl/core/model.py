@@ -119,3 +119,12 @@ def tidy_name(name: str) -> str:
 def name_key(name: str) -> str:
     """What two names are compared by: tidied and case-folded (`zoë ` is `Zoë`)."""
     return unicodedata.normalize("NFC", tidy_name(name).casefold())
+
+
+def no_result(game: Game) -> str:
+    """`round 12, board 3 (Anna – Bram) has no result yet`: one line per game."""
+    if game.board is None:
+        return msg("round {round} ({white} – {black}) has no result yet", round=game.round,
+                   white=game.white, black=game.black)
+    return msg("round {round}, board {board} ({white} – {black}) has no result yet",
+               round=game.round, board=game.board, white=game.white, black=game.black)

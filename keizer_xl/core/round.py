@@ -14,10 +14,10 @@ from fractions import Fraction
 import numpy as np
 
 from keizer_xl.core.cautions import round_gaps
-from keizer_xl.core.checks import Table, build_season, no_result, settings_from_table
+from keizer_xl.core.checks import Table, build_season, settings_from_table
 from keizer_xl.core.errors import Caution, KeizerError, Problem, Problems
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Absence, Entry, Game, Rest
+from keizer_xl.core.model import Absence, Entry, Game, Rest, no_result
 from keizer_xl.core.rows import NO_RESULT, NOBODY
 from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
 from keizer_xl.core.season import Season

@@ -23,12 +23,11 @@ from keizer_xl.core.checks import (
     ROUND_COLUMNS,
     Table,
     find_columns,
-    no_result,
     tidy,
 )
 from keizer_xl.core.errors import Caution, KeizerError, Places, Problem, column_letters, placed
 from keizer_xl.core.messages import Joined, Message, msg
-from keizer_xl.core.model import Game
+from keizer_xl.core.model import Game, no_result
 from keizer_xl.core.round import Competition
 from keizer_xl.core.rows import NO_RESULT, NOBODY
 from keizer_xl.core.season import Season
