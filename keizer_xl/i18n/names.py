@@ -183,6 +183,17 @@ def local_name(name: str, language: str) -> str:
     return TRANSLATIONS.get(language, {}).get(name) or name
 
 
+def withdrawn_mark(language: str) -> str:
+    """`(withdrawn)`: what follows the name of a player who has left, on every output."""
+    return f"({local_name('withdrawn', language)})"
+
+
+def withdrawn_name(name: str, language: str) -> str:
+    """`Anna de Vries (withdrawn)`: a player who has left, as the Standings sheet, the
+    pages, the chat text and the PDFs all write the name."""
+    return f"{name} {withdrawn_mark(language)}"
+
+
 def local_setting(name: str, language: str) -> str:
     """A setting's name as a workbook in `language` writes it."""
     return SETTING_TRANSLATIONS.get(language, {}).get(name) or name

@@ -7,8 +7,9 @@ site, a name Windows refuses, or the same file as another player's page.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
+
+from anyascii import anyascii
 
 _NOT_SAFE = re.compile(r"[^a-z0-9]+")
 _LONGEST = 60
@@ -18,8 +19,10 @@ _RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
 
 
 def slug(name: str) -> str:
-    """`Zoë O'Brien` -> `zoe-o-brien`: lower-case letters, digits and dashes only."""
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    """`Zoë O'Brien` -> `zoe-o-brien`, `Bjørn Groß` -> `bjorn-gross`: lower-case letters,
+    digits and dashes only, every letter written in ASCII (AnyAscii's transliteration, of
+    every script: `李小龙` -> `lixiaolong`), none dropped."""
+    plain = anyascii(name)
     word = _NOT_SAFE.sub("-", plain.lower()).strip("-")[:_LONGEST].strip("-")
     if not word:
         word = "player"

@@ -96,6 +96,7 @@ class _Formats:
         self.header_centre = book.add_format({**header, "align": "center"})
         self.header_right = book.add_format({**header, "align": "right"})
         self.header_wrap = book.add_format({**header, "align": "right", "text_wrap": True})
+        self.header_wrap_left = book.add_format({**header, "align": "left", "text_wrap": True})
         # 49 is Excel's built-in Text format ("@"): `1-0` and `2/3` stay text, not dates
         self.word = book.add_format({"num_format": 49, "align": "center"})
         self.centre = book.add_format({"align": "center"})
@@ -130,11 +131,12 @@ def _key(name: str) -> str:
 
 def _header_row(sheet: Any, headers: Sequence[str], fmt: _Formats, row: int = 0,
                 centred: Sequence[int] = (), right: Sequence[int] = (),
-                wrap: bool = False) -> None:
-    """Bold shaded titles, aligned like the values below them (`wrap`: all alike, right
-    aligned and wrapped, as a whole row of numbers' headers)."""
+                wrap: bool = False, left: Sequence[int] = ()) -> None:
+    """Bold shaded titles, aligned like the values below them (`wrap`: wrapped, and right
+    aligned but for the `left` ones, as a row of numbers' headers with a name among them)."""
     for col, title in enumerate(headers):
-        cell_format = (fmt.header_wrap if wrap else fmt.header_centre if col in centred
+        cell_format = ((fmt.header_wrap_left if col in left else fmt.header_wrap) if wrap
+                       else fmt.header_centre if col in centred
                        else fmt.header_right if col in right else fmt.header)
         sheet.write_string(row, col, title, cell_format)
 
@@ -279,21 +281,29 @@ def _standings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     # every header cell alike, also those written later (Group, R1, R2, ...): the row's
     # own format, which a cell new in the row takes
     sheet.set_row(0, 2 * _LINE_HEIGHT, fmt.header_wrap)
-    _header_row(sheet, headers, fmt, wrap=True)
+    _header_row(sheet, headers, fmt, wrap=True, left=(STANDINGS_COLUMNS.index("Name"),))
     sheet.freeze_panes(1, 2)  # rank and name stay in view beside the round columns
-    # A4 portrait, scaled so that Rank ... Own fill the page's width; the rest (game
-    # points ... and R1, R2, ...) on the next pages, with rank and name on every page
+    # A4 portrait, scaled so that Rank ... Change, every figure of a player, fill the first
+    # page's width with the note below them, whole; R1, R2, ... on the next pages, their
+    # rows level with the first page's (a 25-player season of up to 23 rounds: two pages).
+    # No column repeats on those pages: the note runs from column A across the first page,
+    # and a repeated Rank or Name column would show a cut-off piece of it.
     _print_setup(sheet, language, fit=False)
-    sheet.set_print_scale(_scale_to_fit(widths[:len(STANDINGS_COLUMNS)]))
-    sheet.repeat_columns(0, 1)
+    sheet.set_margins(left=_SIDE_MARGIN, right=_SIDE_MARGIN)
+    first_page = len(STANDINGS_HEADERS)
+    sheet.set_print_scale(_scale_to_fit(widths[:first_page]))
+    sheet.set_v_pagebreaks([first_page])  # the rounds start a page of their own
     return sheet
+
+
+_SIDE_MARGIN = 0.4  # inch, left and right of the printed Standings
 
 
 def _scale_to_fit(widths: Sequence[float]) -> int:
     """The print scale (per cent, at most 100) at which columns of these widths fill the
-    width of an A4 portrait page between the default margins (0.7 inch each side)."""
+    width of an A4 portrait page between the Standings' margins."""
     points = sum(7 * width + 5 for width in widths) * 0.75  # a width unit is 7 pixels + 5
-    return min(100, int((595 - 2 * 0.7 * 72) / points * 92))  # some room for rounding
+    return min(100, int((595 - 2 * _SIDE_MARGIN * 72) / points * 95))  # room for rounding
 
 
 def _longest_word(title: str) -> int:
@@ -392,6 +402,9 @@ def _crosstable_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     return sheet
 
 
+_NO_ZERO = "0;-0;;@"  # a number format that leaves 0 blank
+
+
 def _progress_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     """Filled by keizer_xl from row 22: every player's rank after every round. Above it a
     native chart of the top ten (rows 23-32), the secretary's to restyle: keizer_xl never
@@ -419,10 +432,12 @@ def _progress_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
         })
     chart.set_title({"name": translate("Rank after each round: the top ten", language),
                      "name_font": {"size": 12}})
-    chart.set_x_axis({"name": local_name("Round", language), "min": 1, "major_unit": 1,
-                      "major_gridlines": {"visible": False}})
-    chart.set_y_axis({"name": local_name("Rank", language), "reverse": True, "min": 1,
-                      "crossing": "max",
+    # Both axes start at 0, unlabelled, not at 1: the leader's line at rank 1 and the
+    # first round's marks lie inside the plot, not cut in half by its edge.
+    chart.set_x_axis({"name": local_name("Round", language), "min": 0, "major_unit": 1,
+                      "num_format": _NO_ZERO, "major_gridlines": {"visible": False}})
+    chart.set_y_axis({"name": local_name("Rank", language), "reverse": True, "min": 0,
+                      "crossing": "max", "num_format": _NO_ZERO,
                       "major_gridlines": {"visible": True, "line": {"color": "#E3E8EE"}}})
     chart.set_legend({"position": "right"})
     chart.show_blanks_as("gap")

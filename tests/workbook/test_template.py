@@ -256,9 +256,12 @@ def test_print_setup(book: Path) -> None:
         assert ws.print_options.gridLines, sheet
         assert "&A" in (ws.oddHeader.right.text or ""), sheet
         assert "&P" in (ws.oddFooter.center.text or ""), sheet
-        if sheet == "Standings":  # full size, rank and name on every page
+        if sheet == "Standings":  # full size: the figures on one page, the rounds after
             assert not ws.sheet_properties.pageSetUpPr.fitToPage, sheet
-            assert ws.print_title_cols in ("A:B", "$A:$B"), sheet
+            # no column repeats: a repeated Rank and Name would show a cut-off piece of the
+            # note under the table, which runs from column A across the first page
+            assert ws.print_title_cols is None, sheet
+            assert [b.id for b in ws.col_breaks.brk] == [len(STANDINGS_HEADERS)], sheet
         else:  # one page wide, as many pages down as needed
             assert ws.page_setup.fitToWidth in (None, 1), sheet  # absent means 1
             assert ws.page_setup.fitToHeight == 0, sheet
