@@ -96,7 +96,7 @@ def read_identities(season: Season, grid: Sequence[Sequence[object]]) -> dict[st
     return out
 
 
-def new_from_trf(source: Path, book: Path, language: str = "en"
+def new_from_trf(source: Path, book: Path, language: str = "en", lite: bool = False
                  ) -> tuple[TrfOutcome, ImportedSeason]:
     """Make the workbook `book` holding the TRF file's players and rounds, with its
     standings; nothing is written unless all of it can be."""
@@ -108,7 +108,8 @@ def new_from_trf(source: Path, book: Path, language: str = "en"
     players = [{"Name": p.name, "Rating": int(p.rating) if p.rating else None,
                 "Joined": p.joined if p.joined > 1 else None, "Left": p.left}
                for p in season.players]
-    create(book, players, fill=lambda tmp: _fill(tmp, imported), language=language)
+    create(book, players, fill=lambda tmp: _fill(tmp, imported), language=language,
+           lite=lite)
     return TrfOutcome(book, len(season.players), season.last_round,
                       list(imported.notes)), imported
 
