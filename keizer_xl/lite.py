@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -43,6 +44,7 @@ from keizer_xl.workbook.sheetbuttons import (
     COLUMN,
     MESSAGE_LINES,
     MESSAGE_ROW,
+    MESSAGE_WIDTH,
     button_named,
     reference,
 )
@@ -155,13 +157,13 @@ def _with_notes(done: str, notes: list[Any], language: str) -> str:
 
 def tell(book: Any, text: str, language: str) -> None:
     """The message in Lite's output pane and in the cells below the buttons (where the
-    workbook has them), in place of the last one; line by line, so that long lines run on
-    over the empty cells to their right."""
+    workbook has them), in place of the last one: a line a cell, wrapped to the column."""
     print(text)
     sheet = _sheet(book, PAIRINGS)
     if sheet is None:
         return
-    lines = text.split("\n")
+    lines = [part for line in text.split("\n")
+             for part in textwrap.wrap(line, MESSAGE_WIDTH, break_on_hyphens=False) or [""]]
     if len(lines) > MESSAGE_LINES:
         lines = [*lines[:MESSAGE_LINES - 1], translate(
             "... and more: the whole message is in xlwings Lite's output pane.", language)]

@@ -30,7 +30,9 @@ class SheetButton:
 
 
 COLUMN = 7  # G: the buttons' column, and the messages'
-WIDTH = 36  # its width, in characters
+WIDTH = 72  # its width, in characters: room for a message's lines
+BUTTON_WIDTH = 36  # a button's width, in characters of the column
+MESSAGE_WIDTH = 64  # characters a line of a message holds; longer lines are wrapped
 BUTTONS = (SheetButton("Pair next round", "PairNextRound", 2),
            SheetButton("Recalculate", "Recalculate", 5),
            SheetButton("Undo last pairing", "UndoLastPairing", 8),

@@ -390,7 +390,7 @@ def _lite_buttons(sheet: Any, language: str) -> None:
     for the last click's message, starting with a word on what they are for."""
     column = sheetbuttons.COLUMN - 1  # zero-based
     sheet.set_column(column, column, sheetbuttons.WIDTH)
-    width = sheetbuttons.WIDTH * 7 + 5  # pixels, as the column is wide
+    width = sheetbuttons.BUTTON_WIDTH * 7 + 5  # pixels, as a column of that width
     name = quote_sheetname(local_name(PAIRINGS, language))
     for button in sheetbuttons.BUTTONS:
         sheet.insert_textbox(button.row - 1, column, local_name(button.caption, language), {

@@ -185,10 +185,12 @@ def test_a_season_of_60_players_clicked_through(cpython: dict[str, Any],
     assert [c["script"] for c in result["clicks"]] == CLICKS
     for click in result["clicks"]:
         assert not any(a["func"] == "alert" for a in click["actions"])
-        assert click["said"].strip() == "\n".join(message(click)).strip()
+        lines = message(click)
+        assert " ".join(lines).split() == click["said"].split()  # wrapped to the column
+        assert max(map(len, lines)) <= sheetbuttons.MESSAGE_WIDTH
     assert message(recalc)[0] == f"The Standings are up to date: after round {ROUNDS}."
-    assert message(paired)[0].startswith(f"Round {ROUNDS + 1} is paired: its boards are on "
-                                         "this sheet")
+    assert " ".join(message(paired)).startswith(f"Round {ROUNDS + 1} is paired: its boards "
+                                                "are on this sheet")
     assert message(undone)[0].startswith(f"Round {ROUNDS + 1} is taken back")
     assert paired["actions"] == again["actions"]
     assert rounds(result["sheets"])[-1] == ROUNDS + 1
@@ -198,9 +200,9 @@ def test_a_season_of_60_players_clicked_through(cpython: dict[str, Any],
     names = list(before)
     assert {names[p] for p in written} == {"Rounds", "Standings", "Crosstable", "Progress",
                                           "Pairings"}  # Pairings: the message alone
-    assert message(published) == [
+    assert " ".join(message(published)) == (
         "The text for the group chat is on the sheet 'Chat': select its column A, copy, "
-        "and paste it into the chat."]
+        "and paste it into the chat.")
     chat = [row[0] if row else None for row in result["sheets"]["Chat"]]
     assert chat[:2] == ["Keizer competition", f"Standings after round {ROUNDS}"]
     assert f"Round {ROUNDS + 1}: pairings" in chat
@@ -240,7 +242,7 @@ def test_a_refusal_in_dutch_changes_no_cell_of_the_season(cpython: dict[str, Any
         assert lines[0] == "Eén probleem in het werkboek; er is niets veranderd. Herstel:", lines
         assert lines[2].startswith("Ronden!E4: 'l-0' is geen uitslag")
         assert lines[-1] == f"Klik dan opnieuw op '{caption}'."
-        assert click["said"].strip() == "\n".join(lines)
+        assert " ".join(lines).split() == click["said"].split()
 
 
 # -- the same inside Pyodide ------------------------------------------------------------------
@@ -368,3 +370,19 @@ def test_a_workbook_without_the_pairings_sheet_is_told_in_the_output_pane(
             if a["func"] in WRITES} == {"Rounds", "Standings", "Crosstable", "Progress",
                                         "Settings"}
     assert capsys.readouterr().out.startswith("Round 1 is paired")
+
+
+@pytest.mark.libreoffice
+@pytest.mark.usefixtures("soffice_installed", "pdftoppm_installed")
+def test_libreoffice_shows_the_buttons_and_the_message(tmp_path: Path) -> None:
+    """The README's picture: LibreOffice draws the four buttons on the Pairings sheet (the
+    page that has their captions), beside the boards of round 1 and the click's message."""
+    out = tmp_path / "lite.png"
+    done = subprocess.run([sys.executable, str(Path(__file__).parents[2] / "docs" /
+                                               "render_lite.py"), str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    data = out.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert width > 800 and height > 300
