@@ -5,8 +5,8 @@ their explanations come from `keizer_xl.core.settings`, so the template cannot d
 reader accepts. Whole-column styles and validations are written as column properties, so
 rows the secretary (or keizer_xl) adds later look and behave like the first ones.
 
-`python -m keizer_xl.workbook.template OUT [--vba vbaProject.bin]` writes it (`make template`).
-With `lite`, the Pairings sheet gets the buttons of xlwings Lite (`sheetbuttons`).
+`python -m keizer_xl.workbook.template OUT [--vba vbaProject.bin | --lite]` writes it (`make
+template`). With `lite`, the Pairings sheet gets the buttons of xlwings Lite (`sheetbuttons`).
 """
 
 from __future__ import annotations
@@ -545,11 +545,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("out", type=Path, help="the .xlsx (or .xlsm with --vba) to write")
     parser.add_argument("--vba", type=Path, help="a vbaProject.bin to embed, with buttons")
+    parser.add_argument("--lite", action="store_true", help="with the buttons of xlwings Lite")
     args = parser.parse_args(argv)
     try:
         vba = args.vba.read_bytes() if args.vba else None
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        build_template(args.out, vba_project=vba)
+        build_template(args.out, vba_project=vba, lite=args.lite)
     except (OSError, ValueError) as exc:
         print(f"keizer_xl.workbook.template: {exc}", file=sys.stderr)
         return 1

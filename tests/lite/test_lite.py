@@ -386,3 +386,11 @@ def test_libreoffice_shows_the_buttons_and_the_message(tmp_path: Path) -> None:
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert width > 800 and height > 300
+
+
+def test_committed_lite_template_is_a_fresh_build(tmp_path: Path) -> None:
+    """templates/keizer_xl_lite.xlsx, for a club with no Python anywhere to run `new`."""
+    committed = Path(__file__).parents[2] / "templates" / "keizer_xl_lite.xlsx"
+    fresh = tmp_path / "keizer_xl_lite.xlsx"
+    build_template(fresh, lite=True)
+    assert committed.read_bytes() == fresh.read_bytes(), "run `make template`"
