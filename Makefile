@@ -46,10 +46,12 @@ catalogs: $(STAMP)
 
 template: $(STAMP)
 	$(BIN)/python -m keizer_xl.workbook.template templates/keizer_xl.xlsx
+	$(BIN)/python -m keizer_xl.workbook.template --lite templates/keizer_xl_lite.xlsx
 
 screenshots: $(STAMP)
 	bash .ci/system-packages
 	$(BIN)/python docs/render_publish.py docs
+	$(BIN)/python docs/render_lite.py docs/lite.png
 
 # Pyodide (node, npm's pyodide, the release's own wheels) for the tests that run keizer_xl
 # as xlwings Lite does; kept outside the repository and downloaded the first time only.

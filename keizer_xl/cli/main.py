@@ -16,6 +16,7 @@ from keizer_xl import __version__
 from keizer_xl.cli.batch import recalc
 from keizer_xl.cli.exchange import export, ratings
 from keizer_xl.cli.fixes import rename, unpair
+from keizer_xl.cli.lite import lite as lite_command
 from keizer_xl.cli.prelude import as_program, perform, read_as_saved, refuse
 from keizer_xl.cli.speech import note, said, say, speak, speaking, t, told, typed
 from keizer_xl.cli.tables import print_round, print_standings
@@ -61,15 +62,22 @@ def main(language: str | None) -> None:
               "...), de (Spieler, Runden, ...) or it (Giocatori, Turni, ...). Default: the "
               "global --lang or KEIZER_XL_LANG, else en; from last season's workbook, its "
               "language.")
+@click.option("--lite", is_flag=True,
+              help="An .xlsx with buttons for xlwings Lite (Excel on a Mac, on the web, or "
+              "where nothing may be installed); then see: keizer-xl lite FILE.")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def new(file: Path, players_csv: Path | None, source: Path | None, order: str | None,
-        language: str | None, force: bool) -> None:
+        language: str | None, lite: bool, force: bool) -> None:
     """Make a fresh competition workbook FILE: an .xlsx, or an .xlsm with the buttons Pair
-    next round, Recalculate, Undo last pairing and Publish (for Excel)."""
+    next round, Recalculate, Undo last pairing and Publish (for Excel); with --lite, an
+    .xlsx with those buttons for xlwings Lite."""
     speak(workbook=language)
     suffix = file.suffix.lower()
     if suffix not in (".xlsx", ".xlsm"):
         raise click.UsageError(t("{file}: the name must end in .xlsx or .xlsm", file=file))
+    if lite and suffix != ".xlsx":
+        raise click.UsageError(t("{file}: a workbook for xlwings Lite is an .xlsx (it needs "
+                                 "no macros)", file=file))
     if file.exists() and not force:
         refuse([t("{file} already exists; choose another name or add --force", file=file)])
     if order is not None and (source is None or source.suffix.lower() not in SUFFIXES):
@@ -80,17 +88,18 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
         from keizer_xl.cli import kfc
 
         if source.suffix.lower() in SUFFIXES:
-            _new_season(file, source, order or "rating", language)
+            _new_season(file, source, order or "rating", language, lite)
         elif source.suffix.lower() in kfc.SUFFIXES:
-            kfc.new_from_kfc(file, source, language or told())
+            kfc.new_from_kfc(file, source, language or told(), lite)
         else:
-            _new_from(file, source, language or told())
+            _new_from(file, source, language or told(), lite)
+        _lite_next(file, lite)
         return
     language = language or told() or "en"  # the language asked for makes the workbook
     if players_csv is not None:
         from keizer_xl.exchange.members import new_from_members
 
-        members = perform(lambda: new_from_members(players_csv, file, language))
+        members = perform(lambda: new_from_members(players_csv, file, language, lite))
         count, own = len(members.players), [title for title, _ in members.own]
         values = {"file": typed(file), "count": count, "list": players_csv.name,
                   "columns": ", ".join(own)}
@@ -102,25 +111,35 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
             t("Made {file} with {count} players from {list} and your own columns "
               "{columns}. Tick who is present in the Players sheet, then: keizer-xl pair "
               "{file}", **values))
+        _lite_next(file, lite)
         return
     from keizer_xl.workbook.newbook import create
 
-    perform(lambda: create(file, [], language=language))
+    perform(lambda: create(file, [], language=language, lite=lite))
     say(t("Made {file}. Fill in the Players sheet, tick who is present, then: keizer-xl "
           "pair {file}", file=typed(file)))
+    _lite_next(file, lite)
+
+
+def _lite_next(file: Path, lite: bool) -> None:
+    """After making a workbook for xlwings Lite: how its buttons come to work."""
+    if lite:
+        say(t("Its buttons work in xlwings Lite: keizer-xl lite {file} prints what to paste "
+              "into it.", file=typed(file)))
 
 
 SUFFIXES = (".xlsx", ".xlsm")
 
 
-def _new_season(file: Path, last: Path, order: str, language: str | None) -> None:
+def _new_season(file: Path, last: Path, order: str, language: str | None,
+                lite: bool = False) -> None:
     """`new NEXT --from LAST.xlsx`: next season from last season's workbook."""
     from keizer_xl.exchange.nextseason import new_from_last
 
     if language is None:
         speak(last)
     read_as_saved(last)
-    outcome = perform(lambda: new_from_last(last, file, order, language))
+    outcome = perform(lambda: new_from_last(last, file, order, language, lite))
     for line in outcome.notes:
         note(line)
     if outcome.left_out:
@@ -133,7 +152,7 @@ def _new_season(file: Path, last: Path, order: str, language: str | None) -> Non
           "settings. Tick who is present, then: keizer-xl pair {file}", **values))
 
 
-def _new_from(file: Path, source: Path, language: str | None) -> None:
+def _new_from(file: Path, source: Path, language: str | None, lite: bool = False) -> None:
     """`new FILE --from SEASON.trf`: the season's players, rounds and standings."""
     if source.suffix.lower() not in (".trf", ".txt"):
         raise click.UsageError(t("{file}: --from takes a KeizerForClubs tournament (.s3db), "
@@ -141,7 +160,7 @@ def _new_from(file: Path, source: Path, language: str | None) -> None:
                                  file=source))
     from keizer_xl.exchange.trffiles import new_from_trf
 
-    outcome, _ = perform(lambda: new_from_trf(source, file, language))
+    outcome, _ = perform(lambda: new_from_trf(source, file, language, lite))
     speak(workbook=outcome.language)
     for line in outcome.notes:
         note(line)
@@ -352,7 +371,7 @@ def demo(folder: Path) -> None:
 
 def _add_commands() -> None:
     """Commands kept in their own modules, registered on the group."""
-    for command in (recalc, ratings, export, unpair, rename):
+    for command in (recalc, ratings, export, unpair, rename, lite_command):
         main.add_command(command)
 
 

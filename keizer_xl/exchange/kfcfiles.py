@@ -173,7 +173,8 @@ def _number(value: object) -> float | None:
         return None
 
 
-def new_from_kfc(source: Path, book: Path, language: str | None = None) -> KfcOutcome:
+def new_from_kfc(source: Path, book: Path, language: str | None = None, lite: bool = False
+                 ) -> KfcOutcome:
     """Make the workbook `book` holding the tournament's players, rounds and settings, with
     its standings; in `language`, else the file's own. Nothing is written unless all of it
     can be."""
@@ -193,7 +194,7 @@ def new_from_kfc(source: Path, book: Path, language: str | None = None) -> KfcOu
                for p in season.players]
     made: list[Standings] = []
     create(book, players, fill=lambda tmp: made.append(_fill(tmp, imported, source.stem)),
-           language=language)
+           language=language, lite=lite)
     notes += imported.notes
     notes.append(_settings_note(imported.settings))
     if made and imported.totals and season.last_round \

@@ -203,12 +203,13 @@ def _own(cell: object) -> str | int | float | None:
     return word
 
 
-def new_from_members(members: Path, book: Path, language: str = "en") -> MemberList:
+def new_from_members(members: Path, book: Path, language: str = "en", lite: bool = False
+                     ) -> MemberList:
     """Make the workbook `book` with the list's players and own columns (nothing is
     written when the list has a problem)."""
     from keizer_xl.workbook.newbook import add_own_columns, create
 
     found = read_members(members)
-    create(book, found.players, language=language,
+    create(book, found.players, language=language, lite=lite,
            fill=(lambda tmp: add_own_columns(tmp, found.own)) if found.own else None)
     return found

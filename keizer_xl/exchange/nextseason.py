@@ -96,7 +96,7 @@ def _cell(value: object) -> str | int | float | None:
 
 
 def new_from_last(last: Path, book: Path, order: str = "rating",
-                  language: str | None = None) -> NextSeasonOutcome:
+                  language: str | None = None, lite: bool = False) -> NextSeasonOutcome:
     """Make `book` for next season from last season's workbook `last` (only read), in
     `language` (default: last season's)."""
     from keizer_xl.workbook.files import read_grids
@@ -130,7 +130,7 @@ def new_from_last(last: Path, book: Path, order: str = "rating",
                          last=last.name, book=book.name))
 
     create(book, players, fill=lambda tmp: _fill(tmp, own, settings),
-           language=language or layout.language)
+           language=language or layout.language, lite=lite)
     left_out = [p.name for p in season.players if p not in stay]
     return NextSeasonOutcome(book, len(stay), left_out, notes)
 

@@ -98,7 +98,7 @@ def read_identities(season: Season, grid: Sequence[Sequence[object]]) -> dict[st
     return out
 
 
-def new_from_trf(source: Path, book: Path, language: str | None = None
+def new_from_trf(source: Path, book: Path, language: str | None = None, lite: bool = False
                  ) -> tuple[TrfOutcome, ImportedSeason]:
     """Make the workbook `book` holding the TRF file's players and rounds, with its
     standings, in `language`, else in the language of the workbook the file was made
@@ -114,7 +114,8 @@ def new_from_trf(source: Path, book: Path, language: str | None = None
     players = [{"Name": p.name, "Rating": int(p.rating) if p.rating else None,
                 "Joined": p.joined if p.joined > 1 else None, "Left": p.left}
                for p in season.players]
-    create(book, players, fill=lambda tmp: _fill(tmp, imported), language=language)
+    create(book, players, fill=lambda tmp: _fill(tmp, imported), language=language,
+           lite=lite)
     return TrfOutcome(book, len(season.players), season.last_round,
                       list(imported.notes), language), imported
 
