@@ -258,3 +258,13 @@ def broken_copy(tmp_path: Path, where: str, line: str) -> Path:
         source += f"\n{line}\n"
     target.write_text(source, encoding="utf-8")
     return copy
+
+
+def test_every_package_states_its_face() -> None:
+    """Each package's `__init__` lists what it offers in `__all__` (h11's way)."""
+    silent = [module_name(p) for p in PACKAGE.rglob("__init__.py")
+              if not any(isinstance(node, ast.Assign | ast.AnnAssign) and "__all__" in
+                         ast.unparse(node.targets[0] if isinstance(node, ast.Assign)
+                                     else node.target)
+                         for node in ast.parse(p.read_text(encoding="utf-8")).body)]
+    assert silent == []
