@@ -84,6 +84,9 @@ def _document(titles: Titles, subtitle: str) -> Any:
     return pdf
 
 
+_NAME_LEAST = 30.0  # mm: a names column never narrower, even beside wide figures
+
+
 def _fitted(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
             least: Sequence[float], size: float, names: Sequence[int]) -> list[float]:
     """Column widths (mm): each column as wide as its widest text and its heading's longest
@@ -99,8 +102,9 @@ def _fitted(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
         widths.append(max(at_least, widest + 2 * _PADDING + 0.4))  # room for rounding
     rest = pdf.epw - sum(w for k, w in enumerate(widths) if k not in names)
     for k in names:
-        widths[k] = rest / len(names)
-    return widths
+        widths[k] = max(rest / len(names), _NAME_LEAST)
+    total = sum(widths)  # never wider than the page, be it by a rounding error
+    return [w * min(1.0, pdf.epw / total) * (1 - 1e-9) for w in widths]
 
 
 def _table(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],

@@ -48,7 +48,8 @@ def _print(season: object, language: str, tmp_path_factory: pytest.TempPathFacto
            ) -> tuple[str, Path, Path]:
     folder = tmp_path_factory.mktemp(f"print-{language}")
     path = season_book(folder / "club.xlsx", season,  # type: ignore[arg-type]
-                       {"Excused absence": "1/2", "Top value": 88})
+                       {"Excused absence": "1/2", "Top value": 88,
+                        "Step": 1})  # Step: the default anyway, a warning under the table
     if language == "nl":  # the same season in a Dutch workbook
         path = _dutch(path, folder)
     result = run_cli("recalc", path)
@@ -75,7 +76,7 @@ def _dutch(path: Path, folder: Path) -> Path:
             for c, v in enumerate(row[:5], start=1) if v not in ("", None)}
     names = [spec.name for spec in SPECS]
     settings = {(names.index(name) + 2, 2): value for name, value in
-                (("Excused absence", "1/2"), ("Top value", 88))}
+                (("Excused absence", "1/2"), ("Top value", 88), ("Step", 1))}
     save_edits(dutch, [SheetEdit("Ronden", rows), SheetEdit("Instellingen", settings)],
                backup=False)
     path.unlink()
