@@ -1,10 +1,17 @@
 # Quick start: `make demo` and `make test`. Both create .venv when it is missing.
+#
+# The fast loop while changing code: `make check` (ruff, mypy and every test that does not
+# drive another program or process: about a minute). `make test` runs everything, as CI
+# does: also the tests marked `programs` (LibreOffice, Chromium, poppler, subprocesses,
+# memory), after installing those programs. One file or test at a time:
+#   .venv/bin/python -m pytest -q -x tests/core/test_pairing.py
+#   .venv/bin/python -m pytest -q -m "not programs" tests/workbook
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench template screenshots clean catalogs
+.PHONY: demo check test lint bench template screenshots clean catalogs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +25,9 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check keizer_xl tests bench templates
 	$(BIN)/mypy
+
+check: lint
+	$(BIN)/python -m pytest -q -m "not programs"
 
 test: lint
 	bash .ci/system-packages

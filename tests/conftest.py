@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import csv
-import shutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from keizer_xl.cli.main import main
 from keizer_xl.core.settings import SETTINGS
 from keizer_xl.workbook.template import build_template
 from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
+from tests.programs import need
 
 GOLDEN = Path(__file__).parent / "golden"
 ROUND_HEADERS = ("Round", "Board", "White", "Black", "Result")
@@ -78,18 +78,36 @@ def book(tmp_path: Path) -> Callable[..., Path]:
     return make
 
 
-def _require(program: str) -> None:
-    if shutil.which(program) is None:
-        pytest.fail(f"{program} is not installed; `make test` and .ci/run install it "
-                    "(see .ci/system-packages)")
-
-
 @pytest.fixture
 def soffice_installed() -> None:
-    """LibreOffice can exist on Linux, so its tests fail rather than skip without it."""
-    _require("soffice")
+    """LibreOffice headless, for the tests that open, print or re-save workbooks in it."""
+    need("soffice")
 
 
 @pytest.fixture
 def pdftoppm_installed() -> None:
-    _require("pdftoppm")
+    need("pdftoppm")
+
+
+PROGRAM_FIXTURES = ("soffice_installed", "pdftoppm_installed")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that need a program, whichever way they say so, are in the `programs` tier."""
+    for item in items:
+        if item.get_closest_marker("programs"):
+            continue
+        if item.get_closest_marker("libreoffice"):
+            item.add_marker(pytest.mark.programs("soffice"))
+        elif (item.get_closest_marker("pyodide")  # node and Pyodide: tests/pyodide/runner.py
+              or any(f in PROGRAM_FIXTURES for f in getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.programs())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    """A test marked `programs("name", ...)` runs only when those programs are here."""
+    for mark in item.iter_markers("programs"):
+        for program in mark.args:
+            need(program)
+    return (yield)

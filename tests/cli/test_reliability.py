@@ -62,6 +62,7 @@ def members(path: Path) -> dict[str, bytes]:
 
 # -- bounded reading -----------------------------------------------------------------------
 
+@pytest.mark.programs  # a fresh process for each command, its memory measured
 @pytest.mark.parametrize(("sheet", "cell", "ref"), [
     ("Players", (1_048_576, 16_384), "Players!XFD1048576"),
     ("Rounds", (1_048_576, 26), "Rounds!Z1048576"),
@@ -116,6 +117,7 @@ def bombed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.programs  # a fresh process for each command, its memory measured
 def test_a_part_that_unpacks_to_gigabytes_is_copied_not_unpacked(
         bombed: Path, tmp_path: Path) -> None:
     path = tmp_path / "club.xlsx"
@@ -137,6 +139,7 @@ def test_a_part_that_unpacks_to_gigabytes_is_copied_not_unpacked(
         bomb.CRC, bomb.compress_size, bomb.file_size)
 
 
+@pytest.mark.programs  # a fresh process for the command, its memory measured
 def test_a_sheet_that_unpacks_to_gigabytes_is_refused(tmp_path: Path) -> None:
     plain = make_book(tmp_path / "plain.xlsx", players())
     path = tmp_path / "club.xlsx"
@@ -158,6 +161,7 @@ def test_a_sheet_that_unpacks_to_gigabytes_is_refused(tmp_path: Path) -> None:
 
 # -- one writer at a time --------------------------------------------------------------------
 
+@pytest.mark.programs  # commands in processes of their own, side by side
 def test_pair_and_recalc_at_once_lose_no_round(tmp_path: Path) -> None:
     """Twenty times: `pair` and `recalc` started together on one workbook. Both finish,
     and the round `pair` says it wrote is in the file."""
@@ -183,6 +187,7 @@ def test_pair_and_recalc_at_once_lose_no_round(tmp_path: Path) -> None:
         assert leftovers == [], leftovers
 
 
+@pytest.mark.programs  # another process holds the workbook
 def test_a_second_run_waits_then_refuses_naming_the_file(tmp_path: Path) -> None:
     path = golden_book(tmp_path / "club.xlsx", "A")
     holder = subprocess.Popen(

@@ -529,6 +529,7 @@ def test_blocks_cover_only_written_columns() -> None:
     assert live.blocks({}) == []
 
 
+@pytest.mark.programs  # a fresh Python measures the import
 def test_import_stays_light() -> None:
     """Every button click starts Python afresh: `import keizer_xl` must not load pandas,
     numpy or xlwings (they come with the work itself)."""
@@ -610,6 +611,7 @@ def test_two_games_on_one_board_are_noted_after_the_work(xw: Any, tmp_path: Path
     assert mode == "info" and "Rounds!B3: board 1 of round 1 is also used in row 2" in text
 
 
+@pytest.mark.programs  # another process holds the workbook
 def test_a_button_waits_for_a_command_working_on_the_same_file(
         xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A book saved on this computer: while `keizer-xl` holds its writer lock, the button

@@ -5,7 +5,6 @@ numbers."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -77,9 +76,8 @@ def test_the_dutch_chat_text_and_card(dutch_demo: Path, tmp_path: Path) -> None:
                      r"remise|verloren)</td>", card)
 
 
+@pytest.mark.programs("pdftotext")
 def test_the_dutch_pdfs(dutch_demo: Path, tmp_path: Path) -> None:
-    if shutil.which("pdftotext") is None:
-        pytest.fail("pdftotext is missing; `make test` installs poppler-utils")
     result = run_cli("publish", dutch_demo, "--pdf", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     assert "A4, klaar om af te drukken." in result.output

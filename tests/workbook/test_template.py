@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -32,11 +31,11 @@ from keizer_xl.workbook.template import (
     build_template,
     main,
 )
+from tests.programs import need
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "templates" / "keizer_xl.xlsx"
 NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main"}
-SOFFICE = shutil.which("soffice")
 needs_soffice = pytest.mark.usefixtures("soffice_installed")
 
 
@@ -377,10 +376,9 @@ def test_xlsm_with_the_project_builder(tmp_path: Path) -> None:
 
 def soffice(tmp_path: Path, target: str, workbook: Path) -> Path:
     """Run LibreOffice headless in a private profile; return the folder it wrote into."""
-    assert SOFFICE is not None
     outdir = tmp_path / "out"
     done = subprocess.run(
-        [SOFFICE, f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless",
+        [need("soffice"), f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless",
          "--convert-to", target, "--outdir", str(outdir), str(workbook)],
         capture_output=True, text=True, timeout=240,
     )

@@ -339,6 +339,7 @@ def test_batch_recalc_goes_on_after_a_bad_file(tmp_path: Path) -> None:
         assert standings_of(path)[0] == ("Harrison", 141.0)
 
 
+@pytest.mark.programs  # worker processes
 def test_batch_recalc_in_parallel_processes(tmp_path: Path) -> None:
     files = [golden_book(tmp_path / f"club{i}.xlsx", "B") for i in range(9)]
     result = run_cli("recalc", "--jobs", "2", *files)

@@ -35,8 +35,8 @@ from tests.helpers_package import (
     product_edits,
     rows_markup,
     sheet_parts,
-    soffice,
 )
+from tests.programs import need
 from tests.xlsx.grids import approx_grid, calamine_grid, openpyxl_grid
 
 EDITED = ("Rounds", "Standings", "Settings")
@@ -136,9 +136,7 @@ def test_openpyxl_still_sees_the_secretarys_objects(club: Path) -> None:
 
 @pytest.fixture(scope="session")
 def office_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if soffice() is None:
-        pytest.fail("LibreOffice (soffice) is not installed; `make test` and .ci/run install "
-                    "it (see .ci/system-packages)")
+    need("soffice")
     return tmp_path_factory.mktemp("libreoffice-profile")
 
 

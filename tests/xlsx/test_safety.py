@@ -106,6 +106,7 @@ def _states(original: Path, scratch: Path) -> list[dict[str, bytes]]:
     return found
 
 
+@pytest.mark.programs  # saving in child processes killed midway
 @POSIX_ONLY
 def test_kill_during_save_leaves_old_or_new_file(tmp_path: Path) -> None:
     folder = tmp_path / "club"
@@ -182,6 +183,7 @@ def test_open_workbook_is_refused(club: Path, lock_name: str, program: str) -> N
     check_not_open(club)
 
 
+@pytest.mark.programs  # processes alive and gone
 @POSIX_ONLY
 def test_temporary_files_of_a_live_run_are_kept_and_left_over_ones_removed(
         club: Path) -> None:
