@@ -190,19 +190,19 @@ def test_pair_and_recalc_at_once_lose_no_round(tmp_path: Path) -> None:
 @pytest.mark.programs  # another process holds the workbook
 def test_a_second_run_waits_then_refuses_naming_the_file(tmp_path: Path) -> None:
     path = golden_book(tmp_path / "club.xlsx", "A")
-    holder = subprocess.Popen(
+    with subprocess.Popen(  # closes its pipe
         [sys.executable, "-c", "import sys, time; from pathlib import Path; "
          "from keizer_xl.workbook.xlsx import one_writer\n"
          "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)",
-         str(path)], cwd=REPO, stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        code, output, _ = measured("recalc", path)
-        assert code == 1
-        assert "club.xlsx is being changed by another keizer-xl run" in output, output
-    finally:
-        holder.kill()
-        holder.wait()
+         str(path)], cwd=REPO, stdout=subprocess.PIPE, text=True) as holder:
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+            code, output, _ = measured("recalc", path)
+            assert code == 1
+            assert "club.xlsx is being changed by another keizer-xl run" in output, output
+        finally:
+            holder.kill()
+            holder.wait()
     # the killed holder's lock file is left behind, but no lock: the next run goes ahead
     assert writer_lock_path(path).exists()
     code, output, _ = measured("recalc", path)

@@ -645,7 +645,7 @@ def test_a_button_waits_for_a_command_working_on_the_same_file(
         assert "is being changed by another keizer-xl run or button" in text, text
     finally:
         holder.kill()
-        holder.wait()
+        holder.communicate()  # waits, and closes the pipe
     excel.alerts.clear()
     assert "Rounds" in written(click(), excel) and excel.alerts == []
 

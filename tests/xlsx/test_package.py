@@ -125,6 +125,7 @@ def test_openpyxl_still_sees_the_secretarys_objects(club: Path) -> None:
     save_edits(club, product_edits())
     book = load_workbook(club, keep_vba=True)
     assert book.vba_archive is not None
+    book.vba_archive.close()  # openpyxl's copy of the macros: left open by openpyxl itself
     assert book["Archive"].sheet_state == "hidden"
     assert "PlayerList" in book["Players"].tables
     assert book["Rounds"].data_validations.dataValidation

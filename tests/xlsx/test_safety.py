@@ -127,14 +127,15 @@ def test_kill_during_save_leaves_old_or_new_file(tmp_path: Path) -> None:
     extra = [one_save * (3 + 2 * i) for i in range(8)]
     while delays:
         delay = delays.pop(0)
-        child = subprocess.Popen(
+        with subprocess.Popen(  # closes the pipes
             child_command(club), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-        )
-        assert child.stdout is not None and child.stdout.readline() == b"ready\n"
-        time.sleep(delay)
-        os.kill(child.pid, signal.SIGKILL)
-        child.wait()
-        assert child.returncode == -signal.SIGKILL, child.stderr.read() if child.stderr else ""
+        ) as child:
+            assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+            time.sleep(delay)
+            os.kill(child.pid, signal.SIGKILL)
+            child.wait()
+            assert child.returncode == -signal.SIGKILL, (
+                child.stderr.read() if child.stderr else "")
 
         with zipfile.ZipFile(club) as package:
             assert package.testzip() is None
