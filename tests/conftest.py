@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import csv
+import gc
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from click.testing import CliRunner, Result
@@ -104,10 +106,64 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.programs())
 
 
+class ProcessState(NamedTuple):
+    """What a test must leave as it found it: the garbage collector's settings (a command
+    run in the test process must not freeze it or raise its thresholds), the working folder
+    and the environment."""
+
+    gc_threshold: tuple[int, int, int]
+    gc_frozen: int
+    folder: str
+    environment: dict[str, str]
+
+    @classmethod
+    def now(cls) -> ProcessState:
+        return cls(gc.get_threshold(), gc.get_freeze_count(), os.getcwd(), dict(os.environ))
+
+    def restore(self) -> list[str]:
+        """Put the process back as it was; say what had changed."""
+        now, changed = ProcessState.now(), []
+        if now.gc_threshold != self.gc_threshold:
+            changed.append(f"garbage collector thresholds {self.gc_threshold} -> "
+                           f"{now.gc_threshold}")
+            gc.set_threshold(*self.gc_threshold)
+        if now.gc_frozen != self.gc_frozen:
+            changed.append(f"garbage collector frozen objects {self.gc_frozen} -> "
+                           f"{now.gc_frozen}")
+            gc.unfreeze()
+        if now.folder != self.folder:
+            changed.append(f"working folder {self.folder} -> {now.folder}")
+            os.chdir(self.folder)
+        if now.environment != self.environment:
+            keys = sorted(k for k in self.environment.keys() | now.environment.keys()
+                          if self.environment.get(k) != now.environment.get(k))
+            changed.append(f"environment variables {', '.join(keys)}")
+            os.environ.clear()
+            os.environ.update(self.environment)
+        return changed
+
+
+STATE = pytest.StashKey[ProcessState]()
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
     """A test marked `programs("name", ...)` runs only when those programs are here."""
+    item.stash[STATE] = ProcessState.now()  # before any fixture is set up
     for mark in item.iter_markers("programs"):
         for program in mark.args:
             need(program)
     return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """Fails a test that left the process changed (once its fixtures are torn down), and
+    puts the process back for the next test."""
+    result = yield
+    before = item.stash.get(STATE, None)
+    changed = before.restore() if before else []
+    if changed:
+        pytest.fail("the test left the process changed: " + "; ".join(changed),
+                    pytrace=False)
+    return result
