@@ -16,9 +16,11 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/seasons.py
 
 from measure import Figure
-from seasons import club_season, write_workbook
+
+from tests.seasons import club_season, season_book
 
 TARGET_MB = 500
 # The peak resident size of this process image: VmHWM (kilobytes). Not ru_maxrss, which
@@ -123,8 +125,8 @@ def main() -> list[Figure]:
     table = ["| workbook | `check` | `pair` |", "|---|---|---|"]
     work = Path(tempfile.mkdtemp(prefix="keizer-bench-"))
     try:
-        big = write_workbook(club_season(1000, 30), work / "big.xlsx")
-        club = write_workbook(club_season(60, 37), work / "club.xlsx")
+        big = season_book(work / "big.xlsx", club_season(1000, 30), present=0.8)
+        club = season_book(work / "club.xlsx", club_season(60, 37), present=0.8)
         strings = with_million_shared_strings(club, work / "strings.xlsx")
         cases = [("1,000 players × 30 rounds ({size})", big),
                  ("one value at Players!XFD1048576 (refused with the cell)",

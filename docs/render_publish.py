@@ -62,7 +62,7 @@ def sample_site(folder: Path, language: str = "en") -> Path:
     from keizer_xl.core.settings import Settings
     from keizer_xl.publish.pdf import write_pdfs
     from keizer_xl.publish.site import Titles, build_site, write_site
-    from tests.publish.seasons import club_season
+    from tests.seasons import club_season
 
     season = club_season(NAMES, 10, seed=12, open_last=True, late=14)
     report = build_report(season, compute_standings(season, Settings()))

@@ -1,11 +1,11 @@
-"""Shared test helpers: real club workbooks made from the template, and the CLI runner."""
+"""Shared test fixtures: the CLI runner, workbooks from the template (tests/seasons.py), the
+programs tier (tests/programs.py), and a check that no test leaves the process changed."""
 
 from __future__ import annotations
 
-import csv
 import gc
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -13,47 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from keizer_xl.cli.main import main
-from keizer_xl.core.settings import SETTINGS
-from keizer_xl.workbook.template import build_template
-from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
 from tests.programs import need
-
-GOLDEN = Path(__file__).parent / "golden"
-ROUND_HEADERS = ("Round", "Board", "White", "Black", "Result")
-
-
-def golden_rows(case: str, name: str) -> list[dict[str, str]]:
-    with open(GOLDEN / case / f"{name}.csv", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
-
-
-def make_book(path: Path, players: Sequence[Mapping[str, object]],
-              rounds: Sequence[Sequence[object]] = (),
-              settings: Mapping[str, object] | None = None) -> Path:
-    """A workbook from the template with players, rounds rows and settings filled in."""
-    build_template(path, players)
-    edits = []
-    if rounds:
-        cells: dict[tuple[int, int], CellValue] = {}
-        for r, row in enumerate(rounds, start=2):
-            for c, value in enumerate(row, start=1):
-                if value not in (None, ""):
-                    cells[(r, c)] = value  # type: ignore[assignment]
-        edits.append(SheetEdit("Rounds", cells))
-    if settings:
-        names = list(SETTINGS)
-        edits.append(SheetEdit("Settings", {(names.index(k) + 2, 2): v  # type: ignore[misc]
-                                            for k, v in settings.items()}))
-    if edits:
-        save_edits(path, edits, backup=False)
-    return path
-
-
-def golden_book(path: Path, case: str, with_rounds: bool = True) -> Path:
-    players = golden_rows(case, "players")
-    rounds = [[row[h] for h in ROUND_HEADERS] for row in golden_rows(case, "rounds")]
-    settings = {row["Setting"]: row["Value"] for row in golden_rows(case, "settings")}
-    return make_book(path, players, rounds if with_rounds else (), settings)
+from tests.seasons import make_book
 
 
 @pytest.fixture(autouse=True)

@@ -14,8 +14,9 @@ from python_calamine import CalamineWorkbook
 from keizer_xl.core.settings import SETTINGS, SPECS
 from keizer_xl.i18n.names import SETTING_TRANSLATIONS
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
-from tests.conftest import golden_book, golden_rows, make_book, run_cli
+from tests.conftest import run_cli
 from tests.publish.html import parse, tag, text
+from tests.seasons import golden_book, golden_rows, make_book
 
 SETTING_ROW = {name: i for i, name in enumerate(SETTINGS, start=2)}
 

@@ -20,7 +20,8 @@ from openpyxl import Workbook as OpenpyxlWorkbook
 from keizer_xl.workbook import files
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits, writer_lock_path
 from keizer_xl.workbook.xlsx import _zipcopy as zipcopy
-from tests.conftest import golden_book, make_book, run_cli
+from tests.conftest import run_cli
+from tests.seasons import golden_book, make_book
 
 REPO = Path(__file__).resolve().parents[2]
 MEMORY_LIMIT = 500 << 20  # bytes, for any workbook under 20 MB

@@ -31,7 +31,7 @@ from keizer_xl.workbook import sheetbuttons
 from keizer_xl.workbook.template import build_template
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 from tests.live.test_live import Excel, xw
-from tests.publish.seasons import club_season
+from tests.seasons import club_season
 
 __all__ = ["xw"]  # the fixture, for pytest
 

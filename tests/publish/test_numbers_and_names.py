@@ -20,7 +20,7 @@ from tests.cli.week import sheet
 from tests.conftest import run_cli
 from tests.publish.books import pdf_words, season_workbook
 from tests.publish.html import parse, table_rows, tag, text
-from tests.publish.seasons import club_season
+from tests.seasons import club_season
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
                                 reason="needs poppler (bash .ci/system-packages)")

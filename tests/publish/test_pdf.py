@@ -19,7 +19,7 @@ from keizer_xl.publish.numbers import number
 from keizer_xl.publish.pdf import font_files, write_pdfs
 from keizer_xl.publish.site import Titles
 from tests.conftest import run_cli
-from tests.publish.seasons import club_season
+from tests.seasons import club_season
 
 pytestmark = pytest.mark.programs("pdftotext", "pdfinfo", "pdftoppm")
 

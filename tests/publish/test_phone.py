@@ -22,8 +22,8 @@ import pytest
 from tests.conftest import run_cli
 from tests.publish.books import season_workbook
 from tests.publish.html import parse, table_rows, text
-from tests.publish.seasons import club_season
 from tests.publish.test_screenshots import renderer
+from tests.seasons import club_season
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None,
                                 reason="needs Chromium (bash .ci/system-packages)")

@@ -23,8 +23,8 @@ from keizer_xl.i18n.names import local_name, local_setting
 from keizer_xl.workbook.template import STANDINGS_HEADERS
 from tests.cli.week import sheet
 from tests.conftest import run_cli
-from tests.exchange.seasons import club_season, season_book
 from tests.helpers_package import libreoffice_convert
+from tests.seasons import club_season, season_book
 
 pytestmark = [pytest.mark.libreoffice, pytest.mark.usefixtures("soffice_installed")]
 MAIN_COLUMNS = STANDINGS_HEADERS[:12]  # Rank ... Own: the first page's columns
@@ -33,7 +33,7 @@ SMALLEST_TEXT = 7.0  # points: the height of a word's box, at the least
 
 @pytest.fixture(scope="module")
 def season() -> object:
-    return club_season(60, 37, settings=Settings(top_value=Fraction(88),
+    return club_season(60, 37, comings_and_goings=True, settings=Settings(top_value=Fraction(88),
                                                   excused=(Fraction(1, 2),)))
 
 

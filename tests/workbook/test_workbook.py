@@ -14,7 +14,8 @@ from python_calamine import CalamineWorkbook
 
 from keizer_xl.core.settings import SETTINGS
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
-from tests.conftest import golden_book, golden_rows, make_book, run_cli
+from tests.conftest import run_cli
+from tests.seasons import golden_book, golden_rows, make_book
 
 PLAYERS = [{"Name": n, "Rating": r, "Present": "x"} for n, r in
            [("Anna", 2000), ("Bram", 1900), ("Carla", 1800), ("Daan", 1700), ("Eva", 1600),
