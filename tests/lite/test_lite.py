@@ -123,6 +123,7 @@ def rounds(sheets: dict[str, list[list[Any]]], sheet: str = "Rounds") -> list[An
 
 # -- the scripts as Lite registers them -------------------------------------------------------
 
+@pytest.mark.programs  # the Lite scripts run in a CPython process
 def test_the_scripts_name_the_buttons_the_workbook_has(cpython: dict[str, Any],
                                                        sessions: list[dict[str, Any]],
                                                        tmp_path: Path,
@@ -175,6 +176,7 @@ def drawn_buttons(path: Path, sheet: str) -> dict[str, tuple[str, str]]:
 
 # -- a season clicked through -------------------------------------------------------------
 
+@pytest.mark.programs  # the Lite scripts run in a CPython process
 def test_a_season_of_60_players_clicked_through(cpython: dict[str, Any],
                                                  sessions: list[dict[str, Any]]) -> None:
     """Round 38 is paired, taken back and paired again, the same; every click writes its
@@ -230,6 +232,7 @@ def test_the_clicks_write_what_the_desktop_buttons_write(sessions: list[dict[str
         assert len(click["actions"]) == len(lite) + 1
 
 
+@pytest.mark.programs  # the Lite scripts run in a CPython process
 def test_a_refusal_in_dutch_changes_no_cell_of_the_season(cpython: dict[str, Any]) -> None:
     """A typing mistake: both buttons write nothing but their message, in Dutch, naming the
     cell and saying what to fix."""

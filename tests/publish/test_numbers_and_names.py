@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
 import subprocess
 from fractions import Fraction
 from pathlib import Path
@@ -22,8 +21,7 @@ from tests.publish.books import pdf_words, season_workbook
 from tests.publish.html import parse, table_rows, tag, text
 from tests.seasons import club_season
 
-pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
-                                reason="needs poppler (bash .ci/system-packages)")
+pytestmark = pytest.mark.programs("pdftotext")
 
 NAMES = ("Bjørn Halvorsen", "Jürgen Groß", "Łukasz Đorđević", "Æsa Œhlenschläger",
          "Ruben Koster", "Işık Çelik", "Mohamed El Amrani", "Anna de Vries", "Daan Bakker",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -25,8 +24,7 @@ from tests.publish.html import parse, table_rows, text
 from tests.publish.test_screenshots import renderer
 from tests.seasons import club_season
 
-pytestmark = pytest.mark.skipif(shutil.which("chromium") is None,
-                                reason="needs Chromium (bash .ci/system-packages)")
+pytestmark = pytest.mark.programs("chromium")
 PHONE = 390  # CSS pixels: the width of an ordinary phone held upright
 NAMES = ("Alexandra Wilhelmina van Oranje-Nassau tot Amsberg", "Mohamed El Amrani",
          "Jan-Willem Vandenberghe-Oosterhuis", "Ruben Koster", "Bjørn Halvorsen",
