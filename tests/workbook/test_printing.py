@@ -179,7 +179,8 @@ def club_printed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
                  ) -> tuple[str, Path, Path]:
     """A 25-player season of 12 rounds (late entrants, leavers, a warning under the
     standings), printed by LibreOffice from an English and a Dutch workbook."""
-    return _print(club_season(25, 12), request.param, tmp_path_factory)
+    return _print(club_season(25, 12, comings_and_goings=True), request.param,
+                  tmp_path_factory)
 
 
 def _boxes(pdf: Path, page: int) -> list[tuple[float, float, float, str]]:
