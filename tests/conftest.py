@@ -79,7 +79,9 @@ class ProcessState(NamedTuple):
 
     @classmethod
     def now(cls) -> ProcessState:
-        return cls(gc.get_threshold(), gc.get_freeze_count(), os.getcwd(), dict(os.environ))
+        # (PYTEST_CURRENT_TEST is pytest's own note of the running test, kept by pytest)
+        environment = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+        return cls(gc.get_threshold(), gc.get_freeze_count(), os.getcwd(), environment)
 
     def restore(self) -> list[str]:
         """Put the process back as it was; say what had changed."""
@@ -99,8 +101,11 @@ class ProcessState(NamedTuple):
             keys = sorted(k for k in self.environment.keys() | now.environment.keys()
                           if self.environment.get(k) != now.environment.get(k))
             changed.append(f"environment variables {', '.join(keys)}")
-            os.environ.clear()
-            os.environ.update(self.environment)
+            for key in keys:
+                if key in self.environment:
+                    os.environ[key] = self.environment[key]
+                else:
+                    del os.environ[key]
         return changed
 
 
