@@ -44,9 +44,9 @@ from keizer_xl.core.words import (
     PRESENT,
     CellError,
     WordError,
+    checked_rating,
     parse_board,
     parse_presence,
-    parse_rating,
     parse_result,
     parse_round,
     text,
@@ -194,7 +194,7 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
                 continue
             try:
                 if col == "Rating":
-                    rating = parse_rating(value)
+                    rating = checked_rating(value)
                 elif col == "Joined":
                     joined = parse_round(value)
                 elif col == "Left":

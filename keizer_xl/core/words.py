@@ -41,6 +41,7 @@ ERROR_VALUES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#N
 MAX_ROUND = 1_000
 MAX_BOARD = 10_000
 MAX_RATING = 10_000
+MAX_TEXT = 32_767  # characters in one cell, Excel's limit: a longer name cannot be written
 
 
 RESULT_HELP = msg("use 1-0, 0-1, ½-½, +-, -+ or --")
@@ -262,14 +263,9 @@ _WHOLE_DECIMAL = re.compile(r"(\d+)[.,]0+")
 def parse_rating(value: object) -> Fraction:
     """A rating as a secretary means it: `1650`, `1.650` and `1,650` (a thousands
     separator, as Dutch and English lists write it: never 1.65), `1650.0`; blank and the
-    words for unrated (`-`, `n/a`, `nvt`, ...) are 0. Other numbers as `parse_number`.
-    At most `MAX_RATING`, wherever it comes from."""
-    if type(value) is int and 0 <= value <= MAX_RATING:  # the usual cell, read quickly
+    words for unrated (`-`, `n/a`, `nvt`, ...) are 0. Other numbers as `parse_number`."""
+    if type(value) is int and value >= 0:  # the usual cell, read quickly
         return Fraction(value)
-    return at_most(_rating(value), MAX_RATING, value)
-
-
-def _rating(value: object) -> Fraction:
     if is_blank(value):
         return Fraction(0)
     if isinstance(value, str):
@@ -286,6 +282,14 @@ def _rating(value: object) -> Fraction:
         raise WordError(msg("'{value}' is negative; a rating is 0 or more",
                             value=short_text(value)))
     return rating
+
+
+def checked_rating(value: object) -> Fraction:
+    """A player's rating as every door reads it (the Players sheet, a member list, a
+    rating list, a KeizerForClubs file): `parse_rating`, at most `MAX_RATING`."""
+    if type(value) is int and 0 <= value <= MAX_RATING:  # the usual cell, read quickly
+        return Fraction(value)
+    return at_most(parse_rating(value), MAX_RATING, value)
 
 
 def parse_fraction(value: object) -> Fraction:

@@ -451,7 +451,8 @@ def build_template(
         want = ".xlsm (it has macros)" if macro else ".xlsx (it has no macros)"
         raise ValueError(f"{target.name}: the workbook must be saved as {want}")
 
-    book = xlsxwriter.Workbook(str(target), {"in_memory": True})
+    made = io.BytesIO()  # written whole at the end: a full disk fails one plain write
+    book = xlsxwriter.Workbook(made, {"in_memory": True})
     book.set_properties({
         "title": "Keizer competition",
         "subject": "Chess club Keizer competition",
@@ -480,6 +481,7 @@ def build_template(
                 "height": 36,
             })
     book.close()
+    target.write_bytes(made.getvalue())
 
 
 def main(argv: list[str] | None = None) -> int:
