@@ -115,7 +115,7 @@ def _unclosed(lines: list[str], separator: str, quote: str, width: int) -> bool:
     inside the quote holds as many separators as a row of the list)?"""
     if "".join(lines).count(quote) % 2:
         return True
-    inside = [*lines[1:-1], lines[-1].split(quote, 1)[0]]
+    inside = [lines[0].rsplit(quote, 1)[-1], *lines[1:-1], lines[-1].split(quote, 1)[0]]
     return any(line.count(separator) >= max(1, width - 1) for line in inside)
 
 
