@@ -34,6 +34,7 @@ from keizer_xl.core.model import (
 )
 from keizer_xl.core.season import Season
 from keizer_xl.core.words import (
+    MAX_ROUND,
     MAX_TEXT,
     WordError,
     checked_rating,
@@ -159,6 +160,7 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
     problems = Problems(file=source)
     by_id = {p.id: p for p in tournament.players}
     rows: dict[int, list[KfcPairing]] = defaultdict(list)  # player id -> his rows
+    pairings = []  # the rows whose round and board are in range: the only ones read further
     for row in tournament.pairings:
         place = msg("round {round}, board {board}", round=row.round, board=row.board)
         try:
@@ -168,6 +170,7 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
         except WordError as exc:
             problems.add(msg("{place}: {problem}", place=place, problem=exc.message))
             continue
+        pairings.append(row)
         for pid in (row.white, row.black) if row.game else (row.white,):
             if pid not in by_id:
                 problems.add(msg("{place}: player {id} is not in the Player table",
@@ -183,7 +186,7 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
         if row.game and row.white == row.black and row.white in by_id:
             problems.add(msg("round {round}: {name} cannot play himself", round=row.round,
                              name=by_id[row.white].name))
-    played = {row.round for row in tournament.pairings if row.result != LATE_START}
+    played = {row.round for row in pairings if row.result != LATE_START}
     last = max(played, default=0)
     for k in range(1, last):
         if k not in played:
@@ -220,6 +223,11 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
             continue
         seen[name_key(name)] = p
         joined = taken[0] if taken else last + 1
+        if joined > MAX_ROUND:
+            problems.add(msg("player {id} ({name}): the player takes part in no round of the "
+                             "{most} a season has", id=p.id, name=shortened(name, 40),
+                             most=f"{MAX_ROUND:,}"))
+            continue
         for row in rows[p.id]:
             if row.result == LATE_START and row.round >= joined:
                 problems.add(msg("round {round}: {name} has a late start (result 12) but "
@@ -233,8 +241,8 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
         people.append(Player(name, rating, joined if joined > 1 else 1, left, None,
                              len(people)))
     settings = kfc_settings(tournament.config, problems)
-    entries = _entries(tournament.pairings, {p.id: tidy_name(p.name) for p in
-                                             tournament.players}, last, problems)
+    entries = _entries(pairings, {p.id: tidy_name(p.name) for p in tournament.players},
+                       last, problems)
     problems.raise_if_any()
     notes: list[str] = []
     if left_out:

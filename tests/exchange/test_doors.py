@@ -138,7 +138,7 @@ def test_a_quoted_cell_may_still_hold_a_line_break(tmp_path: Path) -> None:
 def test_an_invisible_character_never_makes_a_twin(tmp_path: Path, invisible: str) -> None:
     listed = tmp_path / "leden.csv"
     listed.write_bytes(f"\ufeffNaam;Rating\nAnna;1600\n{invisible}Anna;1500\nBram;1400\n"
-                       .encode("utf-8"))
+                       .encode())
     result = run_cli("new", tmp_path / "club.xlsx", "--players", listed)
     assert result.exit_code == 1, result.output
     assert problem_lines(result.output) == [
