@@ -24,7 +24,7 @@ from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.workbook import files as workbook
 from tests.conftest import golden_book, make_book
 
-FUZZ = settings(max_examples=40, deadline=None, database=None,
+FUZZ = settings(max_examples=80, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 KFC = Path(__file__).parents[1] / "fixtures" / "kfc" / "Test-Tournament.s3db"
 

@@ -26,7 +26,7 @@ from tests.exchange.test_fuzz import ODD_VALUES, mutated, with_part_mutated
 from tests.helpers_package import sheet_parts
 from tests.workbook.test_error_cells import ERRORS, with_error
 
-FUZZ = settings(max_examples=30, deadline=None, database=None,
+FUZZ = settings(max_examples=50, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 
@@ -169,7 +169,7 @@ NAMES = st.one_of(st.text(min_size=1, max_size=60),
                             st.integers(100, 4_000)))
 
 
-@FUZZ
+@settings(FUZZ, max_examples=12)  # each publishes the pages and PDFs: slower than the rest
 @given(new=NAMES)
 def test_any_name_is_checked_or_published(season: Path, new: str) -> None:
     """A player renamed to anything (a 10,000-character name, control characters, a
