@@ -7,6 +7,7 @@ the season the engine computes from.
 from __future__ import annotations
 
 import enum
+import re
 import unicodedata
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -110,10 +111,23 @@ class Rest:
 Entry = Game | Rest
 
 
+# Characters that show nothing: control characters other than spaces and line ends, the
+# soft hyphen, zero-width spaces and joiners, direction marks and the byte-order mark (a
+# list glued from two files has one inside). A name with one would look like another
+# player's and be a different one, so every door takes them out.
+_INVISIBLE = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u061c\u115f\u1160"
+                        "\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff"
+                        "\uffa0\ufff9-\ufffb]")
+
+
 def tidy_name(name: str) -> str:
-    """A name as typed, tidied: Unicode NFC (so `Zoë` typed with a combining accent is the
-    same text as with the one-letter ë), surrounding spaces gone, inner spaces single."""
-    return " ".join(unicodedata.normalize("NFC", name).split())
+    """A name as typed, tidied the same way whichever door it comes in by: Unicode NFC (so
+    `Zoë` typed with a combining accent is the same text as with the one-letter ë),
+    invisible characters (a zero-width space, a byte-order mark) gone, surrounding spaces
+    gone, inner spaces single."""
+    if not (name.isascii() and name.isprintable()):
+        name = unicodedata.normalize("NFC", _INVISIBLE.sub("", name))
+    return " ".join(name.split())
 
 
 def name_key(name: str) -> str:

@@ -23,6 +23,7 @@ from keizer_xl.core.words import (
     parse_number,
     parse_reward,
     parse_whole,
+    short_text,
     text,
 )
 
@@ -134,15 +135,6 @@ def _forfeit_loss(value: object) -> Fraction | None:
     if text(value).lower() == "unexcused":
         return None
     return parse_fraction(value)
-
-
-def short_text(value: object) -> str:
-    """The typed value for a message; a huge number as Excel shows it (1e+308), not in
-    full."""
-    if isinstance(value, float) and abs(value) >= 1e15:
-        return f"{value:.6g}"
-    shown = text(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def _words(value: object) -> str:

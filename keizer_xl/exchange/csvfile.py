@@ -8,9 +8,11 @@ with or without a byte-order mark, or Windows-1252 (the KNSB rating list is Lati
 from __future__ import annotations
 
 import csv
+import io
+from dataclasses import dataclass
 from pathlib import Path
 
-from keizer_xl.core.errors import KeizerXLError
+from keizer_xl.core.errors import KeizerXLError, Problems
 from keizer_xl.core.messages import msg
 
 
@@ -53,9 +55,78 @@ def sniff_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
         return csv.excel
 
 
-def read_rows(text: str) -> list[list[str]]:
-    """A CSV text as rows of cells, separator sniffed."""
-    return list(csv.reader(text.splitlines(), dialect=sniff_dialect(text)))
+def text_lines(text: str) -> list[str]:
+    """The lines of a text as an editor counts them: ended by a line feed, a carriage return
+    or both (not by the other characters `str.splitlines` also breaks at)."""
+    return [line.rstrip("\r\n") for line in io.StringIO(text, newline="")]
+
+
+@dataclass(frozen=True)
+class Record:
+    """One row of a CSV text: the line it starts on (1-based) and its cells."""
+
+    line: int
+    cells: list[str]
+
+
+def read_records(text: str, problems: Problems) -> list[Record]:
+    """A CSV text as rows of cells, separator sniffed, each with the line it starts on.
+
+    A quoted cell may hold a line break, so one row may take several lines; but a quote that
+    is not closed would take the lines after it into one cell, merging members into one. So
+    a row is a problem at its first line when its quote runs to the end of the file, or
+    takes in whole lines of the list (as many separators as the first line has). So is a
+    line the CSV reader cannot read at all (a NUL character, a cell of a megabyte)."""
+    lines = io.StringIO(text, newline="").readlines()
+    dialect = sniff_dialect(text)
+    reader = csv.reader(lines, dialect=dialect)
+    records: list[Record] = []
+    start, width = 1, 0
+    quote = str(dialect.quotechar or '"')
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.add(_unreadable(exc), line=max(start, reader.line_num))
+            if reader.line_num < start:  # the reader did not move on: nothing more to read
+                break
+            start = reader.line_num + 1
+            continue
+        end = reader.line_num
+        width = width or len(cells)
+        if end > start and _unclosed(lines[start - 1:end], str(dialect.delimiter), quote,
+                                     width):
+            problems.add(msg("a quote ({quote}) on this line is not closed before line {end}; "
+                             "close it or take it out", quote=quote, end=end)
+                         if end < len(lines) or text.count(quote) % 2 == 0 else
+                         msg("a quote ({quote}) on this line is not closed before the end of "
+                             "the file; close it or take it out", quote=quote), line=start)
+        else:
+            records.append(Record(start, cells))
+        start = end + 1
+    return records
+
+
+def _unclosed(lines: list[str], separator: str, quote: str, width: int) -> bool:
+    """Do these lines, read as one row, look like a quote left open: an odd number of
+    quotes (closed only by the end of the file), or a line taken in whole (the part of it
+    inside the quote holds as many separators as a row of the list)?"""
+    if "".join(lines).count(quote) % 2:
+        return True
+    inside = [lines[0].rsplit(quote, 1)[-1], *lines[1:-1], lines[-1].split(quote, 1)[0]]
+    return any(line.count(separator) >= max(1, width - 1) for line in inside)
+
+
+def _unreadable(exc: csv.Error) -> str:
+    reason = str(exc)
+    if "NUL" in reason:
+        return msg("this line holds a NUL character: is this a text file?")
+    if "field larger than field limit" in reason:
+        return msg("a cell on this line is longer than {most} characters",
+                   most=f"{csv.field_size_limit():,}")
+    return msg("this line cannot be read as CSV ({reason})", reason=reason)
 
 
 def write_text(path: Path, text: str, encoding: str = "utf-8") -> None:

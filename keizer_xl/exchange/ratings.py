@@ -16,10 +16,10 @@ from fractions import Fraction
 
 from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Game, Player
+from keizer_xl.core.model import Game, Player, tidy_name
 from keizer_xl.core.season import Season
-from keizer_xl.core.words import parse_rating
-from keizer_xl.exchange.csvfile import read_rows
+from keizer_xl.core.words import WordError, checked_rating, short_text
+from keizer_xl.exchange.csvfile import read_records
 
 # Dutch and Flemish tussenvoegsels (and the usual foreign ones), written after the first
 # name in `Vries, Anna de`.
@@ -44,13 +44,14 @@ def _key(header: str) -> str:
 @dataclass(frozen=True)
 class ListedRating:
     """One line of a rating list; `rating` None when the line has none (or an unreadable
-    one, kept as typed in `text`)."""
+    one, kept as typed in `text`, with what is wrong with it in `problem`)."""
 
     line: int
     id: str
     name: str
     rating: Fraction | None
     text: str = ""
+    problem: str = ""
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class RatingList:
     kind: str  # "KNSB" or "FIDE"
     id_column: str  # "KNSB id" or "FIDE id"
     entries: tuple[ListedRating, ...]
+    source: str = "the rating list"  # the file's name, for messages
 
 
 def federation_id(value: object) -> str:
@@ -71,11 +73,11 @@ def federation_id(value: object) -> str:
 
 
 def _rating(word: str) -> Fraction | None:
-    """A list's rating: a whole number read as `parse_rating` reads the Players sheet's;
-    blank, 0 and `-` mean unrated."""
-    rating = parse_rating(word)  # WordError is a ValueError
+    """A list's rating: a whole number read and checked as the Players sheet's Rating
+    (`checked_rating`); blank, 0 and `-` mean unrated. WordError says what is wrong."""
+    rating = checked_rating(word)
     if rating.denominator != 1:
-        raise ValueError(word)
+        raise WordError(msg("'{value}' is not a whole number", value=short_text(word)))
     return rating or None
 
 
@@ -83,7 +85,9 @@ def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
     """A KNSB list (`Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S`) or a FIDE list as
     CSV (`ID Number`/`fideid`, `Name`, `SRtng`/`Rating`, …), separator sniffed."""
     problems = Problems(file=source)
-    rows = read_rows(text)
+    records = read_records(text, problems)
+    problems.raise_if_any()  # a quote left open may have merged any of the lines
+    rows = [r.cells for r in records]
     header = [_key(cell) for cell in rows[0]] if rows else []
     id_col = next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
     name_col = next((i for i, h in enumerate(header) if h in NAME_HEADERS), None)
@@ -95,33 +99,35 @@ def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
                      msg("the first line should name the columns; found no name column (Naam "
                          "or Name)") if name_col is None else
                      msg("the first line should name the columns; found no rating column "
-                         "(Rating or SRtng)"), line=1)
+                         "(Rating or SRtng)"), line=records[0].line if records else 1)
         problems.raise_if_any()
     assert name_col is not None and rating_col is not None
     column = ID_HEADERS[header[id_col]] if id_col is not None else "FIDE id"
     if any(h.startswith("knsb") or h == "relatienummer" for h in header):
         column = "KNSB id"
     entries = []
-    for n, row in enumerate(rows[1:], start=2):
+    for record in records[1:]:
+        row = record.cells
         if not any(cell.strip() for cell in row):
             continue
         cells = [*row, *[""] * (len(header) - len(row))]
-        name = " ".join(cells[name_col].split())
+        name = tidy_name(cells[name_col])
         if not name:
             continue
-        typed = cells[rating_col].strip()
+        typed, problem = cells[rating_col].strip(), ""
         try:
             rating = _rating(typed)
             typed = ""
-        except ValueError:
-            rating = None
+        except WordError as exc:
+            rating, problem = None, exc.message
         ident = federation_id(cells[id_col]) if id_col is not None else ""
-        entries.append(ListedRating(n, ident, name, rating, typed))
+        entries.append(ListedRating(record.line, ident, name, rating, typed, problem))
     if not entries:
         problems.add(msg("no players listed under the first line"))
 
     problems.raise_if_any()
-    return RatingList("KNSB" if column == "KNSB id" else "FIDE", column, tuple(entries))
+    return RatingList("KNSB" if column == "KNSB id" else "FIDE", column, tuple(entries),
+                      source)
 
 
 # -- names --------------------------------------------------------------------------------
@@ -244,5 +250,18 @@ def plan_ratings(season: Season, ids: Mapping[str, str], rating_list: RatingList
             kept.append(match)
         else:
             changes.append(match)
+    _refuse_unreadable(rating_list, unrated)
     return RatingPlan(rating_list, tuple(changes), tuple(same), tuple(kept), tuple(unrated),
                       tuple(missing), tuple(ambiguous), paired)
+
+
+def _refuse_unreadable(rating_list: RatingList, unrated: Sequence[Match]) -> None:
+    """A player's line whose rating the Players sheet would refuse (99999, 1e308, abc) is
+    a problem with its line, and nothing is written: the lines of people who are not in
+    the club are never read further."""
+    problems = Problems(file=rating_list.source)
+    for match in unrated:
+        if match.entry.problem:
+            problems.add(msg("{name}: {problem} (rating)", name=match.entry.name,
+                             problem=match.entry.problem), line=match.entry.line)
+    problems.raise_if_any()

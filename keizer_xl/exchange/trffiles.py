@@ -9,6 +9,7 @@ from pathlib import Path
 
 from keizer_xl.core.messages import msg
 from keizer_xl.core.season import Season
+from keizer_xl.core.words import shortened
 from keizer_xl.exchange.csvfile import read_text, write_text
 from keizer_xl.exchange.trf import (
     NAME_WIDTH,
@@ -61,7 +62,8 @@ def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
     long = [p.name for p in season.players if len(p.name) > NAME_WIDTH]
     if long:
         notes.append(msg("names longer than {width} characters were cut short in the file: "
-                         "{names}", width=NAME_WIDTH, names=", ".join(long)))
+                         "{names}", width=NAME_WIDTH,
+                         names=", ".join(shortened(n, 2 * NAME_WIDTH) for n in long)))
     return TrfOutcome(out, len(season.players), standings.after_round, notes)
 
 

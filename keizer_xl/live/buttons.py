@@ -247,6 +247,7 @@ def read_grids(book: Any) -> dict[str, Grid]:
 def _grid(sheet: Any) -> list[list[object]]:
     """The sheet's values from A1 to the end of its used range; a used range past the
     limits (one value typed far away) is refused before Excel is asked for its values."""
+    from keizer_xl.core.words import ERROR_VALUES, CellError
     from keizer_xl.workbook.files import FileProblem
     from keizer_xl.workbook.xlsx import MAX_CELLS, MAX_COLUMNS, MAX_ROWS, column_letters
 
@@ -261,10 +262,12 @@ def _grid(sheet: Any) -> list[list[object]]:
             "(and any formatting) and try again.", sheet=sheet.name,
             cell=f"{column_letters(right)}{bottom}", rows=f"{MAX_ROWS:,}",
             columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}"))
-    values = used.options(ndim=2).value
+    # error values (#N/A) as the words Excel shows, not as blanks: the checks name them
+    values = used.options(ndim=2, err_to_str=True).value
     grid: list[list[object]] = [[] for _ in range(top - 1)]
     pad: list[object] = [None] * (left - 1)
-    grid.extend([*pad, *row] for row in values)
+    grid.extend([*pad, *(CellError(v) if type(v) is str and v in ERROR_VALUES else v
+                         for v in row)] for row in values)
     return grid
 
 

@@ -20,6 +20,7 @@ from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
 from keizer_xl.i18n import say
 from keizer_xl.i18n.names import withdrawn_name
+from keizer_xl.publish.names import shown
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.site import Titles, Words
 from keizer_xl.workbook.xlsx import write_bytes_atomically
@@ -147,7 +148,8 @@ def standings_pdf(report: Report, titles: Titles) -> bytes:
     for p in report.players:
         row = p.standing
         arrow, direction = change(p.change)
-        name = withdrawn_name(row.name, language) if report.withdrawn(row.name) else row.name
+        name = shown(row.name)
+        name = withdrawn_name(name, language) if report.withdrawn(row.name) else name
         rows.append((str(row.rank), arrow, name, number(row.score, language),
                      number(row.value, language), str(row.played), str(row.won),
                      str(row.drawn), str(row.lost), points(p.game_points, language),
@@ -184,7 +186,7 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
     if games:
         def who(name: str) -> str:
             rank = report.rank(name)
-            return f"{name} ({rank})" if rank is not None else name
+            return f"{shown(name)} ({rank})" if rank is not None else shown(name)
 
         rows = [(str(g.board or ""), who(g.white), g.result.value if g.result else "",
                  who(g.black)) for g in games]
@@ -192,8 +194,8 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
         _table(pdf, (t("Board"), t("White"), t("Result"), t("Black")), rows, (18, 0, 22, 0),
                ("C", "L", "C", "L"), 12 if big else 9.5, 7.2 if big else 5.2, (1, 3))
     pdf.ln(3)
-    byes = [r.player for r in rests if r.reason is Absence.BYE]
-    absent = [f"{r.player} ({words.reason(r.reason.value)})" for r in rests
+    byes = [shown(r.player) for r in rests if r.reason is Absence.BYE]
+    absent = [f"{shown(r.player)} ({words.reason(r.reason.value)})" for r in rests
               if r.reason is not Absence.BYE]
     pdf.set_text_color(*_INK)
     for label, names in ((t("Bye:"), byes), (t("Absent:"), absent)):

@@ -22,7 +22,7 @@ from keizer_xl.core.report import latest_round as find_latest_round
 from keizer_xl.i18n import say, translate
 from keizer_xl.i18n.names import withdrawn_mark
 from keizer_xl.publish.charts import Chart, rank_chart
-from keizer_xl.publish.names import page_names
+from keizer_xl.publish.names import page_names, shown
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.rules import settings_in_force
 from keizer_xl.workbook.xlsx import write_bytes_atomically
@@ -75,7 +75,7 @@ class Titles:
 
     @property
     def heading(self) -> str:
-        return " · ".join(t for t in (self.club, self.competition) if t) or \
+        return " · ".join(shown(t) for t in (self.club, self.competition) if t) or \
             translate("Keizer competition", self.language)
 
 
@@ -126,7 +126,7 @@ def standings_lines(report: Report, links: _Links, words: Words) -> list[View]:
         fresh = p.change is None and report.after_round > 1 and row.score is not None
         out.append(View(
             rank=row.rank, change="new" if fresh else arrow, direction=direction,
-            name=row.name, href=links.card(row.name), gone=gone(report, row.name, words),
+            name=shown(row.name), href=links.card(row.name), gone=gone(report, row.name, words),
             score=words.number(row.score), value=words.number(row.value),
             played=row.played, won=row.won, drawn=row.drawn, lost=row.lost,
             points=words.points(p.game_points), percent=percent(p.percentage),
@@ -143,7 +143,7 @@ def gone(report: Report, name: str, words: Words) -> str:
 
 def _game_line(report: Report, links: _Links, game: Game) -> View:
     def side(name: str) -> View:
-        return View(name=name, rank=report.rank(name), href=links.card(name))
+        return View(name=shown(name), rank=report.rank(name), href=links.card(name))
 
     return View(board=game.board or "", white=side(game.white), black=side(game.black),
                 result=game.result.value if game.result is not None else "")
@@ -157,9 +157,9 @@ def round_view(report: Report, links: _Links, round_no: int, games: Iterable[Gam
         round=round_no,
         complete=all(g.result is not None for g in games),
         games=[_game_line(report, links, g) for g in games],
-        byes=[View(name=r.player, href=links.card(r.player)) for r in rests
+        byes=[View(name=shown(r.player), href=links.card(r.player)) for r in rests
               if r.reason is Absence.BYE],
-        absent=[View(name=r.player, href=links.card(r.player),
+        absent=[View(name=shown(r.player), href=links.card(r.player),
                      reason=words.reason(r.reason.value)) for r in rests
                 if r.reason is not Absence.BYE],
     )
@@ -191,7 +191,7 @@ def crosstable_view(report: Report, links: _Links, words: Words) -> list[View]:
             cells.append(View(text=text, kind=_cell_class(line.kind, line.mark),
                               title=_round_title(line.round, line.kind, line.opponent,
                                                  line.white, line.mark, line.worth, words)))
-        out.append(View(rank=p.standing.rank, name=p.name, href=links.card(p.name),
+        out.append(View(rank=p.standing.rank, name=shown(p.name), href=links.card(p.name),
                         cells=cells, score=words.number(p.standing.score)))
     return out
 
@@ -206,8 +206,8 @@ def _round_title(round_no: int, kind: str, opponent: str | None, white: bool | N
                  mark: str, worth: Any, words: Words) -> str:
     t = words.t
     if opponent is not None:
-        what = t("white against {opponent}", opponent=opponent) if white else \
-            t("black against {opponent}", opponent=opponent)
+        what = t("white against {opponent}", opponent=shown(opponent)) if white else \
+            t("black against {opponent}", opponent=shown(opponent))
         if mark:
             what = t("{what}, {result}", what=what, result=words.result(mark))
     elif kind == NOT_YET:
@@ -229,7 +229,7 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
     for line in p.rounds:
         worth = words.number(line.worth)
         if line.opponent is not None:
-            lines.append(View(round=line.round, worth=worth, opponent=line.opponent,
+            lines.append(View(round=line.round, worth=worth, opponent=shown(line.opponent),
                               rank=report.rank(line.opponent),
                               href=links.card(line.opponent, from_card=True),
                               colour=words.t("white") if line.white else words.t("black"),
@@ -244,15 +244,16 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
                 words.reason(line.kind)
         lines.append(View(round=line.round, worth=worth, opponent=None, note=note))
     return View(
-        name=p.name, rank=row.rank,
+        name=shown(p.name), rank=row.rank,
         score=words.number(row.score), value=words.number(row.value), played=row.played,
         won=row.won, drawn=row.drawn, lost=row.lost, points=words.points(p.game_points),
         percent=percent(p.percentage), balance=signed(p.colour_balance),
         whites=p.whites, blacks=p.blacks, byes=row.byes, absent=row.absent,
         own=words.number(row.own), lines=lines, unranked=row.score is None,
         previous=links.card(previous, from_card=True),
-        previous_name=previous, next=links.card(following, from_card=True),
-        next_name=following, change=change(p.change)[0],
+        previous_name=previous and shown(previous),
+        next=links.card(following, from_card=True),
+        next_name=following and shown(following), change=change(p.change)[0],
     )
 
 
@@ -261,7 +262,7 @@ def top_chart(report: Report, links: _Links, words: Words) -> Chart | None:
         return None
     top = [p for p in report.players if p.standing.score is not None
            and links.shown(p.name)][:TOP_CHART]
-    return rank_chart([(p.name, p.ranks, links.card(p.name)) for p in top],
+    return rank_chart([(shown(p.name), p.ranks, links.card(p.name)) for p in top],
                       len(report.players),
                       words.t("Rank after each round: the top {count}", count=len(top)))
 
@@ -270,8 +271,8 @@ def card_chart(report: Report, p: PlayerReport, words: Words) -> Chart | None:
     if not any(r is not None for r in p.ranks):
         return None
     ranked = len(report.players)
-    return rank_chart([(p.name, p.ranks, None)], ranked,
-                      words.t("Rank of {name} after each round", name=p.name),
+    return rank_chart([(shown(p.name), p.ranks, None)], ranked,
+                      words.t("Rank of {name} after each round", name=shown(p.name)),
                       width=480, height=220, worst=ranked)
 
 

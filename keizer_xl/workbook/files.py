@@ -20,6 +20,7 @@ from keizer_xl.core.errors import KeizerXLError, Places, Problem
 from keizer_xl.core.messages import Joined, Message, msg
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
+from keizer_xl.core.words import CellError
 from keizer_xl.i18n.names import contract_headers, name_key, sheet_names
 from keizer_xl.workbook.cells import SheetCells
 from keizer_xl.workbook.layout import (
@@ -37,6 +38,7 @@ from keizer_xl.workbook.xlsx import (
     Reason,
     SheetEdit,
     SheetTooLarge,
+    SheetValues,
     Workbook,
     XlsxError,
     column_letters,
@@ -91,13 +93,28 @@ def _open(path: Path, write: bool = False) -> tuple[Workbook, dict[str, Grid], l
         book = Workbook(path, write)
         names = book.worksheets()
         values = book.read([name for name in names if name_key(name) in COLUMNS])
-    grids: dict[str, Grid] = {name: values[name].rows if name in values else []
+    grids: dict[str, Grid] = {name: _with_errors(values[name]) if name in values else []
                               for name in names}
     return book, grids, [cell for name, read in values.items()
                          for cell in _unsaved(name, read.rows, read.unsaved)]
 
 
 Unsaved = tuple[str, int, int]  # a formula cell without a saved value: sheet, row, column
+
+
+def _with_errors(read: SheetValues) -> Grid:
+    """The sheet's values with each cell holding an error value as that error (`CellError`):
+    the reader gives "" for them, which would pass for a blank."""
+    if not read.errors:
+        return read.rows
+    rows = list(read.rows)
+    for row, column, error in read.errors:
+        rows.extend([] for _ in range(row - len(rows)))
+        cells = list(rows[row - 1])
+        cells.extend("" for _ in range(column - len(cells)))
+        cells[column - 1] = CellError(error)
+        rows[row - 1] = cells
+    return rows
 
 
 def _unsaved(sheet: str, rows: Grid, cells: list[tuple[int, int]]) -> list[Unsaved]:

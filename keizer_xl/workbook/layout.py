@@ -142,9 +142,10 @@ def _table(grid: Grid, wanted: Sequence[str], layout: Layout, name: str) -> Tabl
 
 
 def _tidy(values: list[object]) -> list[object]:
-    """`tidy` of each cell; the usual numbers and texts pass without a call."""
-    return [v if (type(v) is float and v == v) or type(v) is int or (type(v) is str and v.strip())
-            else tidy(v) for v in values]
+    """`tidy` of each cell; the usual numbers and texts pass without a call (a finite float
+    is the one whose difference with itself is 0: not NaN, not infinite)."""
+    return [v if (type(v) is float and v - v == 0) or type(v) is int
+            or (type(v) is str and v.strip()) else tidy(v) for v in values]
 
 
 def _header_key(header: object) -> str:

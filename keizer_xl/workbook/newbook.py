@@ -35,7 +35,10 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = (),
         if fill is not None:
             fill(temp)
 
-    write_atomically(path, build, keep_suffix=True)  # `fill` reads it as a workbook
+    try:
+        write_atomically(path, build, keep_suffix=True)  # `fill` reads it as a workbook
+    except OSError as exc:  # said of the file the secretary asked for, not of its temporary
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
 
 
 OwnColumn = tuple[object, Sequence["CellValue"]]  # a header and its values

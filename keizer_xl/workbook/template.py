@@ -518,7 +518,8 @@ def build_template(
     if lite and macro:
         raise ValueError(f"{target.name}: a workbook for xlwings Lite is an .xlsx (no macros)")
 
-    book = xlsxwriter.Workbook(str(target), {"in_memory": True})
+    made = io.BytesIO()  # written whole at the end: a full disk fails one plain write
+    book = xlsxwriter.Workbook(made, {"in_memory": True})
     book.set_properties({
         "title": "Keizer competition",
         "subject": "Chess club Keizer competition",
@@ -549,6 +550,7 @@ def build_template(
                 "height": 36,
             })
     book.close()
+    target.write_bytes(made.getvalue())
     if lite:
         _name_shapes(target, [button.shape for button in sheetbuttons.BUTTONS])
 

@@ -599,6 +599,25 @@ def test_a_top_value_of_1e308_is_a_problem_naming_its_cell(xw: Any, tmp_path: Pa
         assert f"Settings!B{row}: Top value: '1e+308' is outside the sensible range" in text, text
 
 
+@pytest.mark.parametrize("error", ["#N/A", "#DIV/0!", "#VALUE!"])
+def test_an_error_value_is_a_problem_naming_its_cell(xw: Any, tmp_path: Path,
+                                                     error: str) -> None:
+    """Excel sends a cell whose formula failed as its error word: the buttons name it,
+    where a blank would have passed."""
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    step = setting_row(excel, "Step")
+    excel.set("Players", 3, 2, error)  # Rating
+    excel.set("Players", 4, 5, error)  # Present
+    excel.set("Settings", step, 2, error)
+    for button in (keizer_xl.pair_next_round, keizer_xl.recalculate):
+        excel.alerts.clear()
+        actions = press(xw, excel, button)
+        assert written(actions, excel) == {}
+        ((text, *_),) = excel.alerts
+        for cell in ("Players!B3", "Players!E4", f"Settings!B{step}"):
+            assert f"{cell}: the cell shows the error {error}" in text, text
+
+
 def test_two_games_on_one_board_are_noted_after_the_work(xw: Any, tmp_path: Path) -> None:
     excel = Excel.from_file(new_book(tmp_path, players(4)))
     press(xw, excel, keizer_xl.pair_next_round)

@@ -6,7 +6,8 @@ So the sheet's XML is scanned first, cheaply, for the cells that hold something;
 reaching past the limits is refused with that far cell, and only a sheet within them is
 handed to python-calamine, inside a small package of just the parts it needs (all of them
 unpacked under `MAX_PART`, so calamine never unpacks anything unchecked). The same scan
-finds formulas whose value was never saved (calamine reads those as empty).
+finds formulas whose value was never saved and cells holding an error value (`#N/A`),
+which calamine reads as empty too.
 """
 
 from __future__ import annotations
@@ -33,13 +34,18 @@ MAX_COLUMNS = 1_000
 MAX_CELLS = 1_000_000  # the rectangles from A1 to the farthest values, all sheets together
 
 
+ErrorCell = tuple[int, int, str]  # a cell holding an error value: row, column, the error
+
+
 @dataclass
 class SheetValues:
-    """One sheet's values (row 0 = sheet row 1, column 0 = column A, "" for empty) and the
-    cells holding a formula whose value was never saved, as (row, column), 1-based."""
+    """One sheet's values (row 0 = sheet row 1, column 0 = column A, "" for empty), the
+    cells holding a formula whose value was never saved, as (row, column), 1-based, and the
+    cells holding an error value (also "" among the values)."""
 
     rows: Sequence[Sequence[object]]
     unsaved: list[tuple[int, int]] = field(default_factory=list)
+    errors: list[ErrorCell] = field(default_factory=list)
 
 
 @dataclass
@@ -50,6 +56,7 @@ class Scan:
     bottom: tuple[int, int] = (0, 0)  # a cell in the last row
     right: tuple[int, int] = (0, 0)  # a cell in the last column
     unsaved: list[tuple[int, int]] = field(default_factory=list)
+    errors: list[ErrorCell] = field(default_factory=list)
 
     def too_far(self, sheet: str) -> list[tuple[str, str, Reason]]:
         """(sheet, cell, why) for each limit the sheet's data passes."""
@@ -103,7 +110,39 @@ def scan(data: bytes, where: str) -> Scan:
         if result.too_far("?"):  # perhaps only formatted cells out there: look closely
             return _scan_rows(data, where)
     result.unsaved = _unsaved(data, p)
+    result.errors = _errors(data, p)
     return result
+
+
+def _errors(data: bytes, p: str) -> list[ErrorCell]:
+    """(row, column, error) of each cell holding an error value (`t="e"`); they are few,
+    and most sheets have none, which one plain search tells."""
+    if b'"e"' not in data and b"'e'" not in data:
+        return []
+    found = []
+    for m in _error_pattern(p).finditer(data):
+        tag = m.group(0).decode("utf-8", "replace")
+        ref = CELL_REF.fullmatch(attr(tag, "r") or "")
+        if ref is None or attr(tag, "t") != "e":
+            continue
+        end = data.find(f"</{p}c>".encode(), m.end()) if not tag.endswith("/>") else m.end()
+        found.append((int(ref.group(2)), column_number(ref.group(1)),
+                      _error_text(data[m.end():max(end, m.end())].decode("utf-8", "replace"),
+                                  p)))
+    return found
+
+
+@functools.cache
+def _error_pattern(p: str) -> re.Pattern[bytes]:
+    """The start tag of a cell whose type is `e`."""
+    e = re.escape(p.encode())
+    return re.compile(rb"<" + e + rb"c\s[^>]*\bt\s*=\s*[\"']e[\"'][^>]*>")
+
+
+def _error_text(inside: str, p: str) -> str:
+    """The error a cell shows, from its saved value (`#N/A` when it has none)."""
+    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", inside)
+    return v.group(1).strip() if v is not None and v.group(1).strip() else "#N/A"
 
 
 def _unsaved(data: bytes, p: str) -> list[tuple[int, int]]:
@@ -151,6 +190,8 @@ def _scan_rows(data: bytes, where: str) -> Scan:
                 result.bottom = here
             if here[1] > result.right[1]:
                 result.right = here
+            if attr(cell.start, "t") == "e":
+                result.errors.append((*here, _error_text(cell.markup, sheet.p)))
             if f"<{sheet.p}f" in cell.markup and re.search(
                     rf"<{re.escape(sheet.p)}f[\s>/]", cell.markup) and not _saved(
                     cell.markup, cell.start, sheet.p):
@@ -193,7 +234,8 @@ def read_values(parts: dict[str, bytes], wanted: dict[str, str],
 
         book = CalamineWorkbook.from_filelike(small)
         return {name: SheetValues(book.get_sheet_by_name(name).to_python(
-                    skip_empty_area=False), scans[name].unsaved) for name in wanted}
+                    skip_empty_area=False), scans[name].unsaved, scans[name].errors)
+                for name in wanted}
     except Exception as exc:  # calamine raises its own types for damaged parts
         raise NotAWorkbook("{where} could not be read as a workbook ({reason}).",
                            where=where, reason=exc) from None
