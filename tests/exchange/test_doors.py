@@ -15,7 +15,8 @@ import pytest
 from python_calamine import CalamineWorkbook
 
 from keizer_xl.core.words import MAX_RATING, MAX_ROUND
-from tests.conftest import make_book, run_cli
+from tests.conftest import run_cli
+from tests.seasons import make_book
 
 KFC = Path(__file__).parents[1] / "fixtures" / "kfc" / "Test-Tournament.s3db"
 
@@ -174,7 +175,7 @@ def test_a_rating_list_name_with_a_zero_width_space_still_matches(tmp_path: Path
 # -- TRF and KeizerForClubs -------------------------------------------------------------------
 
 def exported(tmp_path: Path) -> str:
-    from tests.conftest import golden_book
+    from tests.seasons import golden_book
 
     book = golden_book(tmp_path / "season.xlsx", "A")
     out = tmp_path / "season.trf"

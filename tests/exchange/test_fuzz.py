@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.workbook import files as workbook
-from tests.conftest import golden_book, make_book
+from tests.seasons import golden_book, make_book
 
 FUZZ = settings(max_examples=80, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -11,8 +11,9 @@ import pytest
 
 from keizer_xl.core.settings import SETTINGS
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
-from tests.conftest import make_book, run_cli
+from tests.conftest import run_cli
 from tests.helpers_package import sheet_parts
+from tests.seasons import make_book
 
 PLAYERS = [{"Name": name, "Rating": rating, "Present": "x"}
            for name, rating in (("Anna", 1800), ("Bram", 1700), ("Carla", 1600),

@@ -21,9 +21,9 @@ from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.settings import SETTINGS
 from keizer_xl.workbook import files as workbook
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
-from tests.conftest import golden_book
 from tests.exchange.test_fuzz import ODD_VALUES, mutated, with_part_mutated
 from tests.helpers_package import sheet_parts
+from tests.seasons import golden_book
 from tests.workbook.test_error_cells import ERRORS, with_error
 
 FUZZ = settings(max_examples=50, deadline=None, database=None,
