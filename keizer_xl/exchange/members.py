@@ -79,12 +79,13 @@ def _workbook_rows(path: Path) -> tuple[list[list[object]], str]:
     from keizer_xl.exchange.csvfile import TextFileProblem
 
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-        try:
-            sheets = [(ws.title, [list(r) for r in ws.iter_rows(values_only=True)])
-                      for ws in book.worksheets]
-        finally:
-            book.close()
+        with open(path, "rb") as handle:  # closed even when openpyxl gives up half-way
+            book = openpyxl.load_workbook(handle, read_only=True, data_only=True)
+            try:
+                sheets = [(ws.title, [list(r) for r in ws.iter_rows(values_only=True)])
+                          for ws in book.worksheets]
+            finally:
+                book.close()
     except Exception as exc:  # openpyxl raises many kinds for a file that is no workbook
         raise TextFileProblem(msg("{file}: could not be read as a workbook ({reason})",
                                   file=path.name, reason=exc)) from None
