@@ -26,15 +26,18 @@ _program = [False]  # this process is the keizer-xl program (see `as_program`)
 # start a thread per core as numpy is imported, and spin them a while; keizer_xl multiplies
 # no matrices, so on a busy machine they only take the command's own core from it.
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+COLLECTOR = (50_000, 20, 20)  # the collector's thresholds for one short command
 
 
 def as_program() -> None:
     """Mark this process as the `keizer-xl` program itself (or one of its workers), which
-    ends with its command: only then is the garbage collector tuned, and numpy's
+    ends with its command: only then is the garbage collector tuned (from here on, so the
+    command's imports are not walked time and again either; see `_tune_gc`), and numpy's
     linear algebra kept to one thread (before numpy is imported; a number the user set
     stays, and so does a numpy imported already). Tests run the commands inside their own
     long process, which must be left as it was."""
     _program[0] = True
+    gc.set_threshold(*COLLECTOR)
     for name in BLAS_THREADS:
         os.environ.setdefault(name, "1")
 
@@ -82,4 +85,4 @@ def _tune_gc() -> None:
     imports' as many) hundreds of times: some 70 ms of a large pairing. The objects alive
     now are left out of its walks (`freeze`) and it runs every 50,000 new objects, not 700."""
     gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+    gc.set_threshold(*COLLECTOR)

@@ -48,17 +48,18 @@ def test_the_program_sets_the_collector_up_for_its_command(book: Callable[..., P
 
 
 # The program as its console script starts it, telling what numpy's linear-algebra library
-# was told when numpy was first imported.
+# was told when numpy was first imported, and how often the collector was to run then.
 BLAS = """
-import os, sys
+import gc, os, sys
 seen = []
 class Watch:
     def find_spec(self, name, path=None, target=None):
         if name == "numpy" and not seen:
             seen.append([os.environ.get(v) for v in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")])
+            seen[0].append(gc.get_threshold()[0])
 sys.meta_path.insert(0, Watch())
 import atexit
-atexit.register(lambda: print("blas at numpy's import", *seen[0]))
+atexit.register(lambda: print("at numpy's import", *seen[0]))
 from keizer_xl.cli.main import run
 sys.argv[0] = "keizer-xl"
 run()
@@ -75,11 +76,12 @@ def blas_threads(path: Path, **environment: str) -> str:
     return done.stdout.splitlines()[-1]
 
 
-def test_the_program_starts_numpy_with_one_blas_thread(book: Callable[..., Path]) -> None:
+def test_the_program_starts_numpy_with_one_blas_thread_and_the_collector_set(
+        book: Callable[..., Path]) -> None:
     path = book(PLAYERS)
-    assert blas_threads(path) == "blas at numpy's import 1 1"
+    assert blas_threads(path) == "at numpy's import 1 1 50000"
 
 
 def test_the_program_keeps_the_blas_threads_the_user_set(book: Callable[..., Path]) -> None:
     path = book(PLAYERS)
-    assert blas_threads(path, OPENBLAS_NUM_THREADS="3") == "blas at numpy's import 3 1"
+    assert blas_threads(path, OPENBLAS_NUM_THREADS="3") == "at numpy's import 3 1 50000"
