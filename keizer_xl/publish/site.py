@@ -75,10 +75,11 @@ class Titles:
 def _environment() -> Any:
     import jinja2
 
+    # the templates ship with the package: no look at each one's date for every page
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("keizer_xl.publish", "templates"),
         autoescape=True, trim_blocks=True, lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined)
+        undefined=jinja2.StrictUndefined, auto_reload=False)
     return env
 
 
