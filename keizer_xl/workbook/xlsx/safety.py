@@ -127,16 +127,44 @@ def write_atomically(target: Path, write: Callable[[Path], None], *, backup: boo
     killed earlier write of `target` left are removed first (`tidy`; a caller writing many
     files into one folder removes them all at once with `remove_stale_temps`).
     """
-    target = Path(target)
-    if tidy:
-        remove_stale_temps(target.parent, [target.name])
-    temp = _temp_name(target, keep_suffix)
-    os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                     0o600))
-    try:
+    def fill(temp: Path, new: int) -> None:
+        os.close(new)
         write(temp)
         if sync:
             _sync_file(temp)
+
+    _replace(Path(target), fill, backup=backup, sync=sync, keep_suffix=keep_suffix,
+             in_use=in_use, tidy=tidy)
+
+
+def write_bytes_atomically(target: Path, data: bytes, *, sync: bool = True,
+                           tidy: bool = True) -> None:
+    """A file of these bytes, written as `write_atomically` writes (an exchange file, a page,
+    a PDF), through the new file's own handle: a site's thousand pages are not each
+    opened twice."""
+    def fill(temp: Path, new: int) -> None:
+        with open(new, "wb") as file:
+            file.write(data)
+            if sync:
+                file.flush()
+                os.fsync(file.fileno())
+
+    _replace(Path(target), fill, sync=sync, tidy=tidy)
+
+
+def _replace(target: Path, fill: Callable[[Path, int], None], *, backup: bool = False,
+             sync: bool = True, keep_suffix: bool = False,
+             in_use: Callable[[PermissionError], OSError] | None = None,
+             tidy: bool = True) -> None:
+    """`write_atomically`'s way: `fill(temp, handle)` fills the new hidden file, just made
+    for this write alone (and closes the handle)."""
+    if tidy:
+        remove_stale_temps(target.parent, [target.name])
+    temp = _temp_name(target, keep_suffix)
+    new = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                  0o600)
+    try:
+        fill(temp, new)
         os.chmod(temp, _mode_for(target))
         if backup:
             _keep_backup(target)
@@ -152,16 +180,6 @@ def write_atomically(target: Path, write: Callable[[Path], None], *, backup: boo
         raise
     if sync:
         _sync_folder(target.parent)
-
-
-def write_bytes_atomically(target: Path, data: bytes, *, sync: bool = True,
-                           tidy: bool = True) -> None:
-    """A file of these bytes, written as `write_atomically` writes (an exchange file, a page,
-    a PDF)."""
-    def write(temp: Path) -> None:
-        temp.write_bytes(data)
-
-    write_atomically(target, write, sync=sync, tidy=tidy)
 
 
 def _temp_name(target: Path, keep_suffix: bool = False) -> Path:
