@@ -15,7 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace as View
 from typing import Any
 
-from keizer_xl.core.model import Absence, Game, Rest
+from keizer_xl.core.model import Absence, Entry, Game, Rest
 from keizer_xl.core.report import FORFEIT, GAME, GONE, NOT_YET, OPEN, PlayerReport, Report
 from keizer_xl.core.report import latest_round as find_latest_round
 from keizer_xl.i18n import say, translate
@@ -37,24 +37,26 @@ class Words:
 
     def __init__(self, language: str) -> None:
         self.language = language
+        # said tens of thousands of times on a large site's pages: translated once
+        self._reasons = {Absence.BYE.value: translate("bye", language),
+                         Absence.EXCUSED.value: translate("excused absence", language),
+                         Absence.CLUB.value: translate("club duty", language),
+                         Absence.UNEXCUSED.value: translate("unexcused absence", language)}
+        self._results = {"1": translate("won", language), "½": translate("draw", language),
+                         "0": translate("lost", language),
+                         "+": translate("won by forfeit", language),
+                         "-": translate("lost by forfeit", language)}
+        self._not_played = translate("not played yet", language)
 
     def t(self, template: str, **values: Any) -> str:
         text = translate(template, self.language)
         return text.format(**values) if values else text
 
     def reason(self, kind: str) -> str:
-        return {Absence.BYE.value: translate("bye", self.language),
-                Absence.EXCUSED.value: translate("excused absence", self.language),
-                Absence.CLUB.value: translate("club duty", self.language),
-                Absence.UNEXCUSED.value: translate("unexcused absence", self.language),
-                }.get(kind, kind)
+        return self._reasons.get(kind, kind)
 
     def result(self, mark: str) -> str:
-        return {"1": translate("won", self.language), "½": translate("draw", self.language),
-                "0": translate("lost", self.language),
-                "+": translate("won by forfeit", self.language),
-                "-": translate("lost by forfeit", self.language),
-                }.get(mark) or translate("not played yet", self.language)
+        return self._results.get(mark) or self._not_played
 
 
 @dataclass(frozen=True)
@@ -158,8 +160,11 @@ def rounds_view(report: Report, links: _Links, words: Words) -> list[View]:
     season = report.season
     latest, games, rests = find_latest_round(season)
     out = [round_view(report, links, latest, games, rests, words)] if latest else []
+    by_round: dict[int, list[Entry]] = {}  # one pass over the season, not one per round
+    for e in season.entries:
+        by_round.setdefault(e.round, []).append(e)
     for r in range(latest - 1, 0, -1):
-        entries = season.round_entries(r)
+        entries = by_round.get(r, [])
         played = sorted((e for e in entries if isinstance(e, Game)),
                         key=lambda g: (g.board is None, g.board or 0))
         out.append(round_view(report, links, r, played,
