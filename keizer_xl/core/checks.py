@@ -148,9 +148,8 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
     columns = [(col, table.column(col)) for col in ("Rating", "Joined", "Left", "Present")
                if col in table.columns]  # by column, not a dict per row: 2,000 rows and more
     has_present = "Present" in table.columns
-    rating_of = _once(lambda v: _at_most(parse_rating(v), MAX_RATING, v))
-    round_of = _once(lambda v: _at_most(parse_whole(v, 1), MAX_ROUND, v))
-    presence_of = _once(parse_presence)
+    # the column repeats a few words (x, excused, ...): each read once
+    presence_of: Callable[[Any], Absence | str] = _once(parse_presence)
     for n, (label, cell) in enumerate(zip(table.labels, table.column("Name"), strict=True)):
         row = {col: cells[n] for col, cells in columns}
         name = tidy_name(text(cell))
@@ -170,11 +169,12 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
                 continue
             try:
                 if col == "Rating":
-                    rating = rating_of(value)
+                    rating = parse_rating(value)
+                    _at_most(rating, MAX_RATING, value)
                 elif col == "Joined":
-                    joined = round_of(value)
+                    joined = _at_most(parse_whole(value, 1), MAX_ROUND, value)
                 elif col == "Left":
-                    left = round_of(value)
+                    left = _at_most(parse_whole(value, 1), MAX_ROUND, value)
                 else:
                     word = presence_of(value)
                     present = (settings.default_absence if word == DEFAULT_ABSENCE
@@ -198,23 +198,19 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
     return players
 
 
-R = TypeVar("R")
+def _once(read: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`read`, remembering what it made of each text and number (a column of 5,000 cells
+    may hold a few different ones); values of other kinds are read each time."""
+    known: dict[tuple[type, object], Any] = {}
 
-
-def _once(read: Callable[[Any], R]) -> Callable[[Any], R]:
-    """`read`, remembering what it made of each text and number: a column of 5,000
-    players repeats a few words (x, excused) and round numbers. Values of other kinds are
-    read each time (equal dates in two time zones are not the same day)."""
-    known: dict[tuple[type, object], R] = {}
-
-    def reader(value: Any) -> R:
+    def reader(value: Any) -> Any:
         if type(value) not in (str, int, float):
             return read(value)
         key = (type(value), value)
         found = known.get(key, known)
         if found is known:
             found = known[key] = read(value)  # a WordError is raised for every row
-        return found  # type: ignore[return-value]
+        return found
 
     return reader
 
