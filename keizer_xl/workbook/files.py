@@ -34,6 +34,7 @@ from keizer_xl.workbook.layout import (
 from keizer_xl.workbook.pairings import pairings_edit
 from keizer_xl.workbook.plans import Unpaired, plan_pair, plan_recalc, plan_rename, plan_unpair
 from keizer_xl.workbook.xlsx import (
+    MAX_ROWS,
     Reason,
     SheetEdit,
     SheetTooLarge,
@@ -66,6 +67,16 @@ COLUMNS = {name: columns for table, columns in (("Players", PLAYER_COLUMNS),
                                                 ("Rounds", ROUND_COLUMNS),
                                                 ("Settings", SETTINGS_COLUMNS))
            for name in sheet_names(table)}
+# The most rows of a sheet keizer_xl reads: what the largest season it is made for needs
+# (10,000 players over 100 rounds, a Rounds row for every game, bye and absence), with room
+# to spare; what is past them is refused before it costs memory. Other sheets: MAX_ROWS.
+ROWS = {"Players": 20_000, "Rounds": 700_000}
+_ROWS = {name: rows for table, rows in ROWS.items() for name in sheet_names(table)}
+
+
+def most_rows(sheet: str) -> int:
+    """The most rows keizer_xl reads of this sheet (by its name in any language)."""
+    return _ROWS.get(name_key(sheet), MAX_ROWS)
 
 
 def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
@@ -86,7 +97,8 @@ def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
     with _as_file_problem(path):
         book = Workbook(path)
         names = book.worksheets()
-        values = book.read([name for name in names if name_key(name) in COLUMNS])
+        read = [name for name in names if name_key(name) in COLUMNS]
+        values = book.read(read, {name: most_rows(name) for name in read})
     grids: dict[str, Grid] = {name: values[name].rows if name in values else []
                               for name in names}
     return book, grids, [cell for name, read in values.items()

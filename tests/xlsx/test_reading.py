@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from keizer_xl.workbook.xlsx import SheetTooLarge, Workbook
+from keizer_xl.workbook.xlsx import MAX_CELLS, SheetTooLarge, Workbook
 from keizer_xl.workbook.xlsx._reading import scan
 from tests.helpers_package import hand_made_workbook
 
@@ -52,7 +52,7 @@ def test_formulas_without_a_saved_value(cell: str, unsaved: bool) -> None:
 @pytest.mark.parametrize(("ref", "why"), [
     ("XFD1048576", "row 1,048,576, past 100,000 rows"),
     ("ALM2", "column ALM, past 1,000 columns"),
-    ("ZZ9000", "is 6,318,000 cells, past 1,000,000"),
+    ("ZZ9000", f"is 6,318,000 cells, past {MAX_CELLS:,}"),
 ])
 def test_a_sheet_past_the_limits_is_refused_naming_the_cell(
         tmp_path: Path, ref: str, why: str) -> None:

@@ -1,12 +1,20 @@
 """Reading the values of a few sheets with bounded memory, and what a value hides.
 
 A reader that builds a sheet as a rectangle from A1 to its farthest value allocates for
-every empty cell in between: one value typed at XFD1048576 asks for seventeen billion.
-So the sheet's XML is scanned first, cheaply, for the cells that hold something; a sheet
-reaching past the limits is refused with that far cell, and only a sheet within them is
-handed to python-calamine, inside a small package of just the parts it needs (all of them
-unpacked under `MAX_PART`, so calamine never unpacks anything unchecked). The same scan
-finds formulas whose value was never saved (calamine reads those as empty).
+every empty cell in between: one value typed at XFD1048576 asks for seventeen billion; one
+long text of the shared-string table used by a million cells becomes a million copies; a
+table declaring two billion texts makes calamine reserve room for them. So each sheet is
+scanned first, piece by piece as it is unpacked, keeping nothing of it: which cells hold
+something and how far they reach, how much text they hold (a shared text counted at every
+cell that uses it), whether the markup around the cells is sound, and which formulas have
+no saved value (calamine reads those as empty). The limits are counted as the sheet is
+read: a sheet past one is refused, naming its first cell past it, before anything is
+allocated for it, and the rest of it is not even unpacked.
+
+Only sheets within the limits are handed to python-calamine, inside a small package of just
+the parts it needs: the sheets as they are stored (calamine unpacks what was scanned), the
+shared-string table counted (and told its true size where it claims more), the other parts
+unpacked under `MAX_PART`, so calamine never unpacks anything unchecked.
 """
 
 from __future__ import annotations
@@ -14,12 +22,16 @@ from __future__ import annotations
 import functools
 import io
 import re
-import zipfile
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from xml.parsers import expat
 
-from keizer_xl.workbook.xlsx._sheet import Sheet
+from keizer_xl.workbook.xlsx._cells import Row
+from keizer_xl.workbook.xlsx._sheet import elements, row_cells
 from keizer_xl.workbook.xlsx._xmltext import (
+    _TAG_REST,
     CELL_REF,
     attr,
     column_letters,
@@ -28,9 +40,17 @@ from keizer_xl.workbook.xlsx._xmltext import (
 )
 from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge, reason
 
-MAX_ROWS = 100_000
+if TYPE_CHECKING:
+    from keizer_xl.workbook.xlsx._package import Package
+
+MAX_ROWS = 100_000  # rows of a sheet, unless the reader asks for another limit
 MAX_COLUMNS = 1_000
-MAX_CELLS = 1_000_000  # the rectangles from A1 to the farthest values, all sheets together
+MAX_CELLS = 4_000_000  # the rectangles from A1 to the farthest values, all sheets together
+MAX_TEXT = 128 << 20  # bytes of text in the cells read, a shared text counted at every use
+MAX_STRINGS = 1_000_000  # texts in the shared-string table
+MAX_TABLE = 64 << 20  # bytes the shared-string table may unpack to
+_LONG_PIECE = 4 << 20  # bytes without a cell's end: the piece is cut after any tag
+_LONG_ROW = 64 << 20  # bytes of one row, past which a row-by-row scan refuses the sheet
 
 
 @dataclass
@@ -45,65 +65,421 @@ class SheetValues:
 @dataclass
 class Scan:
     """What a sheet's XML says before it is read: its farthest cells that hold something,
-    as (row, column), and its formulas without a saved value."""
+    as (row, column), its formulas without a saved value, the bytes of text its cells hold,
+    and (sheet, cell, why) for each limit it passes."""
 
     bottom: tuple[int, int] = (0, 0)  # a cell in the last row
     right: tuple[int, int] = (0, 0)  # a cell in the last column
     unsaved: list[tuple[int, int]] = field(default_factory=list)
+    text: int = 0
+    far: list[tuple[str, str, Reason]] = field(default_factory=list)
 
-    def too_far(self, sheet: str) -> list[tuple[str, str, Reason]]:
-        """(sheet, cell, why) for each limit the sheet's data passes."""
-        rows, columns = self.bottom[0], self.right[1]
-        found = []
-        if rows > MAX_ROWS:
-            found.append((sheet, _ref(self.bottom), reason(
-                "row {row}, past {most} rows", row=f"{rows:,}", most=f"{MAX_ROWS:,}")))
-        if columns > MAX_COLUMNS:
-            found.append((sheet, _ref(self.right), reason(
-                "column {column}, past {most} columns", column=column_letters(columns),
-                most=f"{MAX_COLUMNS:,}")))
-        if not found and rows * columns > MAX_CELLS:
-            found.append((sheet, _ref(self.bottom), reason(
-                "{area} is {cells} cells, past {most}",
-                area=f"A1:{column_letters(columns)}{rows}", cells=f"{rows * columns:,}",
-                most=f"{MAX_CELLS:,}")))
-        return found
+    @property
+    def cells(self) -> int:
+        """The rectangle from A1 to the farthest values: what a reader allocates."""
+        return self.bottom[0] * self.right[1]
 
 
 def _ref(cell: tuple[int, int]) -> str:
     return f"{column_letters(cell[1])}{cell[0]}"
 
 
+# -- the shared-string table -----------------------------------------------------------------
+
+@dataclass
+class StringTable:
+    """The shared-string table as counted while it was unpacked: for each text the length
+    of its markup (its text is no longer), and how many texts the table claims to hold."""
+
+    lengths: array[int] = field(default_factory=lambda: array("q"))
+    declared: int | None = None  # its uniqueCount, if it gives one
+    longest: int = 0
+
+    def text(self, indexes: Sequence[bytes]) -> int:
+        """The bytes of text at most that cells referring to these entries hold."""
+        if not indexes:
+            return 0
+        import numpy as np
+
+        found = np.fromiter(map(int, indexes), dtype=np.int64, count=len(indexes))
+        lengths = np.frombuffer(self.lengths, dtype=np.int64) if self.lengths else \
+            np.zeros(0, dtype=np.int64)
+        return int(lengths[found[found < len(lengths)]].sum())
+
+
 @functools.cache
-def _patterns(p: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
-    """For a prefix: every cell start tag, giving its row when `r` comes first (b"" when
-    not); and the columns of the cells whose `r` comes first."""
+def _string_patterns(p: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """For a prefix: the start of each text of the table, and the table's start tag."""
     e = re.escape(p.encode())
-    return (re.compile(rb"<" + e + rb'c(?: r="[A-Z]{1,3}([0-9]{1,7})")?[\s>/]'),
-            re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})'))
+    return (re.compile(rb"<" + e + rb"si(?=[\s>/])"),
+            re.compile(rb"<" + e + rb"sst" + _TAG_REST.encode()))
 
 
-def scan(data: bytes, where: str) -> Scan:
-    """Where the cells that hold something end, and which formulas have no saved value.
+def count_strings(pieces: Iterable[bytes], file: str, part: str) -> StringTable:
+    """Count the texts of a shared-string table as it is unpacked: NotAWorkbook as soon as
+    there are more than `MAX_STRINGS` (the caller unpacks it under `MAX_TABLE`)."""
+    table = StringTable()
+    starts, head = None, None
+    offset = last = 0
+    rest = b""
+    for data in pieces:
+        if starts is None:
+            p = root_prefix(data[:4096].decode("utf-8", "replace"), "sst")
+            starts, head = _string_patterns(p)
+            found = head.search(data[:4096])
+            declared = attr(found.group(0).decode("utf-8", "replace"), "uniqueCount") \
+                if found else None
+            table.declared = int(declared) if declared and declared.isdigit() else None
+        buf = rest + data
+        cut = buf.rfind(b">") + 1  # a start tag is never cut in two
+        for at in (offset + m.start() for m in starts.finditer(buf, 0, cut)):
+            if last:
+                table.lengths.append(at - last)
+            last = at
+        if len(table.lengths) >= MAX_STRINGS:
+            raise NotAWorkbook("{file} is damaged or hostile: its part {part} holds more than "
+                               "{most} texts.", file=file, part=part, most=f"{MAX_STRINGS:,}")
+        offset += cut
+        rest = buf[cut:]
+    if last:
+        table.lengths.append(offset + len(rest) - last)
+    table.longest = max(table.lengths, default=0)
+    return table
 
-    Most sheets write every cell as `<c r="B7" ...>`: their farthest cells, empty or not,
-    are found by two patterns and a few passes in C, quickly. Only when those reach past
-    the limits, or cells are written otherwise, is the sheet taken apart row by row to
-    tell the cells that hold something from those that only carry a format."""
-    p = root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
-    cells, columns = _patterns(p)
-    rows = cells.findall(data)
-    if b"" in rows:
-        return _scan_rows(data, where)
-    result = Scan()
-    if rows:
-        last = max(map(int, rows))
-        widest = max(set(columns.findall(data)), key=lambda c: (len(c), c))
-        result.bottom, result.right = (last, 0), (0, column_number(widest.decode()))
-        if result.too_far("?"):  # perhaps only formatted cells out there: look closely
-            return _scan_rows(data, where)
-    result.unsaved = _unsaved(data, p)
-    return result
+
+def _told_its_size(data: bytes, table: StringTable) -> bytes:
+    """The table with its start tag telling the number of texts it really holds, for a
+    table that claims more (calamine would reserve room for what it claims)."""
+    if table.declared is None or table.declared <= len(table.lengths):
+        return data
+    p = root_prefix(data[:4096].decode("utf-8", "replace"), "sst")
+    head = _string_patterns(p)[1].search(data)
+    if head is None:
+        return data
+    count = str(len(table.lengths)).encode()
+    tag = re.sub(rb"""(\s(?:uniqueCount|count)\s*=\s*)(["'])[^"']*\2""",
+                 lambda m: m.group(1) + b'"' + count + b'"', head.group(0))
+    return data[: head.start()] + tag + data[head.end() :]
+
+
+# -- scanning a sheet ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Patterns:
+    """A prefix's patterns for scanning a sheet (bytes), made once."""
+
+    odd: re.Pattern[bytes]  # a cell whose start tag does not begin with its reference
+    rows: re.Pattern[bytes]  # a cell holding something: its row
+    columns: re.Pattern[bytes]  # ... its column letters
+    cells: re.Pattern[bytes]  # ... both
+    shared: re.Pattern[bytes]  # a cell holding a shared text: its index
+    any_shared: re.Pattern[bytes]  # any cell of the shared-text type
+    inline: re.Pattern[bytes]  # a cell's own text
+    sheet_data: re.Pattern[bytes]
+    cell_end: bytes
+    row_end: bytes
+    data_end: bytes
+
+
+@functools.cache
+def _patterns(p: str) -> _Patterns:
+    e = re.escape(p.encode())
+    holding = rb'"[^>]*(?<!/)>'  # the rest of a start tag that is not empty (`<c .../>`)
+    shared_type = rb"""<""" + e + rb"""c\s[^>]*?\bt\s*=\s*["']s["']"""
+    return _Patterns(
+        odd=re.compile(rb"<" + e + rb'c(?=[\s>/])(?! r=")'),
+        rows=re.compile(rb"<" + e + rb'c r="[A-Z]{1,3}([0-9]{1,7})' + holding),
+        columns=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})[0-9]{1,7}' + holding),
+        cells=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})([0-9]{1,7})' + holding),
+        shared=re.compile(shared_type + rb"[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</"),
+        any_shared=re.compile(shared_type),
+        inline=re.compile(rb"<" + e + rb"is[\s>].*?</" + e + rb"is>", re.DOTALL),
+        sheet_data=re.compile(rb"<" + e + rb"sheetData" + _TAG_REST.encode()),
+        cell_end=f"</{p}c>".encode(), row_end=f"</{p}row>".encode(),
+        data_end=f"</{p}sheetData>".encode())
+
+
+class _Outside:
+    """The markup around the cells, parsed as it streams by (the cells themselves are
+    calamine's to parse): the sheet as the writer checks it, with `<sheetData/>` empty."""
+
+    def __init__(self, p: str, patterns: _Patterns):
+        self.p, self.patterns = p, patterns
+        self.parser = expat.ParserCreate(namespace_separator="}")
+        self.parser.StartDoctypeDeclHandler = self._refuse_dtd
+        self.state = "head"
+        self.sound = True
+
+    @staticmethod
+    def _refuse_dtd(*_: object) -> None:
+        raise expat.ExpatError("DTD")
+
+    def feed(self, piece: bytes) -> None:
+        if self.state == "head":
+            found = self.patterns.sheet_data.search(piece)
+            if found is None:
+                self._parse(piece)
+                return
+            self._parse(piece[: found.start()] + f"<{self.p}sheetData/>".encode())
+            self.state = "tail" if found.group(0).endswith(b"/>") else "body"
+            piece = piece[found.end() :]
+        if self.state == "body":
+            end = piece.find(self.patterns.data_end)
+            if end < 0:
+                return
+            self.state = "tail"
+            piece = piece[end + len(self.patterns.data_end) :]
+        self._parse(piece)
+
+    def _parse(self, data: bytes, last: bool = False) -> None:
+        if self.sound:
+            try:
+                self.parser.Parse(data, last)
+            except expat.ExpatError:
+                self.sound = False
+
+    def problem(self, file: str, sheet: str, where: str) -> NotAWorkbook | None:
+        """Why the sheet cannot be read, once it has all been fed; None if it can."""
+        if self.state == "head":
+            return NotAWorkbook("{where} is damaged (it has no cell data).", where=where)
+        if self.state == "body":
+            return NotAWorkbook("{where} is damaged (its cell data is not closed).",
+                                where=where)
+        self._parse(b"", last=True)
+        if not self.sound:
+            return NotAWorkbook("{file}: the sheet '{sheet}' is damaged (its markup is "
+                                "broken).", file=file, sheet=sheet)
+        return None
+
+
+@dataclass
+class Budget:
+    """What the sheets read may still hold, shared by all of them: cells (the rectangles
+    from A1) and bytes of text."""
+
+    cells: int = MAX_CELLS
+    text: int = MAX_TEXT
+
+
+class _SheetScan:
+    """One sheet scanned as it is unpacked: `feed` each piece, then `finish`.
+
+    Pieces are cut after the end of a cell or a row, so that no cell is split. Most sheets
+    write every cell as `<c r="B7" ...>`: their cells are found by a few patterns run in C
+    over each piece. A sheet with a cell written otherwise (no reference, or the reference
+    not first) is scanned again from the start, taken apart row by row (`closely`)."""
+
+    def __init__(self, sheet: str, file: str, rows: int, budget: Budget,
+                 strings: StringTable | None, closely: bool = False):
+        self.sheet, self.file, self.most_rows = sheet, file, rows
+        self.where = f"{file}: sheet {sheet!r}"
+        self.budget, self.strings, self.closely = budget, strings, closely
+        self.result = Scan()
+        self.rest = b""
+        self.p = ""
+        self.patterns: _Patterns | None = None
+        self.outside: _Outside | None = None
+        self.row = 0  # the row being read (`closely`)
+        self.odd = False  # a cell written otherwise: to be scanned `closely`
+        self.done = False  # a limit is passed: the rest need not be read
+
+    def feed(self, data: bytes) -> None:
+        if self.patterns is None:
+            self.p = root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
+            self.patterns = _patterns(self.p)
+            self.outside = _Outside(self.p, self.patterns)
+        buf = self.rest + data if self.rest else data
+        cut = self._cut(buf)
+        self.rest = buf[cut:]
+        if cut:
+            self._piece(buf[:cut])
+
+    def _cut(self, buf: bytes) -> int:
+        """Where the piece ends: after its last row (`closely`), else its last cell or
+        row; 0 to wait for more."""
+        assert self.patterns is not None
+        ends = [self.patterns.row_end] if self.closely else [self.patterns.cell_end,
+                                                             self.patterns.row_end]
+        cut = max((at + len(end) for end in ends if (at := buf.rfind(end)) >= 0), default=0)
+        if cut or len(buf) < _LONG_PIECE:
+            return cut
+        if self.closely:
+            if len(buf) > _LONG_ROW:
+                raise NotAWorkbook("{where} is damaged or hostile: one of its rows is more "
+                                   "than {most} MB.", where=self.where, most=_LONG_ROW >> 20)
+            return 0
+        return buf.rfind(b">") + 1  # a long stretch without cells: cut after any tag
+
+    def finish(self) -> Scan:
+        if self.rest and not self.done:
+            self._piece(self.rest)
+        if self.outside is None:  # an empty part
+            raise NotAWorkbook("{where} is damaged (it has no cell data).", where=self.where)
+        if not self.done:
+            problem = self.outside.problem(self.file, self.sheet, self.where)
+            if problem is not None:
+                raise problem
+        return self.result
+
+    def _piece(self, piece: bytes) -> None:
+        assert self.outside is not None and self.patterns is not None
+        self.outside.feed(piece)
+        if self.closely:
+            self._rows(piece)
+        elif self.patterns.odd.search(piece):
+            self.odd = self.done = True
+        else:
+            self._cells(piece)
+            if not self.done:
+                self._text(piece)
+
+    # -- most sheets: patterns over the piece ---------------------------------------------
+
+    def _cells(self, piece: bytes) -> None:
+        patterns, result = self.patterns, self.result
+        assert patterns is not None
+        rows = patterns.rows.findall(piece)
+        if rows:
+            bottom, right = result.bottom, result.right
+            last = max(map(int, rows))
+            widest = max(set(patterns.columns.findall(piece)), key=lambda c: (len(c), c))
+            if last > bottom[0]:
+                bottom = (last, self._cell(piece, rb"([A-Z]{1,3})", str(last).encode())[1])
+            if column_number(widest.decode()) > right[1]:
+                right = (self._cell(piece, widest, rb"([0-9]{1,7})")[0],
+                         column_number(widest.decode()))
+            if self._within(bottom, right):
+                result.bottom, result.right = bottom, right
+            else:  # find the first cell past a limit, in the order of the sheet
+                for letters, number in patterns.cells.findall(piece):
+                    if not self._take((int(number), column_number(letters.decode()))):
+                        return
+        result.unsaved += _unsaved(piece, self.p)
+
+    def _cell(self, piece: bytes, letters: bytes, number: bytes) -> tuple[int, int]:
+        """The first cell holding something with these letters and number (patterns)."""
+        e = re.escape(self.p.encode())
+        found = re.search(rb"<" + e + rb'c r="' + letters + number + rb'"[^>]*(?<!/)>', piece)
+        assert found is not None
+        ref = CELL_REF.fullmatch(found.group(0).split(b'"')[1].decode())
+        assert ref is not None
+        return int(ref.group(2)), column_number(ref.group(1))
+
+    def _within(self, bottom: tuple[int, int], right: tuple[int, int]) -> bool:
+        return (bottom[0] <= self.most_rows and right[1] <= MAX_COLUMNS
+                and bottom[0] * right[1] <= self.budget.cells)
+
+    def _take(self, here: tuple[int, int]) -> bool:
+        """Count a cell holding something; False (and the sheet done) once it is past a
+        limit, which is then named with it."""
+        result = self.result
+        bottom = here if here[0] > result.bottom[0] else result.bottom
+        right = here if here[1] > result.right[1] else result.right
+        if self._within(bottom, right):
+            result.bottom, result.right = bottom, right
+            return True
+        ref = _ref(here)
+        rows, columns = bottom[0], right[1]
+        if here[0] > self.most_rows:
+            result.far.append((self.sheet, ref, reason(
+                "row {row}, past {most} rows", row=f"{here[0]:,}", most=f"{self.most_rows:,}")))
+        if here[1] > MAX_COLUMNS:
+            result.far.append((self.sheet, ref, reason(
+                "column {column}, past {most} columns", column=column_letters(here[1]),
+                most=f"{MAX_COLUMNS:,}")))
+        if not result.far and rows * columns > MAX_CELLS:
+            result.far.append((self.sheet, ref, reason(
+                "{area} is {cells} cells, past {most}", area=f"A1:{column_letters(columns)}{rows}",
+                cells=f"{rows * columns:,}", most=f"{MAX_CELLS:,}")))
+        elif not result.far:
+            result.far.append((self.sheet, ref, reason(
+                "the sheets read hold {cells} cells from A1 together, past {most}",
+                cells=f"{MAX_CELLS - self.budget.cells + rows * columns:,}",
+                most=f"{MAX_CELLS:,}")))
+        self.done = True
+        return False
+
+    def _text(self, piece: bytes) -> None:
+        """Count the text the piece's cells hold: a shared text at every cell that uses it
+        (one whose index cannot be read as the longest), a cell's own text as its markup."""
+        patterns, strings = self.patterns, self.strings
+        assert patterns is not None
+        text = 0
+        if strings is not None and strings.lengths:
+            shared = patterns.shared.findall(piece)
+            text += strings.text(shared) + strings.longest * (
+                len(patterns.any_shared.findall(piece)) - len(shared))
+        if b"is>" in piece:
+            text += sum(m.end() - m.start() for m in patterns.inline.finditer(piece))
+        self._count_text(text)
+
+    def _count_text(self, text: int) -> None:
+        self.result.text += text
+        if self.result.text > self.budget.text:
+            self.result.far.append((self.sheet, _ref(self.result.bottom), reason(
+                "the cells read up to here hold more than {most} MB of text (a text of the "
+                "shared table counted at every cell that uses it)",
+                most=f"{MAX_TEXT >> 20:,}")))
+            self.done = True
+
+    # -- cells written otherwise: row by row ----------------------------------------------
+
+    def _rows(self, piece: bytes) -> None:
+        p, where = self.p, self.where
+        text = piece.decode("utf-8", "replace")
+        for start, end, tag in elements(text, p, "row", where):
+            r = attr(tag, "r")
+            self.row = int(r) if r and r.isdigit() else self.row + 1
+            cells, _ = row_cells(Row(self.row, text[start:end], tag), p, where)
+            for cell in cells:
+                if cell.start.endswith("/>"):
+                    continue
+                here = (self.row, cell.column)
+                if not self._take(here):
+                    return
+                markup = cell.markup
+                if f"<{p}f" in markup and re.search(rf"<{re.escape(p)}f[\s>/]", markup) \
+                        and not _saved(markup, cell.start, p):
+                    self.result.unsaved.append(here)
+                self._count_text(self._cell_text(cell.start, markup))
+                if self.done:
+                    return
+
+    def _cell_text(self, start: str, markup: str) -> int:
+        if attr(start, "t") == "s" and self.strings is not None:
+            v = re.search(rf"<{re.escape(self.p)}v>\s*([0-9]{{1,10}})\s*<", markup)
+            return self.strings.text([v.group(1).encode()]) if v else self.strings.longest
+        return len(markup) if f"<{self.p}is" in markup else 0
+
+
+def scan_sheet(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
+               rows: int = MAX_ROWS, budget: Budget | None = None,
+               strings: StringTable | None = None) -> Scan:
+    """Scan the sheet `sheet` of the workbook `file` as `pieces()` unpacks it (called again
+    if it must be read closely); stops at the first limit it passes (see `Scan.far`).
+    NotAWorkbook for a damaged one."""
+    budget = budget or Budget()
+    scanner = _SheetScan(sheet, file, rows, budget, strings)
+    for piece in pieces():
+        scanner.feed(piece)
+        if scanner.done:
+            break
+    if scanner.odd:
+        scanner = _SheetScan(sheet, file, rows, budget, strings, closely=True)
+        for piece in pieces():
+            scanner.feed(piece)
+            if scanner.done:
+                break
+    found = scanner.finish()
+    if not found.far:  # a sheet refused is not read: what it holds costs nothing
+        budget.cells -= found.cells
+        budget.text -= found.text
+    return found
+
+
+def scan(data: bytes, sheet: str, rows: int = MAX_ROWS) -> Scan:
+    """`scan_sheet` of a sheet's whole XML."""
+    return scan_sheet(lambda: [data], sheet, "?", rows)
 
 
 def _unsaved(data: bytes, p: str) -> list[tuple[int, int]]:
@@ -135,58 +511,52 @@ def _saved(cell: str, tag: str, p: str) -> bool:
     return bool(v.group(1)) or attr(tag, "t") == "str"
 
 
-def _scan_rows(data: bytes, where: str) -> Scan:
-    """`scan` for any markup, through the sheet editor's own reading of rows and cells."""
-    sheet = Sheet(data, where)
-    result = Scan()
-    for item in sheet.items:
-        if isinstance(item, str):
-            continue
-        cells, _ = sheet.row_cells(item)
-        for cell in cells:
-            if cell.start.endswith("/>"):
-                continue
-            here = (item.number, cell.column)
-            if here[0] > result.bottom[0]:
-                result.bottom = here
-            if here[1] > result.right[1]:
-                result.right = here
-            if f"<{sheet.p}f" in cell.markup and re.search(
-                    rf"<{re.escape(sheet.p)}f[\s>/]", cell.markup) and not _saved(
-                    cell.markup, cell.start, sheet.p):
-                result.unsaved.append(here)
-    return result
+# -- reading ---------------------------------------------------------------------------------
 
+def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
+                strings: str | None, where: str,
+                rows: Mapping[str, int] | None = None) -> dict[str, SheetValues]:
+    """The values of the sheets `wanted` (sheet name -> its part) of `package`; `others`
+    are the package parts calamine needs besides (workbook, relationships, styles),
+    `strings` the shared-string table's part if there is one; `rows` the most rows of each
+    sheet, where it is not `MAX_ROWS`.
 
-def read_values(parts: dict[str, bytes], wanted: dict[str, str],
-                where: str) -> dict[str, SheetValues]:
-    """The values of the sheets `wanted` (sheet name -> its part) of a package whose parts
-    calamine needs are given, unpacked, in `parts` (part name -> bytes).
-
-    Each sheet is scanned first; sheets past the limits raise SheetTooLarge naming every
-    far cell. Calamine then reads a package holding only `parts`, never the original file.
+    The table is counted and each sheet scanned first; sheets past the limits raise
+    SheetTooLarge naming the first cell of each past them. Calamine then reads a package
+    holding only these parts, never the original file.
     """
+    from keizer_xl.workbook.xlsx._zipcopy import Member, stored_data, write_members_to
+
+    rows = rows or {}
+    table = None
+    if strings is not None:
+        table = count_strings(package.stream(strings, MAX_TABLE), where, strings)
+    budget = Budget()
     scans: dict[str, Scan] = {}
     far: list[tuple[str, str, Reason]] = []
     for name, part in wanted.items():
-        scans[name] = scan(parts[part], f"{where}: sheet {name!r}")
-        far += scans[name].too_far(name)
-    total = sum(s.bottom[0] * s.right[1] for s in scans.values())
-    if not far and total > MAX_CELLS:
-        name, most = max(scans.items(), key=lambda item: item[1].bottom[0] * item[1].right[1])
-        corner = (most.bottom[0], most.right[1])
-        far.append((name, _ref(corner), reason(
-            "the sheets read hold {cells} cells from A1 together, past {most}",
-            cells=f"{total:,}", most=f"{MAX_CELLS:,}")))
+        scans[name] = scan_sheet(functools.partial(package.stream, part), name, where,
+                                 rows.get(name, MAX_ROWS), budget, table)
+        far += scans[name].far
     if far:
         raise SheetTooLarge(far, "keizer_xl reads at most {rows} rows, {columns} columns and "
                             "{cells} cells of a sheet. Clear what is there (and any "
-                            "formatting) and try again.", rows=f"{MAX_ROWS:,}",
+                            "formatting) and try again.",
+                            rows=f"{rows.get(far[0][0], MAX_ROWS):,}",
                             columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}")
+    members: list[Member] = []
+    for part in [*others, *([strings] if strings else [])]:
+        content = package.content(part, MAX_TABLE)
+        if part == strings and table is not None:
+            content = _told_its_size(content, table)
+        members.append((package.infos[part], content, None))
+    for part in wanted.values():
+        info = package.infos[part]
+        stored = stored_data(package.blob, info)
+        members.append((info, None, (stored, info.CRC)) if stored is not None
+                       else (info, package.content(part), None))
     small = io.BytesIO()
-    with zipfile.ZipFile(small, "w", zipfile.ZIP_STORED) as package:
-        for name, data in parts.items():
-            package.writestr(name, data)
+    write_members_to(small, members, lambda info: package.content(info.filename))
     small.seek(0)
     try:
         from python_calamine import CalamineWorkbook
@@ -197,4 +567,3 @@ def read_values(parts: dict[str, bytes], wanted: dict[str, str],
     except Exception as exc:  # calamine raises its own types for damaged parts
         raise NotAWorkbook("{where} could not be read as a workbook ({reason}).",
                            where=where, reason=exc) from None
-

@@ -12,13 +12,12 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from keizer_xl.workbook.xlsx._package import Package, WorkbookParts
 from keizer_xl.workbook.xlsx._reading import SheetValues, read_values
-from keizer_xl.workbook.xlsx._sheet import Sheet, SheetEdit
-from keizer_xl.workbook.xlsx.errors import NotAWorkbook
+from keizer_xl.workbook.xlsx._sheet import SheetEdit
 from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 
 
@@ -40,26 +39,21 @@ class Workbook:
         return [name for name, rid in self.parts.sheets.values()
                 if kinds.get(rid, ("", ""))[0].endswith("/worksheet")]
 
-    def read(self, sheets: Collection[str]) -> dict[str, SheetValues]:
-        """The values of these worksheets (exact names), each checked as the writer would
-        check a sheet it edits; SheetTooLarge names the cells past the limits."""
-        package = self.package
+    def read(self, sheets: Collection[str],
+             rows: Mapping[str, int] | None = None) -> dict[str, SheetValues]:
+        """The values of these worksheets (exact names), each scanned as it is unpacked
+        and checked as the writer would check a sheet it edits; SheetTooLarge names the
+        first cell past the limits of each, `rows` giving a sheet's most rows where it is
+        not `MAX_ROWS`."""
         wanted = {name: self.parts.sheet_part(name) for name in sheets}
-        where = self.path.name
-        for name, part in wanted.items():  # as the writer will find them
-            if not Sheet(package.content(part), f"{where}: sheet {name!r}").sound_outside_cells():
-                raise NotAWorkbook("{file}: the sheet '{sheet}' is damaged (its markup is "
-                                   "broken).", file=where, sheet=name)
-        names = [*wanted.values(), self.parts.workbook, self.parts.rels_part, "_rels/.rels",
-                 "[Content_Types].xml"]
-        names += [t for kind, t in self.parts.rels.values()
-                  if kind.endswith(("/sharedStrings", "/styles"))]
-        parts = {}
-        for name in names:
-            real = package.by_lower.get(name.lower())
-            if real is not None:
-                parts[real] = package.content(real)
-        return read_values(parts, wanted, where)
+        package = self.package
+        others = [self.parts.workbook, self.parts.rels_part, "_rels/.rels",
+                  "[Content_Types].xml",
+                  *(t for kind, t in self.parts.rels.values() if kind.endswith("/styles"))]
+        found = [real for name in others
+                 if (real := package.by_lower.get(name.lower())) is not None]
+        return read_values(package, wanted, list(dict.fromkeys(found)),
+                           self.parts.shared_strings, self.path.name, rows)
 
     def try_edits(self, edits: Sequence[SheetEdit]) -> bool:
         """Make the edits in memory, with every check a save makes; True if a part changes.
