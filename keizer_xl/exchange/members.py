@@ -11,6 +11,7 @@ Players sheet.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import name_key, tidy_name
 from keizer_xl.core.words import WordError, parse_rating, parse_whole
-from keizer_xl.exchange.csvfile import read_rows, read_text
+from keizer_xl.exchange.csvfile import rows_of, text_lines
 
 # The headers keizer_xl reads, by the Players column they fill; matched ignoring case,
 # spaces, dots, dashes and underscores. Any other column is the club's own.
@@ -65,31 +66,37 @@ def read_members(path: Path) -> MemberList:
     if path.suffix.lower() in (".xlsx", ".xlsm"):
         rows, source = _workbook_rows(path)
     else:
-        rows, source = [list(r) for r in read_rows(read_text(path))], path.name
+        rows, source = _text_rows(path), path.name
     return parse_members(rows, source)
 
 
-def _workbook_rows(path: Path) -> tuple[list[list[object]], str]:
-    """The first sheet with a name column in its first row (else the first sheet)."""
-    import openpyxl
+def _workbook_rows(path: Path) -> tuple[Sequence[Sequence[object]], str]:
+    """The first sheet with a name column in its first row (else the first sheet), read as
+    keizer_xl reads a club's workbook: within the Players sheet's limits, whatever the file
+    declares or repeats."""
+    from keizer_xl.workbook.files import list_sheets
 
-    from keizer_xl.exchange.csvfile import TextFileProblem
-
-    try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds for a file that is no workbook
-        raise TextFileProblem(msg("{file}: could not be read as a workbook ({reason})",
-                                  file=path.name, reason=exc)) from None
-    try:
-        sheets = [(ws.title, [list(r) for r in ws.iter_rows(values_only=True)])
-                  for ws in book.worksheets]
-    finally:
-        book.close()
-    for title, rows in sheets:
+    first: tuple[str, Sequence[Sequence[object]]] | None = None
+    for title, rows in list_sheets(path):
         if rows and _has_names([_key(h) for h in rows[0]]):
             return rows, msg("{file} (sheet {sheet})", file=path.name, sheet=title)
-    title, rows = sheets[0] if sheets else ("", [])
+        first = first or (title, rows)
+    title, rows = first or ("", [])
     return rows, msg("{file} (sheet {sheet})", file=path.name, sheet=title)
+
+
+def _text_rows(path: Path) -> list[list[str]]:
+    """The rows of a list in a text file, read no further than a Players sheet holds."""
+    from keizer_xl.exchange.csvfile import TextFileProblem
+    from keizer_xl.workbook.files import ROWS
+
+    most = ROWS["Players"]
+    rows = list(itertools.islice(rows_of(text_lines(path)), most + 1))
+    if len(rows) > most:
+        raise TextFileProblem(msg("{file}: more than {most} lines; keizer_xl takes at most "
+                                  "{players} players from a list", file=path.name,
+                                  most=f"{most:,}", players=f"{most - 1:,}"))
+    return rows
 
 
 def _has_names(keys: Sequence[str]) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -19,7 +19,7 @@ from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Game, Player
 from keizer_xl.core.season import Season
 from keizer_xl.core.words import parse_rating
-from keizer_xl.exchange.csvfile import read_rows
+from keizer_xl.exchange.csvfile import rows_of
 
 # Dutch and Flemish tussenvoegsels (and the usual foreign ones), written after the first
 # name in `Vries, Anna de`.
@@ -79,12 +79,17 @@ def _rating(word: str) -> Fraction | None:
     return rating or None
 
 
-def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
+def parse_rating_list(text: str | Iterable[str], source: str = "the rating list",
+                      wanted: Callable[[str, str], bool] | None = None) -> RatingList:
     """A KNSB list (`Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S`) or a FIDE list as
-    CSV (`ID Number`/`fideid`, `Name`, `SRtng`/`Rating`, …), separator sniffed."""
+    CSV (`ID Number`/`fideid`, `Name`, `SRtng`/`Rating`, …), separator sniffed; its text,
+    or its lines as they are read.
+
+    With `wanted` (id, name), only the lines it wants are kept: a list of the world's
+    players (a million lines) costs the memory of the few that can be the club's."""
     problems = Problems(file=source)
-    rows = read_rows(text)
-    header = [_key(cell) for cell in rows[0]] if rows else []
+    rows = rows_of(text.splitlines() if isinstance(text, str) else text)
+    header = [_key(cell) for cell in next(rows, [])]
     id_col = next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
     name_col = next((i for i, h in enumerate(header) if h in NAME_HEADERS), None)
     rating_col = next((header.index(h) for h in RATING_HEADERS if h in header), None)
@@ -102,12 +107,17 @@ def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
     if any(h.startswith("knsb") or h == "relatienummer" for h in header):
         column = "KNSB id"
     entries = []
-    for n, row in enumerate(rows[1:], start=2):
+    listed = 0
+    for n, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
             continue
         cells = [*row, *[""] * (len(header) - len(row))]
         name = " ".join(cells[name_col].split())
         if not name:
+            continue
+        listed += 1
+        ident = federation_id(cells[id_col]) if id_col is not None else ""
+        if wanted is not None and not wanted(ident, name):
             continue
         typed = cells[rating_col].strip()
         try:
@@ -115,9 +125,8 @@ def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
             typed = ""
         except ValueError:
             rating = None
-        ident = federation_id(cells[id_col]) if id_col is not None else ""
         entries.append(ListedRating(n, ident, name, rating, typed))
-    if not entries:
+    if not listed:
         problems.add(msg("no players listed under the first line"))
 
     problems.raise_if_any()
@@ -163,6 +172,25 @@ def initials_key(name: str) -> tuple[str, ...] | None:
     """Last name and the first initial (`Vries, A.J. de` and `Anna de Vries`)."""
     first, last = _parts(name)
     return (*sorted(last), "|", first[0][0]) if first and last else None
+
+
+def wanted_for(season: Season, ids: Iterable[str]) -> Callable[[str, str], bool]:
+    """Which lines of a list can match one of the players (`plan_ratings` looks at no
+    others): those with one of the players' `ids`, a player's name, or a player's last name
+    and first initial."""
+    known = {federation_id(ident) for ident in ids} - {""}
+    names = {name_key(p.name) for p in season.players}
+    initials = {initials_key(p.name) for p in season.players} - {None}
+
+    def wanted(ident: str, name: str) -> bool:
+        if ident and ident in known:
+            return True
+        first, last = _parts(name)  # as `name_key` and `initials_key`, taken apart once
+        if (*sorted(last), "|", *first) in names:
+            return True
+        return bool(first and last) and (*sorted(last), "|", first[0][0]) in initials
+
+    return wanted
 
 
 # -- matching -----------------------------------------------------------------------------

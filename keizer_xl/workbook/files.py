@@ -177,6 +177,19 @@ def _named(path: Path, message: str) -> str:
 
 
 
+def list_sheets(path: Path) -> Iterator[tuple[str, Grid]]:
+    """The worksheets of a workbook that is no club workbook (a member list), one at a time
+    as they are asked for, each read within the Players sheet's limits (open in Excel is no
+    matter: it is only read)."""
+    with _as_file_problem(path):
+        book = Workbook(path, check_open=False)
+        names = book.worksheets()
+    for name in names:
+        with _as_file_problem(path):
+            rows = book.read([name], {name: ROWS["Players"]})[name].rows
+        yield name, rows
+
+
 def read_grids(path: Path) -> dict[str, Grid]:
     """The cell values of the sheets keizer_xl reads, row 0 = the sheet's row 1 (other
     worksheets are listed with no cells); BookError for formulas without saved values."""

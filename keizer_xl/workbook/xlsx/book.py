@@ -24,12 +24,14 @@ from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 class Workbook:
     """An .xlsx/.xlsm file, its package read (parts unpacked only when needed)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, check_open: bool = True):
+        """`check_open` False: a file only to be read may be open elsewhere."""
         self.path = Path(path)
-        check_not_open(self.path)
         self.target = Path(os.path.realpath(self.path))
-        if self.target != self.path.absolute():
-            check_not_open(self.target)
+        if check_open:
+            check_not_open(self.path)
+            if self.target != self.path.absolute():
+                check_not_open(self.target)
         self.package = Package.read(self.target)
         self.parts = WorkbookParts(self.package)
 
