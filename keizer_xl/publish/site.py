@@ -23,7 +23,7 @@ from keizer_xl.publish.charts import Chart, rank_chart
 from keizer_xl.publish.names import page_names
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.rules import settings_in_force
-from keizer_xl.workbook.xlsx import write_bytes_atomically
+from keizer_xl.workbook.xlsx import write_files_atomically
 
 TOP_CHART = 10  # players on the index page's chart
 PLAYERS_DIR = "players"
@@ -306,15 +306,9 @@ def build_site(report: Report, titles: Titles, fragment: bool = False,
 
 
 def write_site(pages: dict[str, str], folder: Path) -> list[Path]:
-    """Write the pages (UTF-8), each file replaced whole so a reader never sees half."""
-    written = []
-    folder.mkdir(parents=True, exist_ok=True)
-    made_dirs: set[Path] = set()
-    for relative, html in pages.items():
-        target = folder / relative
-        if target.parent not in made_dirs:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made_dirs.add(target.parent)
-        write_bytes_atomically(target, html.encode("utf-8"), sync=False)
-        written.append(target)
-    return written
+    """Write the pages (UTF-8), all of them or none: each is written beside its place first
+    and only then are they put in place, so a reader never sees half a page, and a full disk
+    leaves the site as it was."""
+    files = {folder / relative: html.encode("utf-8") for relative, html in pages.items()}
+    write_files_atomically(files, sync=False)
+    return list(files)

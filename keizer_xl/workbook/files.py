@@ -10,6 +10,7 @@ cells, atomically, holding the workbook's writer lock from reading to saving.
 from __future__ import annotations
 
 import contextlib
+import errno
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,8 @@ from keizer_xl.workbook.pairings import pairings_edit
 from keizer_xl.workbook.plans import Unpaired, plan_pair, plan_recalc, plan_rename, plan_unpair
 from keizer_xl.workbook.xlsx import (
     MAX_ROWS,
+    NotWritten,
+    ReadOnlyFolder,
     Reason,
     SheetEdit,
     SheetTooLarge,
@@ -43,6 +46,7 @@ from keizer_xl.workbook.xlsx import (
     column_letters,
     one_writer,
 )
+from keizer_xl.workbook.xlsx import unlock as xlsx_unlock
 
 SUFFIXES = (".xlsx", ".xlsm")
 OTHER_KINDS = {
@@ -142,10 +146,7 @@ def _as_file_problem(path: Path) -> Iterator[None]:
     except XlsxError as exc:
         raise FileProblem(_named(path, xlsx_message(exc))) from None
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        reason = f"{reason[:1].lower()}{reason[1:]}"
-        raise FileProblem(msg("{file}: {problem}", file=exc.filename or path,
-                              problem=_REASONS.get(reason, reason))) from None
+        raise FileProblem(system_message(exc, path)) from None
 
 
 # The writer's own reasons for refusing a file (the system's are said as they come)
@@ -154,6 +155,29 @@ _REASONS = {str(m): m for m in (
     msg("cannot replace the backup; is it open?"),
     msg("the workbook is read-only; keizer_xl cannot save into it"),
     msg("there is no workbook at this place"))}
+_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+
+
+def system_message(error: OSError, path: Path | str | None = None) -> Message:
+    """An error of the system as the secretary reads it, on every command: the file it was
+    about as it was given (never a temporary or lock file beside it), what went wrong, and,
+    when a file could not be written, that nothing was changed: `disk full while writing
+    club_site/index.html; nothing was changed`. `path`: the file, when the error names none.
+    """
+    file = error.filename or path or ""
+    reason = error.strerror or str(error)
+    reason = f"{reason[:1].lower()}{reason[1:]}"
+    if isinstance(error, ReadOnlyFolder):
+        return msg("the folder {folder} is read-only, so {file} cannot be written there; "
+                   "nothing was changed", folder=error.filename2, file=file)
+    if reason in _REASONS or not isinstance(error, NotWritten):
+        return msg("{file}: {problem}", file=file, problem=_REASONS.get(reason, reason))
+    if error.errno in _FULL:
+        return msg("disk full while writing {file}; nothing was changed", file=file)
+    if isinstance(error, PermissionError):
+        return msg("no permission to write {file}; nothing was changed", file=file)
+    return msg("{file} could not be written ({problem}); nothing was changed", file=file,
+               problem=reason)
 
 
 def xlsx_message(error: XlsxError) -> Message:
@@ -322,6 +346,13 @@ def _notes(standings: Standings) -> list[str]:
     return [standings.note] if standings.note else []
 
 
+def unlock(path: Path) -> list[str]:
+    """Clear the locks that programs which have ended left on the workbook; who left them
+    (`LibreOffice (Anna)`). Refused while it is really open or being changed."""
+    with _as_file_problem(path):
+        return xlsx_unlock(path)
+
+
 def language_of_file(path: Path) -> str | None:
     """The language a workbook file is written in (told by its sheet names); None when it
     cannot be opened (the work that follows will say why)."""
@@ -348,5 +379,6 @@ __all__ = [
     "pair",
     "read_grids",
     "recalc",
+    "unlock",
     "write_cells",
 ]

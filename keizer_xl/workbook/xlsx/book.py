@@ -18,6 +18,7 @@ from pathlib import Path
 from keizer_xl.workbook.xlsx._package import Package, WorkbookParts
 from keizer_xl.workbook.xlsx._reading import SheetValues, read_values
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
+from keizer_xl.workbook.xlsx.errors import NotWritten
 from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 
 
@@ -74,9 +75,13 @@ class Workbook:
             raise PermissionError(errno.EACCES,
                                   "The workbook is read-only; keizer_xl cannot save into it",
                                   str(self.path))
-        write_atomically(target, self.package.write, backup=backup, in_use=lambda exc: (
-            PermissionError(exc.errno, "The workbook is in use by another program; close it",
-                            str(target))))
+        try:
+            write_atomically(target, self.package.write, backup=backup, in_use=lambda exc: (
+                PermissionError(exc.errno, "The workbook is in use by another program; close "
+                                "it", str(target))))
+        except NotWritten as exc:  # named as the secretary gave it, not its real path
+            exc.filename = str(self.path)
+            raise
         return True
 
 
