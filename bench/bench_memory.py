@@ -161,6 +161,11 @@ def workbooks(work: Path) -> list[tuple[str, Path]]:
          hostile.many_players(work / "players.xlsx")),
         ("a value in every Rounds row to 1,048,576 ({size}; refused at row 700,001)",
          hostile.past_the_rows(work / "rows.xlsx")),
+        ("a million rows of Standings, which keizer_xl rewrites ({size}; refused at row "
+         "100,001)", hostile.past_the_rows(work / "standings.xlsx",
+                                           part=hostile.STANDINGS_PART)),
+        ("250 MB of spaces in Standings ({size}; refused at 64 MB)",
+         hostile.padded(work / "padded.xlsx", 250 << 20)),
     ]
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 PLAYERS_PART = "xl/worksheets/sheet1.xml"  # in a workbook made from the template
 ROUNDS_PART = "xl/worksheets/sheet2.xml"
+STANDINGS_PART = "xl/worksheets/sheet3.xml"
 TABLE_PART = "xl/sharedStrings.xml"
 
 
@@ -63,8 +64,9 @@ def many_players(path: Path, players: int = 99_960) -> Path:
     return club(path, players)
 
 
-def past_the_rows(path: Path, last: int = 1_048_576) -> Path:
-    """A club workbook whose Rounds sheet has a value in every row down to `last`."""
+def past_the_rows(path: Path, last: int = 1_048_576, part: str = ROUNDS_PART) -> Path:
+    """A club workbook whose Rounds sheet (or another `part`) has a value in every row down
+    to `last`."""
     def sheet(old: bytes) -> Iterator[bytes]:
         end = old.index(b"</sheetData>")
         yield old[:end]
@@ -73,7 +75,21 @@ def past_the_rows(path: Path, last: int = 1_048_576) -> Path:
                            for r in range(start, min(start + 10_000, last + 1)))
         yield old[end:]
 
-    return rewritten(club(path.with_name("plain-" + path.name)), path, {ROUNDS_PART: sheet})
+    return rewritten(club(path.with_name("plain-" + path.name)), path, {part: sheet})
+
+
+def padded(path: Path, spaces: int = 1 << 30, part: str = STANDINGS_PART) -> Path:
+    """A club workbook whose Standings sheet (or another `part`) is `spaces` spaces between
+    its cells (1 GB of them pack into 1 MB)."""
+    def sheet(old: bytes) -> Iterator[bytes]:
+        end = old.index(b"</sheetData>")
+        yield old[:end]
+        block = b" " * (1 << 24)
+        for _ in range(spaces >> 24):
+            yield block
+        yield old[end:]
+
+    return rewritten(club(path.with_name("plain-" + path.name)), path, {part: sheet})
 
 
 def member_workbook(path: Path, rows: int = 1_000_000) -> Path:

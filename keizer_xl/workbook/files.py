@@ -99,10 +99,9 @@ def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
     if path.suffix.lower() not in SUFFIXES:
         raise FileProblem(msg("{file}: not an Excel workbook (.xlsx or .xlsm)", file=path))
     with _as_file_problem(path):
-        book = Workbook(path)
+        book = Workbook(path, rows=most_rows)
         names = book.worksheets()
-        read = [name for name in names if name_key(name) in COLUMNS]
-        values = book.read(read, {name: most_rows(name) for name in read})
+        values = book.read([name for name in names if name_key(name) in COLUMNS])
     grids: dict[str, Grid] = {name: values[name].rows if name in values else []
                               for name in names}
     return book, grids, [cell for name, read in values.items()
@@ -206,11 +205,11 @@ def list_sheets(path: Path) -> Iterator[tuple[str, Grid]]:
     as they are asked for, each read within the Players sheet's limits (open in Excel is no
     matter: it is only read)."""
     with _as_file_problem(path):
-        book = Workbook(path, check_open=False)
+        book = Workbook(path, check_open=False, rows=lambda _: ROWS["Players"])
         names = book.worksheets()
     for name in names:
         with _as_file_problem(path):
-            rows = book.read([name], {name: ROWS["Players"]})[name].rows
+            rows = book.read([name])[name].rows
         yield name, rows
 
 
@@ -315,7 +314,7 @@ def write_cells(path: Path, edits: list[SheetCells]) -> bool:
     """Write these cells and nothing else (refused while the workbook is open), atomically,
     keeping a backup, holding the writer lock; False when they already hold these values."""
     with _one_writer(path), _as_file_problem(path):
-        return Workbook(path).save(_edits(edits))
+        return Workbook(path, rows=most_rows).save(_edits(edits))
 
 
 def check(path: Path) -> Competition:

@@ -64,6 +64,25 @@ def test_a_sheet_past_the_row_limit_is_refused_before_it_is_unpacked_whole(
     refused_by_every_command(path, f"Rounds!A{rows + 1}: the sheet's data reaches this cell")
 
 
+def test_a_sheet_keizer_xl_rewrites_is_counted_before_it_is_taken_apart(
+        folder: Path) -> None:
+    """A million rows of Standings (which `recalc` rewrites row by row) in 5 MB."""
+    path = hostile.past_the_rows(folder / "standings.xlsx", part=hostile.STANDINGS_PART)
+    refused_by_every_command(path, "Standings!100001:100001: the sheet's data reaches this "
+                                   "cell (row 100,001, past 100,000 rows)")
+
+
+@pytest.mark.parametrize("part", [hostile.STANDINGS_PART, hostile.ROUNDS_PART])
+def test_a_sheet_of_spaces_is_refused_as_it_is_unpacked(folder: Path, part: str) -> None:
+    """250 MB of spaces between the cells (in 0.3 MB), in a sheet that is rewritten or
+    read and appended to."""
+    path = hostile.padded(folder / f"padded-{part[-5]}.xlsx", 250 << 20, part)
+    assert path.stat().st_size < 1 << 20
+    sheet = "Standings" if part == hostile.STANDINGS_PART else "Rounds"
+    refused_by_every_command(path, f"sheet '{sheet}' is damaged or hostile: more than 64 MB "
+                                   "of it is not cells")
+
+
 def test_one_long_text_in_every_cell_is_refused_before_it_is_copied(folder: Path) -> None:
     """A 30,000-character text of the table used by 10,000 cells: 300 MB of copies, and
     twice that in calamine and Python."""

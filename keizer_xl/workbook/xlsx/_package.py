@@ -14,13 +14,14 @@ damage).
 from __future__ import annotations
 
 import errno
+import functools
 import html
 import io
 import posixpath
 import re
 import zipfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -74,6 +75,7 @@ class Package:
         self.infos = {info.filename: info for info in self.members}
         self.by_lower = {info.filename.lower(): info.filename for info in self.members}
         self.data: dict[str, bytes] = {}  # part name -> its unpacked bytes, once needed
+        self.scanned: set[str] = set()  # sheets counted within their limits (see `apply`)
         self.changed: dict[str, bytes | None] = {}  # part name -> new bytes (None: drop it)
         self.packing: dict[str, tuple[bytes, Future[tuple[bytes, int]]]] = {}  # `_pack_early`
 
@@ -180,8 +182,14 @@ class Package:
             raise NotAWorkbook("{file}: its part {part} is not stored as UTF-8 and cannot be "
                                "edited.", file=self.path.name, part=name) from None
 
-    def apply(self, edits: Sequence[SheetEdit]) -> bool:
-        """Apply the edits in memory; True when some part really changes."""
+    def apply(self, edits: Sequence[SheetEdit],
+              rows: Callable[[str], int] | None = None) -> bool:
+        """Apply the edits in memory; True when some part really changes.
+
+        A sheet is counted as it is unpacked before it is taken apart (see
+        `check_editable`), `rows(sheet)` its most rows."""
+        from keizer_xl.workbook.xlsx._reading import MAX_ROWS, check_editable
+
         book = WorkbookParts(self)
         strings = SharedStrings(
             lambda: self._strings(book.shared_strings) if book.shared_strings else None)
@@ -190,6 +198,10 @@ class Package:
             if edit.create and edit.sheet.casefold() not in book.sheets:
                 book.add_sheet(edit.sheet)
             part = book.sheet_part(edit.sheet)
+            if part in self.infos and part not in self.scanned and part not in self.data:
+                check_editable(functools.partial(self.stream, part), edit.sheet,
+                               self.path.name, rows(edit.sheet) if rows else MAX_ROWS)
+                self.scanned.add(part)
             sheet = Sheet(self.part(part) or b"", f"{self.path.name}: sheet {edit.sheet!r}")
             if sheet.apply(edit, strings):
                 self.changed[part] = sheet.to_bytes()

@@ -51,6 +51,7 @@ MAX_STRINGS = 1_000_000  # texts in the shared-string table
 MAX_TABLE = 64 << 20  # bytes the shared-string table may unpack to
 _LONG_PIECE = 4 << 20  # bytes without a cell's end: the piece is cut after any tag
 _LONG_ROW = 64 << 20  # bytes of one row, past which a row-by-row scan refuses the sheet
+_LOOSE, _PER_TAG = 64 << 20, 512  # a sheet's bytes: see `_Markup`
 
 
 @dataclass
@@ -139,12 +140,19 @@ def count_strings(pieces: Iterable[bytes], file: str, part: str) -> StringTable:
         if len(table.lengths) >= MAX_STRINGS:
             raise NotAWorkbook("{file} is damaged or hostile: its part {part} holds more than "
                                "{most} texts.", file=file, part=part, most=f"{MAX_STRINGS:,}")
-        offset += cut
-        rest = buf[cut:]
+        rest = _unfinished(buf, cut)
+        offset += len(buf) - len(rest)
     if last:
         table.lengths.append(offset + len(rest) - last)
     table.longest = max(table.lengths, default=0)
     return table
+
+
+def _unfinished(buf: bytes, cut: int) -> bytes:
+    """What is kept of a piece cut after its last tag (`cut`) for the next: from a tag
+    begun after it, if any (text after the last tag need not be kept)."""
+    begun = buf.rfind(b"<", cut)
+    return buf[begun:] if begun >= 0 else b""
 
 
 def _told_its_size(data: bytes, table: StringTable) -> bytes:
@@ -261,6 +269,26 @@ class Budget:
     text: int = MAX_TEXT
 
 
+class _Markup:
+    """A sheet's bytes against its tags, counted as they are unpacked: past `_LOOSE` bytes,
+    a sheet of more than `_PER_TAG` bytes a tag on average (text its cells hold, counted
+    against `MAX_TEXT`, aside) is mostly filler, which would cost its size several times
+    over when it is edited."""
+
+    def __init__(self, where: str):
+        self.where = where
+        self.size = self.tags = 0
+
+    def count(self, data: bytes) -> None:
+        self.size += len(data)
+        self.tags += data.count(b">")
+
+    def check(self, text: int = 0) -> None:
+        if self.size - text > _LOOSE + _PER_TAG * self.tags:
+            raise NotAWorkbook("{where} is damaged or hostile: more than {most} MB of it is "
+                               "not cells.", where=self.where, most=_LOOSE >> 20)
+
+
 class _SheetScan:
     """One sheet scanned as it is unpacked: `feed` each piece, then `finish`.
 
@@ -279,6 +307,7 @@ class _SheetScan:
         self.p = ""
         self.patterns: _Patterns | None = None
         self.outside: _Outside | None = None
+        self.markup = _Markup(self.where)
         self.row = 0  # the row being read (`closely`)
         self.odd = False  # a cell written otherwise: to be scanned `closely`
         self.done = False  # a limit is passed: the rest need not be read
@@ -288,11 +317,17 @@ class _SheetScan:
             self.p = root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
             self.patterns = _patterns(self.p)
             self.outside = _Outside(self.p, self.patterns)
+        self.markup.count(data)
         buf = self.rest + data if self.rest else data
         cut = self._cut(buf)
         self.rest = buf[cut:]
         if cut:
             self._piece(buf[:cut])
+        elif len(buf) >= _LONG_PIECE and not self.closely:  # no tag at all: not kept
+            self.rest = _unfinished(buf, 0)
+            if not buf[: len(buf) - len(self.rest)].isspace():  # a cell's text, perhaps
+                self._count_text(len(buf) - len(self.rest))
+            self.markup.check(self.result.text)
 
     def _cut(self, buf: bytes) -> int:
         """Where the piece ends: after its last row (`closely`), else its last cell or
@@ -332,6 +367,8 @@ class _SheetScan:
             self._cells(piece)
             if not self.done:
                 self._text(piece)
+        if not self.done:
+            self.markup.check(self.result.text)
 
     # -- most sheets: patterns over the piece ---------------------------------------------
 
@@ -477,6 +514,43 @@ def scan_sheet(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
     return found
 
 
+@functools.cache
+def _row_start(p: str) -> re.Pattern[bytes]:
+    return re.compile(rb"<" + re.escape(p.encode()) + rb"row(?=[\s>/])[^>]*>")
+
+
+def check_editable(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
+                   rows: int = MAX_ROWS) -> None:
+    """Before the writer takes a sheet apart row by row (at some hundred bytes a row),
+    count its rows as it is unpacked: SheetTooLarge at the first row past `rows`, however
+    far the rows reach (the writer's cost is the rows there are, not where they are);
+    NotAWorkbook for a sheet that is mostly filler."""
+    where = f"{file}: sheet {sheet!r}"
+    markup = _Markup(where)
+    starts: re.Pattern[bytes] | None = None
+    count = 0
+    rest = b""
+    for data in pieces():
+        if starts is None:
+            starts = _row_start(root_prefix(data[:4096].decode("utf-8", "replace"),
+                                            "worksheet"))
+        markup.count(data)
+        markup.check()
+        buf = rest + data
+        cut = buf.rfind(b">") + 1  # a start tag is never cut in two
+        found = starts.findall(buf, 0, cut)
+        rest = _unfinished(buf, cut)
+        if count + len(found) > rows:
+            r = attr(found[rows - count].decode("utf-8", "replace"), "r") or ""
+            number = int(r) if r.isdigit() else rows + 1
+            raise SheetTooLarge([(sheet, f"{number}:{number}", reason(
+                "row {row}, past {most} rows", row=f"{number:,}", most=f"{rows:,}"))],
+                "keizer_xl reads at most {rows} rows, {columns} columns and {cells} cells of "
+                "a sheet. Clear what is there (and any formatting) and try again.",
+                rows=f"{rows:,}", columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}")
+        count += len(found)
+
+
 def scan(data: bytes, sheet: str, rows: int = MAX_ROWS) -> Scan:
     """`scan_sheet` of a sheet's whole XML."""
     return scan_sheet(lambda: [data], sheet, "?", rows)
@@ -538,6 +612,7 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
         scans[name] = scan_sheet(functools.partial(package.stream, part), name, where,
                                  rows.get(name, MAX_ROWS), budget, table)
         far += scans[name].far
+    package.scanned.update(wanted.values())
     if far:
         raise SheetTooLarge(far, "keizer_xl reads at most {rows} rows, {columns} columns and "
                             "{cells} cells of a sheet. Clear what is there (and any "

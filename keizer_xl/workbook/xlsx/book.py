@@ -12,11 +12,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from keizer_xl.workbook.xlsx._package import Package, WorkbookParts
-from keizer_xl.workbook.xlsx._reading import SheetValues, read_values
+from keizer_xl.workbook.xlsx._reading import MAX_ROWS, SheetValues, read_values
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
 from keizer_xl.workbook.xlsx.errors import NotWritten
 from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
@@ -25,8 +25,11 @@ from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 class Workbook:
     """An .xlsx/.xlsm file, its package read (parts unpacked only when needed)."""
 
-    def __init__(self, path: Path, check_open: bool = True):
-        """`check_open` False: a file only to be read may be open elsewhere."""
+    def __init__(self, path: Path, check_open: bool = True,
+                 rows: Callable[[str], int] | None = None):
+        """`check_open` False: a file only to be read may be open elsewhere. `rows`: the
+        most rows of a sheet (by its name) that is read or edited (else `MAX_ROWS`)."""
+        self.rows = rows or (lambda sheet: MAX_ROWS)
         self.path = Path(path)
         self.target = Path(os.path.realpath(self.path))
         if check_open:
@@ -42,12 +45,10 @@ class Workbook:
         return [name for name, rid in self.parts.sheets.values()
                 if kinds.get(rid, ("", ""))[0].endswith("/worksheet")]
 
-    def read(self, sheets: Collection[str],
-             rows: Mapping[str, int] | None = None) -> dict[str, SheetValues]:
+    def read(self, sheets: Collection[str]) -> dict[str, SheetValues]:
         """The values of these worksheets (exact names), each scanned as it is unpacked
         and checked as the writer would check a sheet it edits; SheetTooLarge names the
-        first cell past the limits of each, `rows` giving a sheet's most rows where it is
-        not `MAX_ROWS`."""
+        first cell past the limits of each."""
         wanted = {name: self.parts.sheet_part(name) for name in sheets}
         package = self.package
         others = [self.parts.workbook, self.parts.rels_part, "_rels/.rels",
@@ -56,19 +57,20 @@ class Workbook:
         found = [real for name in others
                  if (real := package.by_lower.get(name.lower())) is not None]
         return read_values(package, wanted, list(dict.fromkeys(found)),
-                           self.parts.shared_strings, self.path.name, rows)
+                           self.parts.shared_strings, self.path.name,
+                           {name: self.rows(name) for name in wanted})
 
     def try_edits(self, edits: Sequence[SheetEdit]) -> bool:
         """Make the edits in memory, with every check a save makes; True if a part changes.
 
         The edits stay made: `save` afterwards writes them without making them again."""
-        return self.package.apply(edits)
+        return self.package.apply(edits, self.rows)
 
     def save(self, edits: Sequence[SheetEdit], backup: bool = True) -> bool:
         """Write `edits` into the file; False (and nothing written) if nothing changes.
 
         Raises as `save_edits` does; in every such case the file is left as it was."""
-        if not self.package.apply(edits):
+        if not self.package.apply(edits, self.rows):
             return False
         target = self.target
         if not os.access(target, os.W_OK) or not os.stat(target).st_mode & stat.S_IWUSR:
