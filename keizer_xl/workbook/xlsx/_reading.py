@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import io
 import re
+import zipfile
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._cells import Row
+from keizer_xl.workbook.xlsx._package import MAX_PART
 from keizer_xl.workbook.xlsx._sheet import elements, row_cells
 from keizer_xl.workbook.xlsx._xmltext import (
     _TAG_REST,
@@ -82,7 +84,7 @@ class Scan:
 
 
 def _ref(cell: tuple[int, int]) -> str:
-    return f"{column_letters(cell[1])}{cell[0]}"
+    return f"{column_letters(cell[1])}{cell[0]}" if cell[0] and cell[1] else "A1"
 
 
 # -- the shared-string table -----------------------------------------------------------------
@@ -201,7 +203,7 @@ def _patterns(p: str) -> _Patterns:
         cells=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})([0-9]{1,7})' + holding),
         shared=re.compile(shared_type + rb"[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</"),
         any_shared=re.compile(shared_type),
-        inline=re.compile(rb"<" + e + rb"is[\s>].*?</" + e + rb"is>", re.DOTALL),
+        inline=re.compile(rb"<" + e + rb"is[\s>](.*?)</" + e + rb"is>", re.DOTALL),
         sheet_data=re.compile(rb"<" + e + rb"sheetData" + _TAG_REST.encode()),
         cell_end=f"</{p}c>".encode(), row_end=f"</{p}row>".encode(),
         data_end=f"</{p}sheetData>".encode())
@@ -298,8 +300,10 @@ class _SheetScan:
     not first) is scanned again from the start, taken apart row by row (`closely`)."""
 
     def __init__(self, sheet: str, file: str, rows: int, budget: Budget,
-                 strings: StringTable | None, closely: bool = False):
+                 strings: StringTable | None, closely: bool = False, size: int = 0):
         self.sheet, self.file, self.most_rows = sheet, file, rows
+        self.size = size  # the sheet's bytes (unpacked), as its package says
+        self.passed: int | None = 0  # bytes passed by without counting their own text
         self.where = f"{file}: sheet {sheet!r}"
         self.budget, self.strings, self.closely = budget, strings, closely
         self.result = Scan()
@@ -308,6 +312,8 @@ class _SheetScan:
         self.patterns: _Patterns | None = None
         self.outside: _Outside | None = None
         self.markup = _Markup(self.where)
+        self.where_bottom: bytes | None = None  # the piece with the farthest row
+        self.where_right: bytes | None = None  # ... and the farthest column
         self.row = 0  # the row being read (`closely`)
         self.odd = False  # a cell written otherwise: to be scanned `closely`
         self.done = False  # a limit is passed: the rest need not be read
@@ -348,6 +354,7 @@ class _SheetScan:
     def finish(self) -> Scan:
         if self.rest and not self.done:
             self._piece(self.rest)
+        self._settle()
         if self.outside is None:  # an empty part
             raise NotAWorkbook("{where} is damaged (it has no cell data).", where=self.where)
         if not self.done:
@@ -375,23 +382,39 @@ class _SheetScan:
     def _cells(self, piece: bytes) -> None:
         patterns, result = self.patterns, self.result
         assert patterns is not None
-        rows = patterns.rows.findall(piece)
+        rows = patterns.rows.findall(piece)  # two passes in C: quicker than one in Python
         if rows:
             bottom, right = result.bottom, result.right
             last = max(map(int, rows))
             widest = max(set(patterns.columns.findall(piece)), key=lambda c: (len(c), c))
-            if last > bottom[0]:
-                bottom = (last, self._cell(piece, rb"([A-Z]{1,3})", str(last).encode())[1])
+            if last > bottom[0]:  # its column is found at the end (`_settle`)
+                bottom = (last, 0)
             if column_number(widest.decode()) > right[1]:
-                right = (self._cell(piece, widest, rb"([0-9]{1,7})")[0],
-                         column_number(widest.decode()))
+                right = (0, column_number(widest.decode()))
             if self._within(bottom, right):
+                if bottom != result.bottom:
+                    self.where_bottom = piece
+                if right != result.right:
+                    self.where_right = piece
                 result.bottom, result.right = bottom, right
             else:  # find the first cell past a limit, in the order of the sheet
+                self._settle()
                 for letters, number in patterns.cells.findall(piece):
                     if not self._take((int(number), column_number(letters.decode()))):
                         return
         result.unsaved += _unsaved(piece, self.p)
+
+    def _settle(self) -> None:
+        """The farthest cells found in the pieces that held them (kept until now)."""
+        result = self.result
+        if self.where_bottom is not None:
+            result.bottom = (result.bottom[0], self._cell(
+                self.where_bottom, rb"([A-Z]{1,3})", str(result.bottom[0]).encode())[1])
+        if self.where_right is not None:
+            letters = column_letters(result.right[1]).encode()
+            result.right = (self._cell(self.where_right, letters, rb"([0-9]{1,7})")[0],
+                            result.right[1])
+        self.where_bottom = self.where_right = None
 
     def _cell(self, piece: bytes, letters: bytes, number: bytes) -> tuple[int, int]:
         """The first cell holding something with these letters and number (patterns)."""
@@ -442,17 +465,31 @@ class _SheetScan:
         patterns, strings = self.patterns, self.strings
         assert patterns is not None
         text = 0
-        if strings is not None and strings.lengths:
+        if strings is not None and strings.lengths and (b'"s"' in piece or b"'s'" in piece):
             shared = patterns.shared.findall(piece)
             text += strings.text(shared) + strings.longest * (
                 len(patterns.any_shared.findall(piece)) - len(shared))
-        if b"is>" in piece:
-            text += sum(m.end() - m.start() for m in patterns.inline.finditer(piece))
+        if b"is>" in piece and self._inline_counts(len(piece)):
+            text += sum(map(len, patterns.inline.findall(piece)))
         self._count_text(text)
+
+    def _inline_counts(self, piece: int) -> bool:
+        """Must the cells' own text in this piece be counted? Not while all the sheet's
+        bytes (`size`, a bound of its own text) fit in what is left of the budget: then the
+        pieces passed by are counted by their size, should counting start later."""
+        if self.passed is None:
+            return True
+        if self.result.text + self.size <= self.budget.text:
+            self.passed += piece
+            return False
+        self._count_text(self.passed)
+        self.passed = None
+        return True
 
     def _count_text(self, text: int) -> None:
         self.result.text += text
         if self.result.text > self.budget.text:
+            self._settle()
             self.result.far.append((self.sheet, _ref(self.result.bottom), reason(
                 "the cells read up to here hold more than {most} MB of text (a text of the "
                 "shared table counted at every cell that uses it)",
@@ -491,18 +528,18 @@ class _SheetScan:
 
 def scan_sheet(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
                rows: int = MAX_ROWS, budget: Budget | None = None,
-               strings: StringTable | None = None) -> Scan:
+               strings: StringTable | None = None, size: int = MAX_PART) -> Scan:
     """Scan the sheet `sheet` of the workbook `file` as `pieces()` unpacks it (called again
-    if it must be read closely); stops at the first limit it passes (see `Scan.far`).
-    NotAWorkbook for a damaged one."""
+    if it must be read closely), `size` bytes at most; stops at the first limit it passes
+    (see `Scan.far`). NotAWorkbook for a damaged one."""
     budget = budget or Budget()
-    scanner = _SheetScan(sheet, file, rows, budget, strings)
+    scanner = _SheetScan(sheet, file, rows, budget, strings, size=size)
     for piece in pieces():
         scanner.feed(piece)
         if scanner.done:
             break
     if scanner.odd:
-        scanner = _SheetScan(sheet, file, rows, budget, strings, closely=True)
+        scanner = _SheetScan(sheet, file, rows, budget, strings, closely=True, size=size)
         for piece in pieces():
             scanner.feed(piece)
             if scanner.done:
@@ -553,7 +590,7 @@ def check_editable(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
 
 def scan(data: bytes, sheet: str, rows: int = MAX_ROWS) -> Scan:
     """`scan_sheet` of a sheet's whole XML."""
-    return scan_sheet(lambda: [data], sheet, "?", rows)
+    return scan_sheet(lambda: [data], sheet, "?", rows, size=len(data))
 
 
 def _unsaved(data: bytes, p: str) -> list[tuple[int, int]]:
@@ -587,6 +624,31 @@ def _saved(cell: str, tag: str, p: str) -> bool:
 
 # -- reading ---------------------------------------------------------------------------------
 
+_KEPT = 16 << 20  # bytes: a sheet this small is handed to calamine unpacked (no second inflate)
+
+
+def _stored(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
+    """An entry for a part handed to calamine unpacked: stored, not packed again."""
+    entry = zipfile.ZipInfo(info.filename, info.date_time)
+    entry.compress_type = zipfile.ZIP_STORED
+    return entry
+
+
+def _pieces(package: Package, part: str,
+            kept: dict[str, list[bytes]] | None) -> Callable[[], Iterable[bytes]]:
+    """The part's pieces as they are unpacked, each time asked for; kept in `kept` too."""
+    def pieces() -> Iterable[bytes]:
+        if kept is None:
+            yield from package.stream(part)
+            return
+        kept[part] = []
+        for piece in package.stream(part):
+            kept[part].append(piece)
+            yield piece
+
+    return pieces
+
+
 def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
                 strings: str | None, where: str,
                 rows: Mapping[str, int] | None = None) -> dict[str, SheetValues]:
@@ -607,10 +669,12 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
         table = count_strings(package.stream(strings, MAX_TABLE), where, strings)
     budget = Budget()
     scans: dict[str, Scan] = {}
+    kept: dict[str, list[bytes]] = {}  # the pieces of small sheets, handed on unpacked
     far: list[tuple[str, str, Reason]] = []
     for name, part in wanted.items():
-        scans[name] = scan_sheet(functools.partial(package.stream, part), name, where,
-                                 rows.get(name, MAX_ROWS), budget, table)
+        size = package.infos[part].file_size
+        scans[name] = scan_sheet(_pieces(package, part, kept if size <= _KEPT else None),
+                                 name, where, rows.get(name, MAX_ROWS), budget, table, size)
         far += scans[name].far
     package.scanned.update(wanted.values())
     if far:
@@ -624,12 +688,15 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
         content = package.content(part, MAX_TABLE)
         if part == strings and table is not None:
             content = _told_its_size(content, table)
-        members.append((package.infos[part], content, None))
+        members.append((_stored(package.infos[part]), content, None))
     for part in wanted.values():
         info = package.infos[part]
+        if part in kept:
+            members.append((_stored(info), b"".join(kept.pop(part)), None))
+            continue
         stored = stored_data(package.blob, info)
         members.append((info, None, (stored, info.CRC)) if stored is not None
-                       else (info, package.content(part), None))
+                       else (_stored(info), package.content(part), None))
     small = io.BytesIO()
     write_members_to(small, members, lambda info: package.content(info.filename))
     small.seek(0)
