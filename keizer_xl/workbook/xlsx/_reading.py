@@ -44,6 +44,7 @@ from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge, 
 
 if TYPE_CHECKING:
     from keizer_xl.workbook.xlsx._package import Package
+    from keizer_xl.workbook.xlsx._zipcopy import Member
 
 MAX_ROWS = 100_000  # rows of a sheet, unless the reader asks for another limit
 MAX_COLUMNS = 1_000
@@ -97,6 +98,11 @@ class StringTable:
     lengths: array[int] = field(default_factory=lambda: array("q"))
     declared: int | None = None  # its uniqueCount, if it gives one
     longest: int = 0
+
+    @property
+    def honest(self) -> bool:
+        """Does it claim no more texts than it holds (a reader may reserve room for them)?"""
+        return self.declared is None or self.declared <= len(self.lengths)
 
     def text(self, indexes: Sequence[bytes]) -> int:
         """The bytes of text at most that cells referring to these entries hold."""
@@ -160,7 +166,7 @@ def _unfinished(buf: bytes, cut: int) -> bytes:
 def _told_its_size(data: bytes, table: StringTable) -> bytes:
     """The table with its start tag telling the number of texts it really holds, for a
     table that claims more (calamine would reserve room for what it claims)."""
-    if table.declared is None or table.declared <= len(table.lengths):
+    if table.honest:
         return data
     p = root_prefix(data[:4096].decode("utf-8", "replace"), "sst")
     head = _string_patterns(p)[1].search(data)
@@ -624,7 +630,18 @@ def _saved(cell: str, tag: str, p: str) -> bool:
 
 # -- reading ---------------------------------------------------------------------------------
 
-_KEPT = 16 << 20  # bytes: a sheet this small is handed to calamine unpacked (no second inflate)
+_KEPT = 8 << 20  # bytes: a sheet this small is handed to calamine unpacked (no second inflate)
+
+
+def _as_stored(package: Package, part: str) -> Member:
+    """A part for calamine's package as it is stored in the file (calamine unpacks it: it
+    was counted as it was unpacked here), or unpacked where it cannot be taken over."""
+    from keizer_xl.workbook.xlsx._zipcopy import stored_data
+
+    info = package.infos[part]
+    stored = stored_data(package.blob, info)
+    return (info, None, (stored, info.CRC)) if stored is not None else \
+        (_stored(info), package.content(part), None)
 
 
 def _stored(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
@@ -661,7 +678,7 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
     SheetTooLarge naming the first cell of each past them. Calamine then reads a package
     holding only these parts, never the original file.
     """
-    from keizer_xl.workbook.xlsx._zipcopy import Member, stored_data, write_members_to
+    from keizer_xl.workbook.xlsx._zipcopy import write_members_to
 
     rows = rows or {}
     table = None
@@ -684,19 +701,18 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
                             rows=f"{rows.get(far[0][0], MAX_ROWS):,}",
                             columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}")
     members: list[Member] = []
-    for part in [*others, *([strings] if strings else [])]:
-        content = package.content(part, MAX_TABLE)
-        if part == strings and table is not None:
-            content = _told_its_size(content, table)
-        members.append((_stored(package.infos[part]), content, None))
+    for part in others:
+        members.append((_stored(package.infos[part]), package.content(part, MAX_TABLE), None))
+    if strings is not None and table is not None and table.honest:
+        members.append(_as_stored(package, strings))  # counted as it was unpacked
+    elif strings is not None and table is not None:
+        content = _told_its_size(package.content(strings, MAX_TABLE), table)
+        members.append((_stored(package.infos[strings]), content, None))
     for part in wanted.values():
-        info = package.infos[part]
         if part in kept:
-            members.append((_stored(info), b"".join(kept.pop(part)), None))
-            continue
-        stored = stored_data(package.blob, info)
-        members.append((info, None, (stored, info.CRC)) if stored is not None
-                       else (_stored(info), package.content(part), None))
+            members.append((_stored(package.infos[part]), b"".join(kept.pop(part)), None))
+        else:
+            members.append(_as_stored(package, part))  # scanned as it was unpacked
     small = io.BytesIO()
     write_members_to(small, members, lambda info: package.content(info.filename))
     small.seek(0)
