@@ -18,7 +18,7 @@ from keizer_xl.workbook.xlsx import (
     Workbook,
     save_edits,
 )
-from keizer_xl.workbook.xlsx._reading import MAX_STRINGS, scan
+from keizer_xl.workbook.xlsx._scan import MAX_STRINGS, scan
 from tests.conftest import make_book
 from tests.helpers_package import hand_made_workbook
 

@@ -8,12 +8,14 @@ what the package offers: `book` (a file opened once to read, check and save: `Wo
 `save_edits`), `errors` (why a workbook is refused) and `safety` (locks, backup, atomic
 replace). The private ones are its machinery, one job each: `_zipcopy` (raw member
 copies), `_package` (members, relationships), `_xmltext` (XML as text), `_sheet` (the sheet
-editor), `_cells` (values: render, compare, check) and `_reading` (values of a few sheets,
-bounded).
+editor), `_cells` (values: render, compare, check), `_scan` (what a sheet or the
+shared-string table holds, counted as it is unpacked) and `_reading` (values of a few
+sheets, bounded).
 """
 
 from keizer_xl.workbook.xlsx._cells import CellValue, Formula
-from keizer_xl.workbook.xlsx._reading import MAX_CELLS, MAX_COLUMNS, MAX_ROWS, SheetValues
+from keizer_xl.workbook.xlsx._reading import SheetValues
+from keizer_xl.workbook.xlsx._scan import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
 from keizer_xl.workbook.xlsx._xmltext import column_letters
 from keizer_xl.workbook.xlsx.book import Workbook, save_edits

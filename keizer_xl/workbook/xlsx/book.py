@@ -3,7 +3,7 @@
 Checking a workbook and changing it must accept and refuse the same files, so both go
 through `Workbook`: opening refuses what is open elsewhere, no zip package, an OpenDocument
 or binary workbook and a damaged package; `read` gives the values of the sheets asked for
-under the limits of `_reading`; `try_edits` makes every edit in memory with all of the
+under the limits of `_scan`; `try_edits` makes every edit in memory with all of the
 writer's checks; `save` does the same and replaces the file atomically (see `safety`).
 """
 
@@ -16,7 +16,8 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from keizer_xl.workbook.xlsx._package import Package, WorkbookParts
-from keizer_xl.workbook.xlsx._reading import MAX_ROWS, SheetValues, read_values
+from keizer_xl.workbook.xlsx._reading import SheetValues, read_values
+from keizer_xl.workbook.xlsx._scan import MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
 from keizer_xl.workbook.xlsx.errors import NotWritten
 from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically

@@ -1,13 +1,17 @@
 """Safety around a save: lock files, the backup, and the atomic replace.
 
 A workbook open in Excel or LibreOffice is refused (the program would overwrite the save
-later), recognised by the lock files those programs keep beside it. A save writes a
+later), recognised by the lock files those programs keep beside it; `unlock` clears a lock
+a program that ended left behind, never while the workbook is really open. A save writes a
 hidden temporary file beside the workbook, flushes it to disk, keeps the previous version
 as `<name>.backup<ext>` and renames the new file over the old one, so a crash leaves the
 old or the new file, never a mix; the folder is flushed too, so the rename itself lasts.
 
 That writer, `write_atomically`, is keizer_xl's only one: new workbooks, exchange files,
-pages and PDFs are written through it too (it knows files, nothing of what is in them).
+pages and PDFs are written through it too (it knows files, nothing of what is in them), and
+`write_files_atomically` writes several files (a site's pages) all or none. Its errors name
+the file that was to be written, never a temporary or lock file (`NotWritten`), and a folder
+nobody may write in is refused before anything is written (`ReadOnlyFolder`).
 """
 
 from __future__ import annotations
