@@ -1,10 +1,17 @@
 # Quick start: `make demo` and `make test`. Both create .venv when it is missing.
+#
+# The fast loop while changing code: `make check` (ruff, mypy and every test that does not
+# drive another program or process: about a minute). `make test` runs everything, as CI
+# does: also the tests marked `programs` (LibreOffice, Chromium, poppler, subprocesses,
+# memory), after installing those programs. One file or test at a time:
+#   .venv/bin/python -m pytest -q -x tests/core/test_pairing.py
+#   .venv/bin/python -m pytest -q -m "not programs" tests/workbook
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench template screenshots clean catalogs
+.PHONY: demo check test lint bench template screenshots clean catalogs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +25,9 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check keizer_xl tests bench templates
 	$(BIN)/mypy
+
+check: lint
+	$(BIN)/python -m pytest -q -m "not programs"
 
 test: lint
 	bash .ci/system-packages
@@ -38,16 +48,20 @@ catalogs: $(STAMP)
 	$(BIN)/pybabel extract -F keizer_xl/i18n/babel.cfg $(MESSAGES) --no-location \
 		--sort-output --omit-header -o $(LOCALE)/keizer_xl.pot keizer_xl
 	$(BIN)/pybabel update -i $(LOCALE)/keizer_xl.pot -d $(LOCALE) -D keizer_xl \
-		--no-fuzzy-matching -w 96
-	sed -i '/^"POT-Creation-Date: /d' $(LOCALE)/*/LC_MESSAGES/keizer_xl.po  # no churn per run
+		--no-fuzzy-matching --ignore-obsolete -w 96
+	# one fixed creation date: no churn per run, no conflict between branches
+	sed -i 's/^"POT-Creation-Date: .*/"POT-Creation-Date: 2026-01-01 00:00+0000\\n"/' \
+		$(LOCALE)/*/LC_MESSAGES/keizer_xl.po
 	$(BIN)/pybabel compile -d $(LOCALE) -D keizer_xl
 
 template: $(STAMP)
 	$(BIN)/python -m keizer_xl.workbook.template templates/keizer_xl.xlsx
+	$(BIN)/python -m keizer_xl.workbook.template --lite templates/keizer_xl_lite.xlsx
 
 screenshots: $(STAMP)
 	bash .ci/system-packages
 	$(BIN)/python docs/render_publish.py docs
+	$(BIN)/python docs/render_lite.py docs/lite.png
 
 # Pyodide (node, npm's pyodide, the release's own wheels) for the tests that run keizer_xl
 # as xlwings Lite does; kept outside the repository and downloaded the first time only.

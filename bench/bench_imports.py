@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/seasons.py
 
 from measure import Figure, cli, compile_sources, in_turns
 
@@ -128,11 +129,12 @@ def main() -> list[Figure]:
                       "x", issue=24)]
 
     from bench_live import BUTTONS, click_command, write_books
-    from seasons import club_season, write_workbook
+
+    from tests.seasons import club_season, season_book
 
     work = Path(tempfile.mkdtemp(prefix="keizer-bench-"))
     try:
-        season = write_workbook(club_season(60, 37), work / "season.xlsx")
+        season = season_book(work / "season.xlsx", club_season(60, 37), present=0.8)
         for name in ("recalc", "pair"):
             copy = work / "copy.xlsx"
             shutil.copy(season, copy)

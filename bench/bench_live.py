@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/seasons.py
 
 from measure import Figure, bare_python, compile_sources
 
@@ -61,12 +62,13 @@ def season_grids(rounds: int, seed: int = 1) -> dict[str, list[list[Any]]]:
     """The club workbook after `rounds` complete rounds, read back as grids, with the
     Present column set for the next round."""
     from python_calamine import CalamineWorkbook
-    from seasons import club_season, write_workbook
+
+    from tests.seasons import club_season, season_book
 
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
-        path = write_workbook(club_season(PLAYERS, rounds, seed), Path(folder) / "club.xlsx",
-                              {"Top value": round(1.5 * (PLAYERS - 1))})
+        path = season_book(Path(folder) / "club.xlsx", club_season(PLAYERS, rounds, seed),
+                           {"Top value": round(1.5 * (PLAYERS - 1))}, present=0.8)
         book = CalamineWorkbook.from_path(str(path))
         grids = {name: book.get_sheet_by_name(name).to_python(skip_empty_area=False)
                  for name in book.sheet_names}

@@ -21,10 +21,12 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/seasons.py, hostile.py
 
-import hostile
 from measure import Figure
-from seasons import club_season, large_season, write_workbook
+
+from tests import hostile
+from tests.seasons import club_season, large_season, season_book
 
 TARGET_MB = 500  # any input of at most 10 MB
 LIST_TARGET_MB = 300  # the world's rating list
@@ -142,8 +144,8 @@ def size(path: Path) -> str:
 
 def workbooks(work: Path) -> list[tuple[str, Path]]:
     """(what it is, the workbook) for `check` and `pair`; `{size}` in the label is filled in."""
-    big = write_workbook(club_season(1000, 30), work / "big.xlsx")
-    club = write_workbook(club_season(60, 37), work / "club.xlsx")
+    big = season_book(work / "big.xlsx", club_season(1000, 30), present=0.8)
+    club = season_book(work / "club.xlsx", club_season(60, 37), present=0.8)
     strings = with_million_shared_strings(club, work / "strings.xlsx")
     return [
         ("1,000 players × 30 rounds ({size})", big),
@@ -221,7 +223,7 @@ def main() -> list[Figure]:
 def largest_season(work: Path, table: list[str]) -> None:
     """10,000 players over 100 rounds, accepted: `check` and `recalc` (once with the
     Standings, Crosstable and Progress of the week before on the sheets), time and memory."""
-    path = write_workbook(large_season(10_000, 100), work / "largest.xlsx")
+    path = season_book(work / "largest.xlsx", large_season(10_000, 100))
     print(f"the largest season: {size(path)}")
     for command, label in (("check", "`check`"), ("recalc", "`recalc`"),
                            ("recalc", "`recalc` again, last week's sheets on it")):

@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/seasons.py
 
 from measure import Figure, cli, command_on_copy, compile_sources, in_turns, median, run
-from seasons import club_season, write_workbook
+
+from tests.seasons import club_season, season_book
 
 CASES = (("60 players × 37 rounds", 60, 37, 1.0, 5),
          ("1,000 players × 30 rounds", 1000, 30, 15.0, 5))
@@ -75,7 +77,8 @@ def main() -> list[Figure]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for label, players, rounds, target, runs in CASES:
-            book = write_workbook(club_season(players, rounds), folder / f"p{players}.xlsx")
+            book = season_book(folder / f"p{players}.xlsx", club_season(players, rounds),
+                               present=0.8)
             subprocess.run(cli("recalc", book), capture_output=True, check=True)
             copy = folder / "copy.xlsx"
             published, recalc = in_turns(runs, publish(book, folder / "site"),

@@ -20,6 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/seasons.py
 
 from measure import (
     ROOT,
@@ -32,7 +33,8 @@ from measure import (
     in_turns,
     median,
 )
-from seasons import club_season, write_workbook
+
+from tests.seasons import club_season, season_book
 
 RECALC_TARGET = 3.5  # × the floor, 60 × 37 (issue 24)
 PAIR_TARGET = 4.0  # × the floor, 1,000 × 30 (issue 24)
@@ -54,7 +56,7 @@ def main() -> list[Figure]:
     out: list[Figure] = []
     work = Path(tempfile.mkdtemp(prefix="keizer-bench-"))
     try:
-        season = write_workbook(club_season(60, 37), work / "season.xlsx")
+        season = season_book(work / "season.xlsx", club_season(60, 37), present=0.8)
         bare, base, recalc = against_floor("recalc", season, work, runs=9)
         print(f"python -c pass: {bare * 1000:.0f} ms; the floor (python, calamine read of "
               f"every sheet, zip copy), 60 x 37: {base * 1000:.0f} ms")
@@ -63,7 +65,7 @@ def main() -> list[Figure]:
         out.append(Figure("recalc 60 × 37 / the floor", recalc / base, RECALC_TARGET, "x",
                           issue=24))
 
-        big = write_workbook(club_season(1000, 30), work / "big.xlsx")
+        big = season_book(work / "big.xlsx", club_season(1000, 30), present=0.8)
         _, big_base, pair = against_floor("pair", big, work, runs=5)
         print(f"the floor, 1000 x 30 ({big.stat().st_size / 1e6:.1f} MB): "
               f"{big_base * 1000:.0f} ms")

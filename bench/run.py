@@ -22,8 +22,8 @@ from typing import TextIO
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-SCRIPTS = ("bench_live", "bench_imports", "bench_workbook", "bench_publish", "bench_pairing",
-           "bench_engine", "bench_memory")
+SCRIPTS = ("bench_live", "bench_lite", "bench_imports", "bench_workbook", "bench_publish",
+           "bench_pairing", "bench_engine", "bench_memory")
 
 
 class Both:

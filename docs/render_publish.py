@@ -24,10 +24,11 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--hide-scrollbars")
 NAMES = ("Anna de Vries", "Bram Jansen", "Carla Smit", "Daan Bakker", "Eva Visser",
-         "Fleur Mulder", "Gert de Boer", "Hanna Bos", "Ivo Peters", "Joost Dekker",
-         "Karin Meijer", "Lars van Dijk", "Mila Hendriks", "Noah Willems", "Olga Kuipers",
-         "Pieter Claes")
+         "Fleur Mulder", "Gert de Boer", "Hanna Bos", "Ivo Peters",
+         "Jan-Willem van den Heuvel", "Karin Meijer", "Lars van Dijk",
+         "Mila Hendriks", "Noah Willems", "Olga Kuipers", "Pieter Claes")
 SHOTS = (("publish-phone.png", "index.html", 390, 1250),
+         ("publish-pairings-phone.png", "pairings.html", 390, 780),
          ("publish-desktop.png", "index.html", 1180, 1100),
          ("publish-card.png", "players/daan-bakker.html", 760, 1050))
 
@@ -61,7 +62,7 @@ def sample_site(folder: Path, language: str = "en") -> Path:
     from keizer_xl.core.settings import Settings
     from keizer_xl.publish.pdf import write_pdfs
     from keizer_xl.publish.site import Titles, build_site, write_site
-    from tests.publish.seasons import club_season
+    from tests.seasons import club_season
 
     season = club_season(NAMES, 10, seed=12, open_last=True, late=14)
     report = build_report(season, compute_standings(season, Settings()))

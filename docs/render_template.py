@@ -56,13 +56,13 @@ def soffice_pdf(workbook: Path, outdir: Path) -> Path:
     return pdf
 
 
-def _first_page_pixels(pdf: Path) -> tuple[int, int, bytes]:
-    """Width, height and RGB bytes of page 1, via pdftoppm's plain PPM output."""
+def page_pixels(pdf: Path, page: int = 1) -> tuple[int, int, bytes]:
+    """Width, height and RGB bytes of a page, via pdftoppm's plain PPM output."""
     pdftoppm = shutil.which("pdftoppm")
     if pdftoppm is None:
         raise RuntimeError("pdftoppm (poppler-utils) is not installed")
     ppm = subprocess.run(
-        [pdftoppm, "-r", str(DPI), "-f", "1", "-l", "1", str(pdf)],
+        [pdftoppm, "-r", str(DPI), "-f", str(page), "-l", str(page), str(pdf)],
         check=True, capture_output=True, timeout=120,
     ).stdout
     fields: list[bytes] = []
@@ -136,7 +136,7 @@ def render(out: Path = DEFAULT_OUT) -> Path:
         workdir = Path(tmp)
         workbook = workdir / "keizer_xl.xlsx"
         sample_workbook(workbook)
-        width, height, rgb = _first_page_pixels(soffice_pdf(workbook, workdir))
+        width, height, rgb = page_pixels(soffice_pdf(workbook, workdir))
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(_png(*_crop(width, height, rgb)))
     return out

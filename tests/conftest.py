@@ -1,57 +1,20 @@
-"""Shared test helpers: real club workbooks made from the template, and the CLI runner."""
+"""Shared test fixtures: the CLI runner, workbooks from the template (tests/seasons.py), the
+programs tier (tests/programs.py), and a check that no test leaves the process changed."""
 
 from __future__ import annotations
 
-import csv
-import shutil
-from collections.abc import Callable, Mapping, Sequence
+import gc
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from click.testing import CliRunner, Result
 
 from keizer_xl.cli.main import main
-from keizer_xl.core.settings import SETTINGS
-from keizer_xl.workbook.template import build_template
-from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
-
-GOLDEN = Path(__file__).parent / "golden"
-ROUND_HEADERS = ("Round", "Board", "White", "Black", "Result")
-
-
-def golden_rows(case: str, name: str) -> list[dict[str, str]]:
-    with open(GOLDEN / case / f"{name}.csv", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
-
-
-def make_book(path: Path, players: Sequence[Mapping[str, object]],
-              rounds: Sequence[Sequence[object]] = (),
-              settings: Mapping[str, object] | None = None) -> Path:
-    """A workbook from the template with players, rounds rows and settings filled in."""
-    build_template(path, players)
-    edits = []
-    if rounds:
-        cells: dict[tuple[int, int], CellValue] = {}
-        for r, row in enumerate(rounds, start=2):
-            for c, value in enumerate(row, start=1):
-                if value not in (None, ""):
-                    cells[(r, c)] = value  # type: ignore[assignment]
-        edits.append(SheetEdit("Rounds", cells))
-    if settings:
-        names = list(SETTINGS)
-        edits.append(SheetEdit("Settings", {(names.index(k) + 2, 2): v  # type: ignore[misc]
-                                            for k, v in settings.items()}))
-    if edits:
-        save_edits(path, edits, backup=False)
-    return path
-
-
-def golden_book(path: Path, case: str, with_rounds: bool = True) -> Path:
-    players = golden_rows(case, "players")
-    rounds = [[row[h] for h in ROUND_HEADERS] for row in golden_rows(case, "rounds")]
-    settings = {row["Setting"]: row["Value"] for row in golden_rows(case, "settings")}
-    return make_book(path, players, rounds if with_rounds else (), settings)
+from tests.programs import need
+from tests.seasons import make_book
 
 
 @pytest.fixture(autouse=True)
@@ -78,18 +41,95 @@ def book(tmp_path: Path) -> Callable[..., Path]:
     return make
 
 
-def _require(program: str) -> None:
-    if shutil.which(program) is None:
-        pytest.fail(f"{program} is not installed; `make test` and .ci/run install it "
-                    "(see .ci/system-packages)")
-
-
 @pytest.fixture
 def soffice_installed() -> None:
-    """LibreOffice can exist on Linux, so its tests fail rather than skip without it."""
-    _require("soffice")
+    """LibreOffice headless, for the tests that open, print or re-save workbooks in it."""
+    need("soffice")
 
 
 @pytest.fixture
 def pdftoppm_installed() -> None:
-    _require("pdftoppm")
+    need("pdftoppm")
+
+
+PROGRAM_FIXTURES = ("soffice_installed", "pdftoppm_installed")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that need a program, whichever way they say so, are in the `programs` tier."""
+    for item in items:
+        if item.get_closest_marker("programs"):
+            continue
+        if item.get_closest_marker("libreoffice"):
+            item.add_marker(pytest.mark.programs("soffice"))
+        elif (item.get_closest_marker("pyodide")  # node and Pyodide: tests/pyodide/runner.py
+              or any(f in PROGRAM_FIXTURES for f in getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.programs())
+
+
+class ProcessState(NamedTuple):
+    """What a test must leave as it found it: the garbage collector's settings (a command
+    run in the test process must not freeze it or raise its thresholds), the working folder
+    and the environment."""
+
+    gc_threshold: tuple[int, int, int]
+    gc_frozen: int
+    folder: str
+    environment: dict[str, str]
+
+    @classmethod
+    def now(cls) -> ProcessState:
+        # (PYTEST_CURRENT_TEST is pytest's own note of the running test, kept by pytest)
+        environment = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+        return cls(gc.get_threshold(), gc.get_freeze_count(), os.getcwd(), environment)
+
+    def restore(self) -> list[str]:
+        """Put the process back as it was; say what had changed."""
+        now, changed = ProcessState.now(), []
+        if now.gc_threshold != self.gc_threshold:
+            changed.append(f"garbage collector thresholds {self.gc_threshold} -> "
+                           f"{now.gc_threshold}")
+            gc.set_threshold(*self.gc_threshold)
+        if now.gc_frozen != self.gc_frozen:
+            changed.append(f"garbage collector frozen objects {self.gc_frozen} -> "
+                           f"{now.gc_frozen}")
+            gc.unfreeze()
+        if now.folder != self.folder:
+            changed.append(f"working folder {self.folder} -> {now.folder}")
+            os.chdir(self.folder)
+        if now.environment != self.environment:
+            keys = sorted(k for k in self.environment.keys() | now.environment.keys()
+                          if self.environment.get(k) != now.environment.get(k))
+            changed.append(f"environment variables {', '.join(keys)}")
+            for key in keys:
+                if key in self.environment:
+                    os.environ[key] = self.environment[key]
+                else:
+                    del os.environ[key]
+        return changed
+
+
+STATE = pytest.StashKey[ProcessState]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    """A test marked `programs("name", ...)` runs only when those programs are here."""
+    item.stash[STATE] = ProcessState.now()  # before any fixture is set up
+    for mark in item.iter_markers("programs"):
+        for program in mark.args:
+            need(program)
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """Fails a test that left the process changed (once its fixtures are torn down), and
+    puts the process back for the next test."""
+    result = yield
+    before = item.stash.get(STATE, None)
+    changed = before.restore() if before else []
+    if changed:
+        pytest.fail("the test left the process changed: " + "; ".join(changed),
+                    pytrace=False)
+    return result

@@ -190,15 +190,12 @@ def child_command(path: Path) -> list[str]:
 # LibreOffice headless
 
 
-def soffice() -> str | None:
-    return shutil.which("soffice") or shutil.which("libreoffice")
-
-
 def libreoffice_convert(
     source: Path, target_format: str, outdir: Path, profile: Path
 ) -> subprocess.CompletedProcess[str]:
-    program = soffice()
-    assert program is not None
+    from tests.programs import need  # here: the child processes of the kill test skip pytest
+
+    program = need("soffice")
     return subprocess.run(
         [
             program, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",

@@ -213,3 +213,50 @@ def test_the_checker_finds_what_is_broken(tmp_path: Path) -> None:
         "an anchor into a file that is not a page)", "outside the repository)",
         "no such file)"]
     assert [line.split(":")[1] for line in found] == ["9", "10", "11", "12", "13", "14"]
+
+
+def _header_key(header: str) -> str:
+    """A header as the imports match it: letters and digits, case ignored."""
+    return "".join(ch for ch in header.casefold() if ch.isalnum())
+
+
+def _documented_headers(page: str, heading: str) -> set[str]:
+    """The `code` words of one `## heading` section of a page, as header keys."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return {_header_key(word) for word in re.findall(r"`([^`]+)`", section)}
+
+
+def test_every_header_the_member_list_and_rating_lists_accept_is_documented() -> None:
+    """docs/files.md names every header that `new --players`, `ratings` and the Players
+    sheet's own columns are read by (`KNSB-nummer` too), so the list cannot fall behind
+    the code."""
+    from keizer_xl.exchange.members import HEADERS, NAME_PARTS
+    from keizer_xl.exchange.ratings import ID_HEADERS, NAME_HEADERS, RATING_HEADERS
+    from keizer_xl.workbook.layout import IDENTITY_COLUMNS
+
+    members = {_header_key(h) for spellings in (*HEADERS.values(), *NAME_PARTS.values(),
+                                                *IDENTITY_COLUMNS.values())
+               for h in spellings}
+    assert sorted(members - _documented_headers("files.md", "Member lists")) == []
+    ratings = {_header_key(h) for h in (*ID_HEADERS, *NAME_HEADERS, *RATING_HEADERS)}
+    assert sorted(ratings - _documented_headers("files.md", "Ratings from the federation")) \
+        == []
+    assert "knsbnummer" in members & ratings  # a club's own member lists write KNSB-nummer
+
+
+def test_the_readme_says_how_to_run_the_command_after_make_demo() -> None:
+    """`make demo` leaves `keizer-xl` in the virtual environment the Makefile makes; the
+    README says where, and how to have it on the path without it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    venv = re.search(r"^VENV := (\S+)$", makefile, re.MULTILINE)
+    assert venv is not None and re.search(r"^BIN := \$\(VENV\)/bin$", makefile, re.MULTILINE)
+    project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    script = re.search(r'^\[project\.scripts\]\n([\w-]+) = "keizer_xl\.cli\.main:run"$', project,
+                       re.MULTILINE)
+    assert script is not None
+    command = script.group(1)
+    after = readme.split("make demo", 1)[1]
+    assert f"{venv.group(1)}/bin/{command} " in after
+    assert f"source {venv.group(1)}/bin/activate" in after and "pipx install" in after

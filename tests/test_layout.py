@@ -6,7 +6,8 @@
 - `keizer_xl.workbook` never imports the outer shells (`live`, `cli`).
 - `keizer_xl.engine` is the pandas door over core: core and pandas, nothing else of ours.
 - Every package has a rank (`core` < `i18n` < `workbook` < `exchange` < `publish` <
-  `live`, `lite`, `cli`); a module imports only from packages of a lower rank and its own.
+  `live`, `cli` < `lite`, xlwings Lite's scripts over the live buttons' work); a module
+  imports only from packages of a lower rank and its own.
 - No import cycle between modules (lazy imports count too).
 - Privacy lives on modules (h11's way): no module imports a name starting with `_` from
   another module, and a private module (`_name.py`) is imported only inside its package.
@@ -29,7 +30,7 @@ CORE_THIRD_PARTY = {"numpy"}
 MAX_LINES = 600
 # Each package's rank: a module imports ours only from a lower rank or its own package.
 RANKS = {"core": 0, "engine": 1, "i18n": 1, "workbook": 2, "exchange": 3, "publish": 4,
-         "live": 5, "lite": 5, "cli": 5, "": 6}
+         "live": 5, "cli": 5, "lite": 6, "": 7}
 OPEN_TO_ALL = {"keizer_xl", "keizer_xl.__version__"}  # the package itself and its version
 
 
@@ -257,3 +258,13 @@ def broken_copy(tmp_path: Path, where: str, line: str) -> Path:
         source += f"\n{line}\n"
     target.write_text(source, encoding="utf-8")
     return copy
+
+
+def test_every_package_states_its_face() -> None:
+    """Each package's `__init__` lists what it offers in `__all__` (h11's way)."""
+    silent = [module_name(p) for p in PACKAGE.rglob("__init__.py")
+              if not any(isinstance(node, ast.Assign | ast.AnnAssign) and "__all__" in
+                         ast.unparse(node.targets[0] if isinstance(node, ast.Assign)
+                                     else node.target)
+                         for node in ast.parse(p.read_text(encoding="utf-8")).body)]
+    assert silent == []

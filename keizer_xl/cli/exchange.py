@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from keizer_xl.cli.prelude import perform
-from keizer_xl.cli.speech import note, said, say, speak, t
+from keizer_xl.cli.prelude import perform, read_as_saved
+from keizer_xl.cli.speech import note, said, say, speak, t, typed
 
 
 @click.command()
@@ -91,10 +91,10 @@ def _ratings_report(outcome: Any, file: Path, rating_list: Path) -> list[str]:
                 + t("list: {rating}", rating=_shown_rating(m.entry.rating)) + ")"
                 for m in plan.kept]
     if outcome.written:
-        out.append(t("1 rating written to {file}. Then: keizer-xl recalc {file}", file=file)
-                   if len(plan.changes) == 1 else
+        out.append(t("1 rating written to {file}. Then: keizer-xl recalc {file}",
+                     file=typed(file)) if len(plan.changes) == 1 else
                    t("{count} ratings written to {file}. Then: keizer-xl recalc {file}",
-                     count=len(plan.changes), file=file))
+                     count=len(plan.changes), file=typed(file)))
     else:
         out.append(t("Nothing to change in {file}.", file=file))
     return out
@@ -116,6 +116,7 @@ def export(file: Path, trf: Path, name: str | None) -> None:
     from keizer_xl.exchange.trffiles import export_trf
 
     speak(file)
+    read_as_saved(file)
     outcome = perform(lambda: export_trf(file, trf, name))
     for line in outcome.notes:
         note(line)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from keizer_xl.cli.prelude import perform
-from keizer_xl.cli.speech import say, speak, t
+from keizer_xl.cli.speech import say, speak, t, typed
 
 
 @click.command()
@@ -52,7 +52,7 @@ def rename(file: Path, old: str, new: str) -> None:
 
     speak(file)
     was, cells = perform(lambda: workbook.rename(file, old, new))
-    values = {"was": was, "new": new.strip(), "file": file, "count": cells}
+    values = {"was": was, "new": new.strip(), "file": typed(file), "count": cells}
     say(t("{was} is now {new} in {file}: the Players sheet and 1 cell of the Rounds sheet. "
           "keizer-xl recalc {file} shows the new name in the Standings.", **values)
         if cells == 1 else

@@ -5,20 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from keizer_xl.cli.prelude import perform
-from keizer_xl.cli.speech import note, say, speak, t
+from keizer_xl.cli.speech import note, say, speak, t, typed
 
 SUFFIXES = (".s3db",)  # KeizerForClubs' tournament files
 
 
-def new_from_kfc(file: Path, source: Path, language: str | None) -> None:
+def new_from_kfc(file: Path, source: Path, language: str | None, lite: bool = False) -> None:
     """The tournament's players, rounds, settings and standings in a new workbook, in
     `language` (the one asked for), else in the file's own."""
     from keizer_xl.exchange.kfcfiles import new_from_kfc as make
 
-    outcome = perform(lambda: make(source, file, language))
+    outcome = perform(lambda: make(source, file, language, lite))
     speak(workbook=outcome.language)
     for line in outcome.notes:
         note(line)
     say(t("Made {file} from {source}: {count} players, {rounds} rounds, standings written. "
-          "Next: keizer-xl pair {file}", file=file, source=source, count=outcome.players,
-          rounds=outcome.rounds))
+          "Next: keizer-xl pair {file}", file=typed(file), source=source,
+          count=outcome.players, rounds=outcome.rounds))

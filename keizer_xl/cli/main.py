@@ -16,8 +16,9 @@ from keizer_xl import __version__
 from keizer_xl.cli.batch import recalc
 from keizer_xl.cli.exchange import export, ratings
 from keizer_xl.cli.fixes import rename, unlock, unpair
-from keizer_xl.cli.prelude import as_program, perform, refuse
-from keizer_xl.cli.speech import note, said, say, speak, speaking, t, told
+from keizer_xl.cli.lite import lite as lite_command
+from keizer_xl.cli.prelude import as_program, perform, read_as_saved, refuse
+from keizer_xl.cli.speech import note, said, say, speak, speaking, t, told, typed
 from keizer_xl.cli.tables import print_round, print_standings
 from keizer_xl.i18n import LANGUAGES
 
@@ -61,14 +62,22 @@ def main(language: str | None) -> None:
               "...), de (Spieler, Runden, ...) or it (Giocatori, Turni, ...). Default: the "
               "global --lang or KEIZER_XL_LANG, else en; from last season's workbook, its "
               "language.")
+@click.option("--lite", is_flag=True,
+              help="An .xlsx with buttons for xlwings Lite (Excel on a Mac, on the web, or "
+              "where nothing may be installed); then see: keizer-xl lite FILE.")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def new(file: Path, players_csv: Path | None, source: Path | None, order: str | None,
-        language: str | None, force: bool) -> None:
-    """Make a fresh competition workbook FILE (.xlsx, or .xlsm with the two buttons)."""
+        language: str | None, lite: bool, force: bool) -> None:
+    """Make a fresh competition workbook FILE: an .xlsx, or an .xlsm with the buttons Pair
+    next round, Recalculate, Undo last pairing and Publish (for Excel); with --lite, an
+    .xlsx with those buttons for xlwings Lite."""
     speak(workbook=language)
     suffix = file.suffix.lower()
     if suffix not in (".xlsx", ".xlsm"):
         raise click.UsageError(t("{file}: the name must end in .xlsx or .xlsm", file=file))
+    if lite and suffix != ".xlsx":
+        raise click.UsageError(t("{file}: a workbook for xlwings Lite is an .xlsx (it needs "
+                                 "no macros)", file=file))
     if file.exists() and not force:
         refuse([t("{file} already exists; choose another name or add --force", file=file)])
     if order is not None and (source is None or source.suffix.lower() not in SUFFIXES):
@@ -79,19 +88,20 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
         from keizer_xl.cli import kfc
 
         if source.suffix.lower() in SUFFIXES:
-            _new_season(file, source, order or "rating", language)
+            _new_season(file, source, order or "rating", language, lite)
         elif source.suffix.lower() in kfc.SUFFIXES:
-            kfc.new_from_kfc(file, source, language or told())
+            kfc.new_from_kfc(file, source, language or told(), lite)
         else:
-            _new_from(file, source, language or told() or "en")
+            _new_from(file, source, language or told(), lite)
+        _lite_next(file, lite)
         return
     language = language or told() or "en"  # the language asked for makes the workbook
     if players_csv is not None:
         from keizer_xl.exchange.members import new_from_members
 
-        members = perform(lambda: new_from_members(players_csv, file, language))
+        members = perform(lambda: new_from_members(players_csv, file, language, lite))
         count, own = len(members.players), [title for title, _ in members.own]
-        values = {"file": file, "count": count, "list": players_csv.name,
+        values = {"file": typed(file), "count": count, "list": players_csv.name,
                   "columns": ", ".join(own)}
         say(t("Made {file} with {count} players from {list}. Tick who is present in the "
               "Players sheet, then: keizer-xl pair {file}", **values) if not own else
@@ -101,29 +111,40 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
             t("Made {file} with {count} players from {list} and your own columns "
               "{columns}. Tick who is present in the Players sheet, then: keizer-xl pair "
               "{file}", **values))
+        _lite_next(file, lite)
         return
     from keizer_xl.workbook.newbook import create
 
-    perform(lambda: create(file, [], language=language))
+    perform(lambda: create(file, [], language=language, lite=lite))
     say(t("Made {file}. Fill in the Players sheet, tick who is present, then: keizer-xl "
-          "pair {file}", file=file))
+          "pair {file}", file=typed(file)))
+    _lite_next(file, lite)
+
+
+def _lite_next(file: Path, lite: bool) -> None:
+    """After making a workbook for xlwings Lite: how its buttons come to work."""
+    if lite:
+        say(t("Its buttons work in xlwings Lite: keizer-xl lite {file} prints what to paste "
+              "into it.", file=typed(file)))
 
 
 SUFFIXES = (".xlsx", ".xlsm")
 
 
-def _new_season(file: Path, last: Path, order: str, language: str | None) -> None:
+def _new_season(file: Path, last: Path, order: str, language: str | None,
+                lite: bool = False) -> None:
     """`new NEXT --from LAST.xlsx`: next season from last season's workbook."""
     from keizer_xl.exchange.nextseason import new_from_last
 
     if language is None:
         speak(last)
-    outcome = perform(lambda: new_from_last(last, file, order, language))
+    read_as_saved(last)
+    outcome = perform(lambda: new_from_last(last, file, order, language, lite))
     for line in outcome.notes:
         note(line)
     if outcome.left_out:
         say(t("Left out (withdrew last season): {names}", names=", ".join(outcome.left_out)))
-    values = {"file": file, "last": last, "count": outcome.players}
+    values = {"file": typed(file), "last": last, "count": outcome.players}
     say(t("Made {file} from {last}: {count} players, ranked by last season's final "
           "standings, with last season's settings. Tick who is present, then: keizer-xl "
           "pair {file}", **values) if order == "standings" else
@@ -131,7 +152,7 @@ def _new_season(file: Path, last: Path, order: str, language: str | None) -> Non
           "settings. Tick who is present, then: keizer-xl pair {file}", **values))
 
 
-def _new_from(file: Path, source: Path, language: str) -> None:
+def _new_from(file: Path, source: Path, language: str | None, lite: bool = False) -> None:
     """`new FILE --from SEASON.trf`: the season's players, rounds and standings."""
     if source.suffix.lower() not in (".trf", ".txt"):
         raise click.UsageError(t("{file}: --from takes a KeizerForClubs tournament (.s3db), "
@@ -139,12 +160,13 @@ def _new_from(file: Path, source: Path, language: str) -> None:
                                  file=source))
     from keizer_xl.exchange.trffiles import new_from_trf
 
-    outcome, _ = perform(lambda: new_from_trf(source, file, language))
+    outcome, _ = perform(lambda: new_from_trf(source, file, language, lite))
+    speak(workbook=outcome.language)
     for line in outcome.notes:
         note(line)
     say(t("Made {file} from {source}: {count} players, {rounds} rounds, standings written. "
-          "Next: keizer-xl pair {file}", file=file, source=source, count=outcome.players,
-          rounds=outcome.rounds))
+          "Next: keizer-xl pair {file}", file=typed(file), source=source,
+          count=outcome.players, rounds=outcome.rounds))
 
 
 @main.command()
@@ -159,7 +181,7 @@ def pair(file: Path) -> None:
     from keizer_xl.workbook import files as workbook
 
     speak(file)
-    outcome = perform(lambda: workbook.pair(file))
+    outcome = perform(lambda: workbook.pair(file), lambda error: _take_back(error, file))
     assert outcome.next_round is not None
     print_round(outcome.next_round)
     for line in outcome.notes:
@@ -168,10 +190,27 @@ def pair(file: Path) -> None:
     _warn(outcome)
 
 
+def _take_back(error: BaseException, file: Path) -> list[str]:
+    """After `pair` refused a round that is paired and has no results: the command that
+    takes it back."""
+    from keizer_xl.core.round import RoundNotPlayed
+
+    cause = error.__cause__
+    if not isinstance(cause, RoundNotPlayed):
+        return []
+    return [t("To take round {round} back: keizer-xl unpair {file}", round=cause.round,
+              file=typed(file))]
+
+
 def _warn(outcome: Any) -> None:
     """Things allowed but probably not meant, after the work is done (it is done)."""
-    for line in outcome.standings.cautions:
-        say(t("Warning: {caution}", caution=said(line)))
+    _warnings(outcome.standings.cautions)
+
+
+def _warnings(lines: Any, err: bool = False) -> None:
+    """Warnings, each with its cell (on stderr when stdout carries what is published)."""
+    for line in lines:
+        say(t("Warning: {caution}", caution=said(line)), err=err)
 
 
 @main.command()
@@ -181,12 +220,13 @@ def check(file: Path) -> None:
     from keizer_xl.workbook import files as workbook
 
     speak(file)
-    competition, notes = perform(lambda: workbook.inspect(file))
+    competition, outcome = perform(lambda: workbook.inspect(file))
     season = competition.season
     say(t("{file}: no problems found ({count} players, {rounds} rounds).", file=file,
           count=len(season.players), rounds=season.last_round))
-    for line in notes:
+    for line in outcome.notes:
         note(line)
+    _warn(outcome)
 
 
 @main.command()
@@ -199,7 +239,7 @@ def standings(file: Path, after: int | None, group: str | None) -> None:
     """Print the standings of FILE in the terminal (the file is not changed)."""
     from keizer_xl.core.final import final_order
 
-    competition, groups = _with_groups(file, group)
+    competition, groups, _ = _with_groups(file, group)
     if after is not None and after > competition.season.completed_rounds:
         refuse([t("{file}: round {round} is not complete yet (the last complete "
                   "round is {last})", file=file, round=after,
@@ -213,12 +253,14 @@ def standings(file: Path, after: int | None, group: str | None) -> None:
     print_standings(table, title, groups, final.short, group)
 
 
-def _with_groups(file: Path, group: str | None) -> tuple[Any, dict[str, str]]:
-    """The workbook's competition and each player's Group; exits when `group` has nobody."""
+def _with_groups(file: Path, group: str | None) -> tuple[Any, dict[str, str], tuple[str, ...]]:
+    """The workbook's competition, each player's Group and the warnings; exits when `group`
+    has nobody."""
     from keizer_xl.workbook import files as workbook
 
     speak(file)
-    competition, groups = perform(lambda: workbook.load_with_groups(file))
+    read_as_saved(file)
+    competition, groups, warnings = perform(lambda: workbook.load_with_groups(file))
     if group is not None and group.casefold() not in {g.casefold() for g in groups.values()}:
         known = sorted(set(groups.values()))
         refuse([t("{file}: no player is in group '{group}' (the Players column Group "
@@ -226,7 +268,7 @@ def _with_groups(file: Path, group: str | None) -> tuple[Any, dict[str, str]]:
                 if known else
                 t("{file}: no player is in group '{group}' (the Players column Group "
                   "is empty or missing)", file=file, group=group)])
-    return competition, groups
+    return competition, groups, warnings
 
 
 @main.command()
@@ -248,13 +290,15 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
     The pages need nothing from the internet: open index.html, copy the folder to a USB
     stick or upload it to the club's web host. The file is not changed.
     """
-    from keizer_xl.publish.book import competition_report, default_folder, workbook_report
+    from keizer_xl.publish.book import competition_report, default_folder
+    from keizer_xl.workbook import files as workbook
 
     only = None
+    notes: list[str] = []
     if group is not None:
         if as_text or pdf:
             raise click.UsageError(t("--group goes with the web pages (not --text or --pdf)"))
-        competition, groups = _with_groups(file, group)
+        competition, groups, warnings = _with_groups(file, group)
         found: Any = competition_report(competition, speaking())
         only = {n for n, g in groups.items() if g.casefold() == group.casefold()}
         found = (found[0], dataclasses.replace(
@@ -262,7 +306,9 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
                 found[1].competition, t("group {group}", group=group)) if part)))
     else:
         language = speak(file)
-        found = perform(lambda: workbook_report(file, language))
+        competition, outcome = perform(lambda: workbook.inspect(file))
+        found = competition_report(competition, language)
+        warnings, notes = outcome.standings.cautions, outcome.notes
     report, titles = found
     folder = out if out is not None else default_folder(file)
     if as_text:
@@ -291,6 +337,25 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
                 if group else
                 t("Site written to {folder}: standings, pairings, crosstable and {cards} "
                   "player pages. Open {index}.", **values))
+    for line in notes:  # what to know before sharing it (beside the text: on stderr)
+        say(t("Note: {note}", note=said(line)), err=as_text)
+    _unfinished(report, err=as_text)
+    _warnings(warnings, err=as_text)
+
+
+def _unfinished(report: Any, err: bool) -> None:
+    """Published standings leave out a round that is not complete: say so, so that nobody
+    takes them for the standings after it (the warnings name its games without a result)."""
+    season, after = report.season, report.after_round
+    if season.last_round <= after:
+        return
+    standings = t("Standings after round {round}", round=after) if after else \
+        t("Initial ranking")
+    say(t("{standings}; round {round} is paired, its results are not typed yet.",
+          standings=standings, round=season.last_round)
+        if season.awaiting_results else
+        t("{standings}: round {round} is not complete yet, so it is left out until every "
+          "result is in.", standings=standings, round=season.last_round), err=err)
 
 
 @main.command()
@@ -306,7 +371,7 @@ def demo(folder: Path) -> None:
 
 def _add_commands() -> None:
     """Commands kept in their own modules, registered on the group."""
-    for command in (recalc, ratings, export, unpair, rename, unlock):
+    for command in (recalc, ratings, export, unpair, rename, unlock, lite_command):
         main.add_command(command)
 
 

@@ -12,6 +12,7 @@ import functools
 import gc
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import NoReturn, TypeVar, cast
 
 from keizer_xl.cli.speech import say, speaking, t
@@ -29,8 +30,13 @@ def as_program() -> None:
     _program[0] = True
 
 
-def attempt(action: Callable[[], T]) -> tuple[T | None, list[str]]:
-    """Run one file's work; return its result or the lines that explain what was wrong."""
+Advice = Callable[[BaseException], list[str]]  # the lines a command adds to a refusal
+
+
+def attempt(action: Callable[[], T], advice: Advice | None = None
+            ) -> tuple[T | None, list[str]]:
+    """Run one file's work; return its result or the lines that explain what was wrong
+    (with the command's own `advice` on what to do, when it has some for that error)."""
     from keizer_xl.core.errors import KeizerXLError
     from keizer_xl.i18n import say as in_language
 
@@ -39,7 +45,7 @@ def attempt(action: Callable[[], T]) -> tuple[T | None, list[str]]:
     try:
         return action(), []
     except KeizerXLError as exc:
-        return None, [in_language(exc.message, speaking())]
+        return None, [in_language(exc.message, speaking()), *(advice(exc) if advice else [])]
     except OSError as exc:  # the system's: said naming the file, as every command says it
         from keizer_xl.workbook.files import system_message
 
@@ -49,13 +55,24 @@ def attempt(action: Callable[[], T]) -> tuple[T | None, list[str]]:
                         "Please report this.", cause=f"{type(exc).__name__}: {exc}")]
 
 
-def perform(action: Callable[[], T]) -> T:
-    """The command's work on a file; when it cannot be done, its problems are said and the
-    command ends with exit code 1."""
-    result, lines = attempt(action)
+def perform(action: Callable[[], T], advice: Advice | None = None) -> T:
+    """The command's work on a file; when it cannot be done, its problems are said (with
+    the command's `advice`, see `attempt`) and the command ends with exit code 1."""
+    result, lines = attempt(action, advice)
     if lines:
         refuse(lines)
     return cast(T, result)
+
+
+def read_as_saved(file: Path) -> None:
+    """Before a command that only reads a workbook (check, standings, publish, export, new
+    --from): when Excel or LibreOffice has it open, it is read as last saved there; say so.
+    The commands that write refuse such a workbook instead."""
+    from keizer_xl.cli.speech import note
+    from keizer_xl.workbook.files import open_elsewhere
+
+    for line in open_elsewhere(file):
+        note(line)
 
 
 def refuse(lines: list[str]) -> NoReturn:

@@ -73,3 +73,19 @@ def said(text: str) -> str:
     from keizer_xl.i18n import say as in_language
 
     return in_language(text, _speaking[0])
+
+
+def typed(file: Path | str) -> str:
+    """A file's name as it is typed after a suggested command: in double quotes when it
+    holds a space or another character a shell would split on or change
+    (`keizer-xl pair "Interne 2025-26.xlsx"`), as it is otherwise. Double quotes work alike
+    in the Windows command prompt, PowerShell and the shells of macOS and Linux; a name
+    with a character that is special even inside them is quoted as those shells want."""
+    name = str(file)
+    if name and all(ch.isalnum() or ch in "-_./\\:+,=@%" for ch in name):
+        return name
+    if not set(name) & set('"$`!'):
+        return f'"{name}"'
+    import shlex
+
+    return shlex.quote(name)

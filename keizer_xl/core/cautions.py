@@ -2,8 +2,9 @@
 
 None of this stops a command: a secretary may really mean it. Each caution says what was
 seen and what to do if it was not meant, with its place (`Caution`), and is shown after
-the command and under the standings. The one exception is a round that some players are
-missing from: `pair` refuses to build on it (see `missing_from_rounds`).
+the command and under the standings. The one exception is an earlier round that is not
+complete (a game row deleted, a Joined round lost): `pair` refuses to build on it (see
+`round_gaps`).
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from keizer_xl.core.errors import Problems
-from keizer_xl.core.messages import Name, listed, msg
-from keizer_xl.core.model import Absence, Player, Rest
-from keizer_xl.core.rows import ABSENCE_CODE, NOBODY
+from keizer_xl.core.errors import Caution, Problems
+from keizer_xl.core.messages import Message, Name, listed, msg
+from keizer_xl.core.model import Absence, Game, Player, Rest, no_result
+from keizer_xl.core.rows import ABSENCE_CODE, NO_RESULT, NOBODY
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
 IDLE_ROUNDS = 3  # rounds in a row without a game before a player is mentioned
+_HERE = (None, Absence.CLUB)  # marked present for the next round, or on club duty again
 
 
 def _seen(season: Season) -> np.ndarray:
@@ -65,22 +67,88 @@ def missing_from_rounds(season: Season) -> dict[int, list[Player]]:
     return found
 
 
-def missing_message(round_no: int, players: Sequence[Player], settings: Settings) -> str:
-    template = ("round {round}: {names} is in no row, so counted as {absence} ({setting}); "
-                "if a game row was deleted, enter it again, otherwise add a row with excused, "
-                "club or unexcused") if len(players) == 1 else (
-                "round {round}: {names} are in no row, so counted as {absence} ({setting}); "
-                "if a game row was deleted, enter it again, otherwise add a row with excused, "
-                "club or unexcused")
-    return msg(template, round=round_no, names=listed(p.name for p in players),
-               absence=Name(settings.default_absence.value, "rest"),
-               setting=Name("Default absence", "setting"))
+def _gameless(season: Season) -> list[int]:
+    """Rounds with rows but not one game, while a player taking part in the round is in
+    none of its rows: its game rows were deleted, and only the bye and absence rows are
+    left. (A round every player has a bye or absence row in, all away on club duty say, is
+    a round without games that is complete.)"""
+    rows, last = season.rows, season.last_round
+    has_rows = np.zeros(last + 1, dtype=bool)
+    has_rows[rows.round] = True
+    has_game = np.zeros(last + 1, dtype=bool)
+    has_game[rows.round[rows.black != NOBODY]] = True
+    someone_missing = (_registered(season) & ~_seen(season)).any(axis=0)
+    gameless: np.ndarray = has_rows & ~has_game & someone_missing
+    return np.nonzero(gameless)[0].tolist()  # type: ignore[no-any-return]
+
+
+def _first_row(season: Season, round_no: int) -> object:
+    """The row label of the round's first row."""
+    at = int(np.argmax(season.rows.round == round_no))
+    return season.entries[at].source
+
+
+def round_gaps(season: Season, settings: Settings) -> list[Caution]:
+    """What leaves an earlier round incomplete, each with its place: a round whose game rows
+    were all deleted, a player whose Joined round was lost (in no row before round k, and
+    in rows from then on), a player in no row of a round (a game row deleted, an absence row
+    never typed). Cautions when standings are made; `pair` refuses to build on them.
+
+    Players who are in no row of any round are newcomers, cautioned on their own (see
+    `find_cautions`), unless a round without games explains it."""
+    gameless = _gameless(season)
+    found = [Caution(msg("round {round} has no games, only bye and absence rows: if its game "
+                         "rows were deleted, enter them again", round=r), "Rounds",
+                     _first_row(season, r), "Round") for r in gameless]
+    seen = _seen(season)
+    late: dict[str, int] = {}  # player -> the first round they are in a row of
+    for p, rounds in zip(season.players, seen.tolist(), strict=True):
+        first = rounds.index(True) if True in rounds else 0
+        if first > p.joined and not any(p.joined <= r < first for r in gameless):
+            late[p.name] = first
+            found.append(Caution(_late_message(p, first, settings), "Players", p.source,
+                                 "Joined"))
+    for round_no, players in missing_from_rounds(season).items():
+        rest = [p for p in players if round_no >= late.get(p.name, 0)]
+        if rest and round_no not in gameless:
+            found.append(Caution(_missing_message(round_no, rest, settings), "Rounds"))
+    return found
+
+
+def _late_message(player: Player, first: int, settings: Settings) -> Message:
+    """A player in rows only from round `first` on, without a Joined round that says so."""
+    values = {"name": player.name, "first": first, "start": player.joined, "end": first - 1,
+              "absence": Name(settings.default_absence.value, "rest"),
+              "setting": Name("Default absence", "setting"), "joined": Name("Joined")}
+    if first - 1 == player.joined:
+        return msg("{name} is in no row before round {first}, so round {end} counts as "
+                   "{absence} ({setting}); if {name} joined in round {first}, put {first} in "
+                   "{joined}", **values)
+    return msg("{name} is in no row before round {first}, so rounds {start}–{end} count as "
+               "{absence} ({setting}); if {name} joined in round {first}, put {first} in "
+               "{joined}", **values)
+
+
+def _missing_message(round_no: int, players: Sequence[Player], settings: Settings) -> Message:
+    values = {"round": round_no, "names": listed(p.name for p in players),
+              "absence": Name(settings.default_absence.value, "rest"),
+              "setting": Name("Default absence", "setting")}
+    if len(players) == 1:
+        return msg("round {round}: {names} is in no row, so counted as {absence} ({setting}); "
+                   "if a game row was deleted, enter it again, otherwise add a row with "
+                   "excused, club or unexcused", **values)
+    return msg("round {round}: {names} are in no row, so counted as {absence} ({setting}); "
+               "if a game row was deleted, enter it again, otherwise add a row with excused, "
+               "club or unexcused", **values)
 
 
 def find_cautions(season: Season, settings: Settings, problems: Problems) -> None:
     """Every caution of a checked season, into `problems.cautions`."""
     last = season.last_round
+    gameless = set(_gameless(season))
     for p in newcomers(season):
+        if all(r in gameless for r in range(p.joined, last + 1) if p.takes_part_in(r)):
+            continue  # in no row because its round has no games: said of the round
         problems.caution(msg(
             "{name} is in no round yet, so rounds {first}–{last} each count as {absence} "
             "({setting}); if {name} joined later, put the first round of play in {joined} "
@@ -88,24 +156,43 @@ def find_cautions(season: Season, settings: Settings, problems: Problems) -> Non
             absence=Name(settings.default_absence.value, "rest"),
             setting=Name("Default absence", "setting"), joined=Name("Joined"), next=last + 1),
             "Players", p.source, "Joined")
-    for round_no, players in missing_from_rounds(season).items():
-        problems.caution(missing_message(round_no, players, settings), "Rounds")
+    problems.cautions.extend(round_gaps(season, settings))
+    _unfinished(season, problems)
     _idle(season, problems)
     _byes_in_a_row(season, problems)
     _unrated(season, settings, problems)
 
 
+def _unfinished(season: Season, problems: Problems) -> None:
+    """The games of the last round still without a result, once any of its results is
+    typed: the standings leave the round out until every one is in, and a result
+    forgotten (or typed in the wrong cell) would go unnoticed until next week's pairing.
+    A round just paired, without any result yet, is no news."""
+    if season.awaiting_results:
+        return
+    rows = season.rows
+    open_games = ((rows.round == season.last_round) & (rows.black != NOBODY)
+                  & (rows.outcome == NO_RESULT))
+    for i in np.nonzero(open_games)[0].tolist():
+        game = season.entries[i]
+        assert isinstance(game, Game)
+        problems.caution(no_result(game), "Rounds", game.source, "Result")
+
+
 def _idle(season: Season, problems: Problems) -> None:
-    """Players still in who have not played a game for IDLE_ROUNDS rounds or more."""
+    """Players still in who have not played a game for IDLE_ROUNDS rounds or more, and are
+    not here tonight: a round away on club duty is a game played for the club, and a player
+    marked present (or on club duty) for the next round has not stopped."""
     done = season.completed_rounds
     rows = season.rows
     played = rows.played(season.last_round + 1)
+    active = played | (rows.outcome == ABSENCE_CODE[Absence.CLUB])
     last_game = np.zeros(len(season.rows.names), dtype=np.int64)
-    for side in (rows.white, rows.black):
-        np.maximum.at(last_game, side[played], rows.round[played])
+    np.maximum.at(last_game, rows.white[active], rows.round[active])
+    np.maximum.at(last_game, rows.black[played], rows.round[played])
     seen: list[bool] = _seen(season).any(axis=1).tolist()  # type: ignore[assignment]
     for p, was_seen, last in zip(season.players, seen, last_game.tolist(), strict=True):
-        if not was_seen or (p.left is not None and p.left <= done):
+        if not was_seen or (p.left is not None and p.left <= done) or p.present in _HERE:
             continue
         since = max(last, p.joined - 1)
         if done - since >= IDLE_ROUNDS:

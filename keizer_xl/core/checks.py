@@ -7,10 +7,11 @@ column, and raises them together, so the workbook layer can name each cell at on
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -24,6 +25,7 @@ from keizer_xl.core.model import (
     Rest,
     Result,
     name_key,
+    no_result,
     tidy_name,
 )
 from keizer_xl.core.rows import (
@@ -35,35 +37,24 @@ from keizer_xl.core.rows import (
     group_sizes,
 )
 from keizer_xl.core.season import Season
-from keizer_xl.core.settings import Settings, parse_settings, short_text
+from keizer_xl.core.settings import Settings, parse_settings
 from keizer_xl.core.words import (
     DEFAULT_ABSENCE,
+    MAX_BOARD,
+    MAX_ROUND,
     PRESENT,
+    CellError,
     WordError,
+    checked_rating,
+    parse_board,
     parse_presence,
-    parse_rating,
     parse_result,
-    parse_whole,
+    parse_round,
     text,
 )
 
 PLAYER_COLUMNS = ("Name", "Rating", "Joined", "Left", "Present")
 ROUND_COLUMNS = ("Round", "Board", "White", "Black", "Result")
-
-MAX_ROUND = 1_000  # rounds, boards and ratings past these are typing mistakes, and their
-MAX_BOARD = 10_000  # arithmetic (values of a million-digit rating) would never end
-MAX_RATING = 10_000
-
-N = TypeVar("N", int, Fraction)
-
-
-def _at_most(number: N, high: int, value: object) -> N:
-    """The number, if it is at most `high`; WordError naming the sensible range if not."""
-    if number > high:
-        raise WordError(msg("'{value}' is more than {high}, outside the sensible range",
-                            value=short_text(value), high=f"{high:,}"))
-    return number
-
 
 Row = tuple[Hashable, Mapping[str, Any]]  # (row label, {canonical column: cell value})
 
@@ -98,14 +89,51 @@ class Table:
 
 
 def tidy(value: object) -> object:
-    """A cell as the checks want it: blank (None, "", only spaces, NaN) as None."""
+    """A cell as the checks want it: blank (None, "", only spaces) as None; a number that is
+    none (NaN, infinite) as the error value it is, never a blank."""
     if value is None:
         return None
     if isinstance(value, str):
         return value if value.strip() else None
-    if isinstance(value, float) and value != value:  # NaN is the one float unequal to itself
-        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return CellError("NaN" if value != value else str(value))
     return value
+
+
+def error_cell(error: str) -> Message:
+    """What is said of a cell holding an error value."""
+    return msg("the cell shows the error {error}: correct its formula, or type the value (or "
+               "clear the cell)", error=error)
+
+
+ERROR_CELL = error_cell("").template
+
+
+def without_errors(table: Table, problems: Problems) -> Table:
+    """The table with each cell holding an error value (`#N/A`, NaN) named as a problem, and
+    then read as blank (see `said_once`)."""
+    bad = [col for col, cells in table.cells.items() if CellError in set(map(type, cells))]
+    if not bad:
+        return table
+    cells = dict(table.cells)
+    for col in bad:
+        column = list(cells[col])
+        for n, cell in enumerate(column):
+            if type(cell) is CellError:
+                problems.add(error_cell(str(cell)), table.name, table.labels[n], col)
+                column[n] = None
+        cells[col] = column
+    return Table(table.name, table.labels, cells)
+
+
+def said_once(problems: Problems) -> None:
+    """A cell named for its error value is not named again for being blank ("this row has no
+    player under 'White'"): the error is what the secretary must fix."""
+    errors = {(p.table, p.row, p.column) for p in problems.items
+              if getattr(p.message, "template", None) == ERROR_CELL}
+    if errors:
+        problems.items[:] = [p for p in problems.items if (p.table, p.row, p.column) not in
+                             errors or getattr(p.message, "template", None) == ERROR_CELL]
 
 
 def find_columns(headers: Iterable[object], wanted: Sequence[str]) -> dict[str, int]:
@@ -167,12 +195,11 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
                 continue
             try:
                 if col == "Rating":
-                    rating = parse_rating(value)
-                    _at_most(rating, MAX_RATING, value)
+                    rating = checked_rating(value)
                 elif col == "Joined":
-                    joined = _at_most(parse_whole(value, 1), MAX_ROUND, value)
+                    joined = parse_round(value)
                 elif col == "Left":
-                    left = _at_most(parse_whole(value, 1), MAX_ROUND, value)
+                    left = parse_round(value)
                 else:
                     word = parse_presence(value)
                     present = (settings.default_absence if word == DEFAULT_ABSENCE
@@ -250,7 +277,7 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
     for label, round_cell, board_cell, white_cell, black_cell, result_cell in zip(
             table.labels, *columns, strict=True):
         try:
-            round_no = _at_most(parse_whole(round_cell, 1), MAX_ROUND, round_cell)
+            round_no = parse_round(round_cell)
         except WordError as exc:
             problems.add(msg("{problem}; a round number is 1, 2, 3, ...", problem=exc.message)
                          if round_cell is not None else msg("this row has no round number"),
@@ -259,7 +286,7 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
         board: int | None = None
         if board_cell is not None:
             try:
-                board = _at_most(parse_whole(board_cell, 1), MAX_BOARD, board_cell)
+                board = parse_board(board_cell)
             except WordError as exc:
                 problems.add(msg("{problem} (board number)", problem=exc.message), table.name,
                              label, "Board")
@@ -344,11 +371,9 @@ def read_rows(table: Table, players: Sequence[Player]) -> SeasonRows | None:
             if isinstance(result, Result) else ABSENCE_CODE[result]
 
     try:
-        rnd = read("Round", (int, float, str),
-                   lambda cell: _at_most(parse_whole(cell, 1), MAX_ROUND, cell), MAX_ROUND)
+        rnd = read("Round", (int, float, str), parse_round, MAX_ROUND)
         board = read("Board", (int, float, str, type(None)),
-                     lambda cell: 0 if cell is None else
-                     _at_most(parse_whole(cell, 1), MAX_BOARD, cell), MAX_BOARD)
+                     lambda cell: 0 if cell is None else parse_board(cell), MAX_BOARD)
         white = read("White", (str,), player)
         black = read("Black", (str, type(None)), player)
         result = read("Result", (str, type(None)), outcome)
@@ -408,15 +433,6 @@ def _check_round_numbers(table: Table, entries: Sequence[Entry], problems: Probl
                          table.name, e.source, "Result")
 
 
-def no_result(game: Game) -> str:
-    """`round 12, board 3 (Anna – Bram) has no result yet`: one line per game."""
-    if game.board is None:
-        return msg("round {round} ({white} – {black}) has no result yet", round=game.round,
-                   white=game.white, black=game.black)
-    return msg("round {round}, board {board} ({white} – {black}) has no result yet",
-               round=game.round, board=game.board, white=game.white, black=game.black)
-
-
 def settings_from_table(table: Table, problems: Problems | None = None) -> Settings:
     """The Settings table (Setting and Value columns) read as settings."""
     if "Setting" not in table.columns or "Value" not in table.columns:
@@ -429,8 +445,15 @@ def settings_from_table(table: Table, problems: Problems | None = None) -> Setti
         if problems is None:
             found.raise_if_any()
         return Settings()
+    own = problems is None
+    found = problems if problems is not None else Problems()
+    table = without_errors(table, found)
     triples = zip(table.labels, table.column("Setting"), table.column("Value"), strict=True)
-    return parse_settings(triples, table.name, problems)
+    settings = parse_settings(triples, table.name, found)
+    said_once(found)
+    if own:
+        found.raise_if_any()
+    return settings
 
 
 def build_season(players: Table, rounds: Table, settings: Settings,
@@ -438,9 +461,11 @@ def build_season(players: Table, rounds: Table, settings: Settings,
     """Check both tables and return the Season; raises KeizerError with every problem."""
     own = problems is None
     found = problems if problems is not None else Problems()
+    players, rounds = without_errors(players, found), without_errors(rounds, found)
     plist = read_players(players, settings, found)
     rows = read_rows(rounds, plist) if plist else None
     entries = read_entries(rounds, plist, found) if plist and rows is None else []
+    said_once(found)
     if own:
         found.raise_if_any()
     season = Season(tuple(plist), tuple(entries)) if rows is None else \

@@ -7,10 +7,13 @@ the season the engine computes from.
 from __future__ import annotations
 
 import enum
+import re
 import unicodedata
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
+
+from keizer_xl.core.messages import Message, msg
 
 
 class Result(enum.Enum):
@@ -35,6 +38,26 @@ class Result(enum.Enum):
         if self is Result.DRAW:
             return Fraction(1, 2)
         return Fraction(1 if (self is Result.WHITE_WINS) == white else 0)
+
+
+@dataclass(frozen=True)
+class Points:
+    """A fixed number of points for a round without a game (`40 points`), earned whatever
+    one's value: some clubs' point systems reward a bye or an absence this way instead of
+    with a share of one's own value."""
+
+    amount: int
+
+    def __str__(self) -> str:
+        return f"{self.amount} points"
+
+    def said(self) -> Message:
+        """As a message, for a shell to say in the workbook's language (`40 punten`)."""
+        return msg("{points} points", points=self.amount)
+
+
+# What a round without a game earns: a share of one's own value, or fixed points.
+Reward = Fraction | Points
 
 
 class Absence(enum.Enum):
@@ -88,12 +111,34 @@ class Rest:
 Entry = Game | Rest
 
 
+# Characters that show nothing: control characters other than spaces and line ends, the
+# soft hyphen, zero-width spaces and joiners, direction marks and the byte-order mark (a
+# list glued from two files has one inside). A name with one would look like another
+# player's and be a different one, so every door takes them out.
+_INVISIBLE = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u061c\u115f\u1160"
+                        "\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff"
+                        "\uffa0\ufff9-\ufffb]")
+
+
 def tidy_name(name: str) -> str:
-    """A name as typed, tidied: Unicode NFC (so `Zoë` typed with a combining accent is the
-    same text as with the one-letter ë), surrounding spaces gone, inner spaces single."""
-    return " ".join(unicodedata.normalize("NFC", name).split())
+    """A name as typed, tidied the same way whichever door it comes in by: Unicode NFC (so
+    `Zoë` typed with a combining accent is the same text as with the one-letter ë),
+    invisible characters (a zero-width space, a byte-order mark) gone, surrounding spaces
+    gone, inner spaces single."""
+    if not (name.isascii() and name.isprintable()):
+        name = unicodedata.normalize("NFC", _INVISIBLE.sub("", name))
+    return " ".join(name.split())
 
 
 def name_key(name: str) -> str:
     """What two names are compared by: tidied and case-folded (`zoë ` is `Zoë`)."""
     return unicodedata.normalize("NFC", tidy_name(name).casefold())
+
+
+def no_result(game: Game) -> str:
+    """`round 12, board 3 (Anna – Bram) has no result yet`: one line per game."""
+    if game.board is None:
+        return msg("round {round} ({white} – {black}) has no result yet", round=game.round,
+                   white=game.white, black=game.black)
+    return msg("round {round}, board {board} ({white} – {black}) has no result yet",
+               round=game.round, board=game.board, white=game.white, black=game.black)

@@ -106,6 +106,9 @@ class Report:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_name", {p.name: p for p in self.players})
+        object.__setattr__(self, "_gone", frozenset(
+            p.name for p in self.season.players
+            if p.left is not None and p.left <= self.after_round))
 
     @property
     def after_round(self) -> int:
@@ -115,6 +118,11 @@ class Report:
         """The report of a ranked player (None for a player not in the standings)."""
         found: PlayerReport | None = self._by_name.get(name)  # type: ignore[attr-defined]
         return found
+
+    def withdrawn(self, name: str) -> bool:
+        """Has the player left by the standings' round (Left at or before it)? Every way of
+        publishing marks such a player alike."""
+        return name in self._gone  # type: ignore[attr-defined]
 
     def rank(self, name: str) -> int | None:
         found = self.player(name)

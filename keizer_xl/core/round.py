@@ -13,11 +13,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from keizer_xl.core.cautions import missing_from_rounds, missing_message
-from keizer_xl.core.checks import Table, build_season, no_result, settings_from_table
-from keizer_xl.core.errors import Caution, Problems
+from keizer_xl.core.cautions import round_gaps
+from keizer_xl.core.checks import Table, build_season, settings_from_table
+from keizer_xl.core.errors import Caution, KeizerError, Problem, Problems
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Absence, Entry, Game, Rest
+from keizer_xl.core.model import Absence, Entry, Game, Rest, no_result
 from keizer_xl.core.rows import NO_RESULT, NOBODY
 from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
 from keizer_xl.core.season import Season
@@ -48,7 +48,7 @@ class Competition:
         """The blank Top value, fixed once when round 1 is paired (None if not needed)."""
         s = self.settings
         if s.top_value is None and not s.top_value_auto and s.values == "rank":
-            return automatic_top_value(len(self.season.players))
+            return automatic_top_value(len(self.season.players), s.top_value_rounding)
         return None
 
     def standings(self, after_round: int | None = None) -> Standings:
@@ -78,26 +78,43 @@ class Competition:
                          tuple(pairing.notes), s)
 
 
+@dataclass
+class RoundNotPlayed(KeizerError):
+    """`pair` asked for while the last round is paired and none of its results is typed:
+    most likely pressed twice, or pressed to pair the round again. `round` is that round."""
+
+    round: int = 0
+
+
 def _refuse_unfinished(season: Season) -> None:
-    """Every result must be in before the next round is paired."""
+    """Every result must be in before the next round is paired; a round without any result
+    is said as one line, with what to do."""
     rows = season.rows
     at = np.nonzero((rows.outcome == NO_RESULT) & (rows.black != NOBODY))[0].tolist()
     unfinished = [season.entries[i] for i in at]
-    if unfinished:
-        problems = Problems()
-        for g in unfinished:
-            assert isinstance(g, Game)
-            problems.add(msg("{game}; enter every result before pairing the next round",
-                             game=no_result(g)), "Rounds", g.source, "Result")
-        problems.raise_if_any()
+    if not unfinished:
+        return
+    last = season.last_round
+    if season.awaiting_results:
+        raise RoundNotPlayed([Problem(
+            msg("round {round} is already paired and none of its results is typed yet: type "
+                "them, then pair round {next}; to pair round {round} again, take it back "
+                "first", round=last, next=last + 1), "Rounds", unfinished[0].source,
+            "Result")], round=last)
+    problems = Problems()
+    for g in unfinished:
+        assert isinstance(g, Game)
+        problems.add(msg("{game}; enter every result before pairing the next round",
+                         game=no_result(g)), "Rounds", g.source, "Result")
+    problems.raise_if_any()
 
 
 def _refuse_incomplete(season: Season, settings: Settings) -> None:
-    """A round some players taking part are missing from is not complete: pairing on it
-    would give them the default absence for a game they may have played."""
+    """An earlier round that is not complete (a game row deleted, a Joined round lost)
+    would give players the default absence for a game they may have played."""
     problems = Problems()
-    for round_no, players in missing_from_rounds(season).items():
-        problems.add(missing_message(round_no, players, settings), "Rounds")
+    for gap in round_gaps(season, settings):
+        problems.add(gap.message, gap.table, gap.row, gap.column)
     problems.raise_if_any()
 
 

@@ -1,10 +1,12 @@
 """Keizer scores, rankings and values: the standings after any round, exactly.
 
 The score after round r is recomputed from scratch with the values of the ranking after
-round r-1, so every earlier result is re-priced each week. Every term is linear in the
-values: for each player and round we first work out *coefficients* (what share of the own
-value, what share of which opponent's value), which do not depend on the ranking. Then each
-round is one gather-and-sum over those coefficients with the current values.
+round r-1, so every earlier result is re-priced each week (Pricing `current`; with `frozen`
+each round is priced once, when it is scored). Every term is linear in the values: for each
+player and round we first work out *coefficients* (`core.coefficients`: what share of the
+own value, what share of which opponent's value, what fixed points), which do not depend on
+the ranking. Then each round is one gather-and-sum over those coefficients with the current
+values.
 
 Exactness: values and coefficients are rationals. Both are scaled to integers by the least
 common multiple of their denominators, so the sums are exact integer arithmetic (numpy
@@ -14,6 +16,7 @@ only when they are exactly equal. Fractions come back out at the end.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,17 +24,19 @@ from typing import overload
 
 import numpy as np
 
-from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Absence, Player, Result
-from keizer_xl.core.ratings import EloRatings, games_by_round, lcm_of_denominators
-from keizer_xl.core.rows import (
-    ABSENCE_CODE,
-    NO_RESULT,
-    NOBODY,
-    OUTCOMES,
-    RESULT_CODE,
-    LazyTuple,
+from keizer_xl.core.coefficients import (
+    ABSENT,
+    DRAWN,
+    FREE,
+    LOST,
+    NONE,
+    WON,
+    Coefficients,
 )
+from keizer_xl.core.messages import msg
+from keizer_xl.core.model import Player
+from keizer_xl.core.ratings import EloRatings, games_by_round, lcm_of_denominators
+from keizer_xl.core.rows import LazyTuple
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
 
@@ -129,159 +134,20 @@ class Standings:
         return {row.name: row.value for row in self.rows}
 
 
-def automatic_top_value(n_players: int) -> Fraction:
-    """Blank Top value: 1.5 × (players − 1), halves to even (35 players give 51)."""
-    return Fraction(round(Fraction(3, 2) * (n_players - 1)))
+def rounded(x: Fraction, rounding: str) -> Fraction:
+    """A computed Top value as a whole number: halves to even (Top value rounding `even`)
+    or rounded down (`down`)."""
+    return Fraction(math.floor(x) if rounding == "down" else round(x))
 
 
-# What a round meant for a player, as a small number per player and round.
-NONE, WON, DRAWN, LOST, FREE, ABSENT, NOT_YET = range(7)
+def automatic_top_value(n_players: int, rounding: str = "even") -> Fraction:
+    """Blank Top value: 1.5 × (players − 1), halves to even (35 players give 51) or rounded
+    down (6 players give 7)."""
+    return rounded(Fraction(3, 2) * (n_players - 1), rounding)
 
-# How each side of a game counts, by result code (`rows.RESULT_CODE`): white's, black's.
-_WIN, _DRAW, _LOSS, _FORFEIT_WIN, _NO_SHOW = range(1, 6)
-_SIDES = np.zeros((len(OUTCOMES), 2), dtype=np.int8)
-for _result, _sides in {Result.WHITE_WINS: (_WIN, _LOSS), Result.BLACK_WINS: (_LOSS, _WIN),
-                        Result.DRAW: (_DRAW, _DRAW),
-                        Result.WHITE_FORFEIT_WIN: (_FORFEIT_WIN, _NO_SHOW),
-                        Result.BLACK_FORFEIT_WIN: (_NO_SHOW, _FORFEIT_WIN),
-                        Result.DOUBLE_FORFEIT: (_NO_SHOW, _NO_SHOW)}.items():
-    _SIDES[RESULT_CODE[_result]] = _sides
-_ONE, _HALF = Fraction(1), Fraction(1, 2)
-_ELO_POINTS = np.full(7, np.nan)
+
+_ELO_POINTS = np.full(7, np.nan)  # game points by what a round meant, for moving ratings
 _ELO_POINTS[[WON, DRAWN, LOST]] = 1.0, 0.5, 0.0
-
-
-class _Shares:
-    """The few distinct fractions a season's coefficients use, each with a small code."""
-
-    def __init__(self) -> None:
-        self.values: list[Fraction] = [Fraction(0)]
-        self._codes: dict[Fraction, int] = {Fraction(0): 0}
-
-    def code(self, x: Fraction) -> int:
-        if x not in self._codes:
-            self._codes[x] = len(self.values)
-            self.values.append(x)
-        return self._codes[x]
-
-    def scaled(self, codes: np.ndarray, scale: int, dtype: type) -> np.ndarray:
-        """A code matrix as shares multiplied by `scale` (whole numbers)."""
-        lookup: np.ndarray = np.array([int(x * scale) for x in self.values], dtype=dtype)
-        scaled: np.ndarray = lookup[codes]
-        return scaled
-
-
-class _Coefficients:
-    """Per player and round: what the round meant (`kind`), the share of the own value
-    (`own`), the opponent (`opp`, n for nobody) and the share of his value (`opp_share`).
-
-    Shares are small integer codes into `shares`. Everything is filled from the season's
-    integer rows with numpy indexing, one step per kind of row, not row by row.
-    """
-
-    def __init__(self, season: Season, settings: Settings, rounds: int,
-                 gone: np.ndarray) -> None:
-        n = len(season.players)
-        self.settings, self.rounds, self.gone = settings, rounds, gone
-        self.shares = _Shares()
-        shape = (n, rounds)
-        self.kind = np.zeros(shape, dtype=np.int8)
-        self.own = np.zeros(shape, dtype=np.intp)
-        self.opp = np.full(shape, n, dtype=np.intp)
-        self.opp_share = np.zeros(shape, dtype=np.intp)
-        self.reason = np.zeros(shape, dtype=np.int8)  # absence code (rows.ABSENCE_CODE)
-        rows = season.rows
-        counted = (rows.round >= 1) & (rows.round <= rounds)
-        who, rnd = rows.white[counted], rows.round[counted] - 1
-        black, outcome = rows.black[counted], rows.outcome[counted]
-        seen = np.zeros(shape, dtype=bool)
-        seen.reshape(-1)[who * rounds + rnd] = True
-        game = black != NOBODY
-        seen.reshape(-1)[black[game] * rounds + rnd[game]] = True
-        rest = ~game
-        self.reason.reshape(-1)[who[rest] * rounds + rnd[rest]] = outcome[rest]
-        scored = game & (outcome != NO_RESULT)  # an unfinished game is never scored
-        w, b, k, result = who[scored], black[scored], rnd[scored], outcome[scored]
-        self._games(np.concatenate([w, b]), np.concatenate([b, w]), np.concatenate([k, k]),
-                    np.concatenate([_SIDES[result, 0], _SIDES[result, 1]]))
-        self._missing(season.players, seen)
-        self._absences()
-
-    def _games(self, me: np.ndarray, them: np.ndarray, k: np.ndarray,
-               side: np.ndarray) -> None:
-        """Each side of each game with a result, all at once: what the side means (kind,
-        own share, whether the opponent's value counts and its share) looked up by side,
-        with an opponent who dropped out counted through Withdrawn opponent instead."""
-        s, code = self.settings, self.shares.code
-        n = len(self.gone)
-        counted = [(_WIN, WON, _ONE), (_DRAW, DRAWN, _HALF), (_LOSS, LOST, s.loss)]
-        kind = np.zeros(6, dtype=np.int8)
-        own, own_dropped = np.zeros(6, dtype=np.intp), np.zeros(6, dtype=np.intp)
-        share = np.zeros(6, dtype=np.intp)  # the opponent's value counts where not 0 ...
-        counts = np.zeros(6, dtype=bool)  # ... or where this says so
-        dropped = self.gone[them]
-        anyone_dropped = bool(dropped.any())  # else Withdrawn opponent's shares stay out
-        for outcome, what, part in counted:
-            kind[outcome], share[outcome], counts[outcome] = what, code(part), True
-            if anyone_dropped:
-                own_dropped[outcome] = code(s.withdrawn_opponent * part)
-        kind[_FORFEIT_WIN] = FREE
-        if s.forfeit_win_opponent:
-            share[_FORFEIT_WIN], counts[_FORFEIT_WIN] = code(_ONE), True
-            if anyone_dropped:
-                own_dropped[_FORFEIT_WIN] = code(s.withdrawn_opponent)
-        else:
-            own[_FORFEIT_WIN] = own_dropped[_FORFEIT_WIN] = code(s.forfeit_win)
-        cell = me * self.rounds + k
-        self.kind.reshape(-1)[cell] = kind[side]
-        opponent = counts[side]
-        if anyone_dropped:
-            self.own.reshape(-1)[cell] = np.where(dropped, own_dropped[side], own[side])
-            opponent &= ~dropped
-        else:
-            self.own.reshape(-1)[cell] = own[side]
-        self.opp.reshape(-1)[cell] = np.where(opponent, them, n)
-        self.opp_share.reshape(-1)[cell] = np.where(opponent, share[side], 0)
-        self.no_show = cell[side == _NO_SHOW]
-        self.reason.reshape(-1)[self.no_show] = ABSENCE_CODE[Absence.UNEXCUSED]
-
-    def _missing(self, players: Sequence[Player], seen: np.ndarray) -> None:
-        """Players in nobody's row of a round: the default absence while registered, the
-        late entry share before they join (a dropped player gets nothing)."""
-        s = self.settings
-        rnd = np.arange(1, self.rounds + 1)
-        joined = np.array([p.joined for p in players], dtype=np.int64)[:, None]
-        left = np.array([self.rounds if p.left is None else p.left for p in players],
-                        dtype=np.int64)[:, None]
-        missing = ~seen & ~self.gone[:, None]
-        default = missing & (joined <= rnd) & (rnd <= left)
-        self.reason[default] = ABSENCE_CODE[s.default_absence]
-        early = missing & (rnd < joined)
-        self.kind[early] = NOT_YET
-        if s.late_entry_rounds == "excused":
-            self.own[early] = self.shares.code(s.excused[0])
-
-    def _absences(self) -> None:
-        """Byes and absences, rewarded ones counted in round order for the decreasing
-        shares and the cap."""
-        s, code, reason = self.settings, self.shares.code, self.reason
-        bye = reason == ABSENCE_CODE[Absence.BYE]
-        self.kind[bye] = FREE
-        self.own[bye] = code(s.bye)
-        absent = reason > ABSENCE_CODE[Absence.BYE]
-        self.kind[absent] = ABSENT
-        self.own[reason == ABSENCE_CODE[Absence.UNEXCUSED]] = code(s.unexcused)
-        if s.forfeit_loss is not None:
-            self.own.reshape(-1)[self.no_show] = code(s.forfeit_loss)
-        excused = reason == ABSENCE_CODE[Absence.EXCUSED]
-        club = reason == ABSENCE_CODE[Absence.CLUB]
-        count = np.cumsum(excused | club, axis=1)  # the how-manieth rewarded absence
-        cap = s.max_rewarded_absences
-        for which, shares in ((excused, s.excused), (club, s.club)):
-            if cap is not None:
-                which = which & (count <= cap)
-            codes = np.array([code(x) for x in shares], dtype=np.intp)
-            self.own[which] = codes[np.minimum(count[which], len(shares)) - 1]
 
 
 class _Calculator:
@@ -289,6 +155,10 @@ class _Calculator:
 
     Values are kept multiplied by `value_scale` and coefficients by `coef_scale`, so scores
     are integers scaled by value_scale·coef_scale: exact, and comparable without rounding.
+    Fixed points are constants of the same scale.
+
+    Pricing `current` prices every round again with each new ranking's values; `frozen`
+    prices each round once, when it is scored, and keeps that worth (`_fix`).
     """
 
     def __init__(self, season: Season, settings: Settings, rounds: int) -> None:
@@ -297,11 +167,11 @@ class _Calculator:
         n = self.n = len(players)
         self.gone = np.array([settings.withdrawn == "drop" and p.left is not None
                               and p.left < rounds for p in players], dtype=bool)
-        self.coef = _Coefficients(season, settings, rounds, self.gone)
+        self.coef = Coefficients(season, settings, rounds, self.gone)
         self.coef_scale = lcm_of_denominators(self.coef.shares.values)
         self.fixed_top = settings.top_value
         if self.fixed_top is None and not settings.top_value_auto and settings.values == "rank":
-            self.fixed_top = automatic_top_value(n)
+            self.fixed_top = automatic_top_value(n, settings.top_value_rounding)
         # Values `rating` (Geel): the value is the rating / divisor, and with a K-factor the
         # ratings move after each round (`ratings.EloRatings`); value × value_scale =
         # rating × rating scale × q (divisor p/q).
@@ -324,6 +194,11 @@ class _Calculator:
         self.opp_share_by_round = np.ascontiguousarray(shares.scaled(
             self.coef.opp_share, self.coef_scale, np.int32 if self.narrow else dtype).T)
         self.own_so_far = np.cumsum(self.own_share, axis=1)  # own shares of rounds 1..k
+        # fixed points, scaled as scores are (None when the settings give none)
+        self.points: np.ndarray | None = None
+        if self.coef.points.any():
+            self.points = self.coef.points.astype(dtype) * (self.value_scale * self.coef_scale)
+            self.points_so_far = np.cumsum(self.points, axis=1)
         # the order among equal scores: higher rating, then earlier on the Players sheet
         rating = np.array(scaled_ratings, dtype=dtype)
         by_rating = np.lexsort((np.arange(n), -rating))
@@ -355,8 +230,10 @@ class _Calculator:
     def _biggest_sum(self, biggest_value: Fraction) -> Fraction:
         """A bound on every scaled number the calculation makes."""
         most_share = max((abs(x) for x in self.coef.shares.values), default=Fraction(0))
-        bound = ((self.rounds + 2) * (most_share * self.coef_scale + self.coef_scale)
-                 * biggest_value * self.value_scale)
+        most_points = int(self.coef.points.max(initial=0))
+        bound = ((self.rounds + 2) * ((most_share * self.coef_scale + self.coef_scale)
+                                      * biggest_value + most_points * self.coef_scale)
+                 * self.value_scale)
         return max(bound, Fraction(self.biggest_rating))
 
     # -- rankings and values ------------------------------------------------------------
@@ -419,7 +296,7 @@ class _Calculator:
     def top_value(self, ranked: int) -> Fraction:
         if self.settings.top_value_auto:
             ratio = self.settings.ratio
-            return Fraction(round((ranked - 1) * ratio / (ratio - 1)))
+            return rounded((ranked - 1) * ratio / (ratio - 1), self.settings.top_value_rounding)
         assert self.fixed_top is not None
         return self.fixed_top
 
@@ -434,7 +311,33 @@ class _Calculator:
         opponents *= self.opp_share_by_round[:upto]
         score: np.ndarray = own + self.own_so_far[:, upto - 1] * value[:self.n] + \
             opponents.sum(axis=0, dtype=self.dtype)
+        if self.points is not None:
+            score += self.points_so_far[:, upto - 1]
         return score
+
+    def worth(self, k: int, value: np.ndarray, who: np.ndarray) -> np.ndarray:
+        """Scaled worth of round k + 1 to the players `who`, priced with `value`."""
+        opponents = self.opp_by_round[k, who]
+        worth: np.ndarray = self.own_share[who, k] * value[who] + \
+            self.opp_share_by_round[k, who].astype(self.dtype) * value[opponents]
+        if self.points is not None:
+            worth += self.points[who, k]
+        return worth
+
+    def _fix(self, upto: int, value: np.ndarray, who: np.ndarray, fixed: np.ndarray,
+             fixed_sum: np.ndarray, done: np.ndarray) -> None:
+        """Pricing frozen: the rounds of `who` not fixed yet, up to `upto`, priced now with
+        `value` and never again. That is round `upto` alone, except for a player scored
+        for the first time, whose earlier rounds (before they joined) are fixed now, with
+        the value they are first scored with."""
+        pending = who[done[who] < upto]
+        if not len(pending):
+            return
+        for k in range(int(done[pending].min()), upto):
+            now = pending[done[pending] <= k]
+            fixed[now, k] = self.worth(k, value, now)
+            fixed_sum[now] += fixed[now, k]
+        done[pending] = upto
 
     def own_term(self, value: np.ndarray, initial: np.ndarray) -> np.ndarray:
         """The own value counted once more in the score (Own value current/initial/none)."""
@@ -454,13 +357,23 @@ class _Calculator:
         priced_with = value
         scored = self.nobody
         elo_games = None
+        frozen = s.pricing == "frozen"
+        # Pricing frozen: each round's worth as fixed, their sums, how many rounds are fixed
+        fixed: np.ndarray = np.zeros((self.n, self.rounds) if frozen else (0, 0), self.dtype)
+        fixed_sum: np.ndarray = np.zeros(self.n, dtype=self.dtype)
+        done = np.zeros(self.n, dtype=np.int64)
         for r in range(1, self.rounds + 1):
             scored, newcomers = self.members(r)
             if s.own_value == "initial":
                 fresh = scored[~priced[scored]]  # first priced now: their initial value
                 initial[fresh] = value[fresh]
                 priced[fresh] = True
-            score, priced_with = self.scores(r, value, initial), value
+            if frozen:
+                self._fix(r, value, scored, fixed, fixed_sum, done)
+                score = self.own_term(value, initial) + fixed_sum
+            else:
+                score = self.scores(r, value, initial)
+            priced_with = value
             ranking = self.rank(score, scored, newcomers)
             if s.values == "rating" and s.rating_k:
                 if elo_games is None:  # who played whom with what points, made once
@@ -469,7 +382,7 @@ class _Calculator:
             value = self.values(ranking, score, len(scored))
             rankings.append(ranking)
         passes, note = 0, ""
-        if s.iterate != "none" and self.rounds > 0:
+        if s.iterate != "none" and self.rounds > 0 and not frozen:  # frozen: no re-pricing
             # converged when re-pricing gives back the same values (with shared ties the
             # values can change while the order does not, so the order alone is not enough)
             def state(rk: np.ndarray, val: np.ndarray) -> tuple[bytes, bytes]:
@@ -497,8 +410,13 @@ class _Calculator:
                     break
                 seen.append(key)
         own = self.own_term(priced_with, initial)
-        terms = self.own_share * priced_with[:self.n, None] + \
-            self.opp_share_by_round.T * priced_with[self.opp]
+        if frozen:
+            terms = fixed
+        else:
+            terms = self.own_share * priced_with[:self.n, None] + \
+                self.opp_share_by_round.T * priced_with[self.opp]
+            if self.points is not None:
+                terms = terms + self.points
         return self.table(ranking, scored if self.rounds else self.nobody, score, value,
                           terms, own, rankings, passes, note)
 

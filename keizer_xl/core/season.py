@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 
 from keizer_xl.core.model import Entry, Game, Player, name_key, tidy_name
-from keizer_xl.core.rows import RowEntries, SeasonRows
+from keizer_xl.core.rows import NO_RESULT, NOBODY, RowEntries, SeasonRows
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,14 @@ class Season:
     def is_complete(self, round_no: int) -> bool:
         """A round is complete when every game in it has a result."""
         return round_no not in self.rows.unfinished_rounds()
+
+    @property
+    def awaiting_results(self) -> bool:
+        """The last round is paired and not one of its results is typed yet: the week
+        between pairing a round and typing its results."""
+        rows = self.rows
+        games = (rows.round == self.last_round) & (rows.black != NOBODY)
+        return bool(games.any() and (rows.outcome[games] == NO_RESULT).all())
 
     @property
     def completed_rounds(self) -> int:

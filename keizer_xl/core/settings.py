@@ -14,14 +14,16 @@ from typing import Any
 
 from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import Joined, Name, msg
-from keizer_xl.core.model import Absence
+from keizer_xl.core.model import Absence, Reward
 from keizer_xl.core.words import (
     WordError,
     is_blank,
     parse_choice,
     parse_fraction,
     parse_number,
+    parse_reward,
     parse_whole,
+    short_text,
     text,
 )
 
@@ -36,10 +38,11 @@ class Settings:
     top_value_auto: bool = False  # `auto`: recomputed at every calculation
     step: Fraction = F(1)
     initial_order: str = "rating"  # rating | as listed
-    bye: Fraction = F(2, 3)
-    excused: tuple[Fraction, ...] = (F(1, 3),)
-    club: tuple[Fraction, ...] = (F(2, 3),)
-    unexcused: Fraction = F(0)
+    # a round without a game: a share of own value, or fixed points (`model.Points`)
+    bye: Reward = F(2, 3)
+    excused: tuple[Reward, ...] = (F(1, 3),)
+    club: tuple[Reward, ...] = (F(2, 3),)
+    unexcused: Reward = F(0)
     default_absence: Absence = Absence.EXCUSED
     forfeit_win: Fraction = F(2, 3)
     forfeit_win_opponent: bool = False  # `opponent`: the opponent's value, as a won game
@@ -64,6 +67,8 @@ class Settings:
     top_down_from: int | None = None
     first_round_white: str = "higher"  # higher | lower
     max_same_colour: int | None = None
+    pricing: str = "current"  # current (re-priced every round) | frozen (fixed when scored)
+    top_value_rounding: str = "even"  # even | down: how a computed Top value is rounded
     club_name: str | None = None  # shown above published standings; not a rule
     competition_name: str | None = None
     minimum_games: int | None = None  # after the season's last round: fewer games, listed last
@@ -79,14 +84,17 @@ class Settings:
         return preset
 
 
-def _fractions(value: object) -> tuple[Fraction, ...]:
+def _rewards(value: object) -> tuple[Reward, ...]:
+    """One share or fixed points, or a list of them (`1/3, 1/4`; `20 points, 10 points`)."""
     if not isinstance(value, str):
         return (parse_fraction(value),)
     parts: list[str] = value.replace(";", ",").split(",")
-    # "0,5" is one Dutch decimal, "1/3, 1/4" a list: a list needs a space or a slash-fraction
-    if len(parts) == 2 and "/" not in value and " " not in value:
+    # "0,5" is one Dutch decimal, "1/3, 1/4" a list: a list needs a slash-fraction, or a
+    # space after its comma ("1,5 punten" is one number of points, not 1 and 5 points)
+    if len(parts) == 2 and "/" not in value and (
+            " " not in value.strip() or parts[1][:1].isdigit()):
         parts = [value]
-    out = tuple(parse_fraction(p.strip()) for p in parts if not is_blank(p))
+    out = tuple(parse_reward(p.strip()) for p in parts if not is_blank(p))
     if not out:
         raise WordError(msg("'{value}' is not a fraction", value=text(value)))
     return out
@@ -127,15 +135,6 @@ def _forfeit_loss(value: object) -> Fraction | None:
     if text(value).lower() == "unexcused":
         return None
     return parse_fraction(value)
-
-
-def short_text(value: object) -> str:
-    """The typed value for a message; a huge number as Excel shows it (1e+308), not in
-    full."""
-    if isinstance(value, float) and abs(value) >= 1e15:
-        return f"{value:.6g}"
-    shown = text(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def _words(value: object) -> str:
@@ -206,19 +205,22 @@ SPECS: tuple[SettingSpec, ...] = (
                 range=(0, 10_000)),
     _choice("Initial order", "initial_order", ("rating", "as listed"), "rating",
             "Ranking before round 1: rating (highest first) or as listed."),
-    SettingSpec("Bye", "bye", parse_fraction, "2/3",
-                "Share of own value for the odd player out.", presets={"kfc": "1/2"},
+    SettingSpec("Bye", "bye", parse_reward, "2/3",
+                "Share of own value for the odd player out, or fixed points (40 points).",
+                presets={"kfc": "1/2"},
                 range=(0, 10)),
-    SettingSpec("Excused absence", "excused", _fractions, "1/3",
-                "Share of own value for an excused absence; a list (1/3, 1/4) gives the n-th "
-                "absence the n-th share.", presets={"kfc": "35%"},
+    SettingSpec("Excused absence", "excused", _rewards, "1/3",
+                "Share of own value (or fixed points) for an excused absence; a list "
+                "(1/3, 1/4) gives the n-th absence the n-th share.", presets={"kfc": "35%"},
                 range=(0, 10)),
-    SettingSpec("Club duty", "club", _fractions, "2/3",
-                "Share of own value when playing a team match for the club (list allowed).",
+    SettingSpec("Club duty", "club", _rewards, "2/3",
+                "Share of own value (or fixed points) when playing a team match for the club "
+                "(list allowed).",
                 presets={"kfc": "70%"},
                 range=(0, 10)),
-    SettingSpec("Unexcused absence", "unexcused", parse_fraction, "0",
-                "Share of own value for an unexcused absence.", presets={"kfc": "35%"},
+    SettingSpec("Unexcused absence", "unexcused", parse_reward, "0",
+                "Share of own value (or fixed points) for an unexcused absence.",
+                presets={"kfc": "35%"},
                 range=(0, 10)),
     SettingSpec("Default absence", "default_absence", _absence, "excused",
                 "Reason used when the Present cell is blank: excused, club or unexcused.",
@@ -284,6 +286,11 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("Max same colour", "max_same_colour", _whole_from(1), "blank",
                 "Never this many times more the same colour in a row (blank: no limit).",
                 range=(1, 1_000)),
+    _choice("Pricing", "pricing", ("current", "frozen"), "current",
+            "current (every round re-priced with today's values) or frozen (each round's "
+            "points fixed when it is scored)."),
+    _choice("Top value rounding", "top_value_rounding", ("even", "down"), "even",
+            "How a computed Top value is rounded: even (halves to even) or down."),
     SettingSpec("Minimum games", "minimum_games", _whole_from(0), "blank",
                 "After the season's last round, players with fewer games are listed after "
                 "the others (blank: no minimum).",
@@ -380,6 +387,7 @@ def parse_settings(
         values[field_name] = parsed
         if SETTINGS[name].rule:
             typed.append((name, row, value, field_name, parsed))
+    _refuse_iterating_frozen(values, chosen, table, found)
     if own:
         found.raise_if_any()
     overrides: list[str] = []
@@ -400,6 +408,19 @@ def parse_settings(
                                  value=text(value)))
 
     return dataclasses.replace(chosen_settings, overrides=tuple(overrides))
+
+
+def _refuse_iterating_frozen(values: Mapping[str, Any],
+                             chosen: Mapping[str, tuple[Hashable, object]], table: str,
+                             found: Problems) -> None:
+    """Iterate re-prices every round once more, which Pricing frozen rules out: a club
+    must choose one rather than get a silent half of either."""
+    if values.get("pricing") == "frozen" and values.get("iterate", "none") != "none":
+        row = chosen["Iterate"][0]
+        found.add(msg("{setting} {value} cannot go with {pricing} frozen: frozen points are "
+                      "never re-priced", setting=Name("Iterate", "setting"),
+                      value=values["iterate"], pricing=Name("Pricing", "setting")),
+                  table, row, "Value")
 
 
 def _settings(preset: str, values: Mapping[str, Any]) -> Settings:

@@ -11,20 +11,45 @@ import math
 import re
 import unicodedata
 from fractions import Fraction
+from typing import TypeVar
 
 from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Absence, Result
+from keizer_xl.core.model import Absence, Points, Result, Reward
 
 
 class WordError(KeizerXLError, ValueError):
     """A typed value that does not fit; the message quotes it and names what would."""
 
 
+class CellError(str):
+    """A cell holding one of the spreadsheet's error values (`#N/A`, `#DIV/0!`, `#VALUE!`,
+    ...) or a number that is none (NaN): never a value, and never a blank either; the
+    checks name its cell. Reads as the error, as the sheet shows it."""
+
+
+# The error values a spreadsheet shows in a cell whose formula failed.
+ERROR_VALUES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A",
+                          "#GETTING_DATA", "#SPILL!", "#CALC!", "#FIELD!", "#BLOCKED!",
+                          "#CONNECT!", "#BUSY!", "#UNKNOWN!", "#PYTHON!", "#DATA!"})
+
+
+# The sensible ranges, the same for every door a value comes in by (the Players, Rounds
+# and Settings sheets, a member list, a rating list, a TRF or KeizerForClubs file): rounds,
+# boards and ratings past these are typing mistakes, and their arithmetic (values of a
+# million-digit rating) would never end.
+MAX_ROUND = 1_000
+MAX_BOARD = 10_000
+MAX_RATING = 10_000
+MAX_TEXT = 32_767  # characters in one cell, Excel's limit: a longer name cannot be written
+
+
 RESULT_HELP = msg("use 1-0, 0-1, ½-½, +-, -+ or --")
 REST_HELP = msg("bye, excused, club or unexcused")
 PRESENT_HELP = msg("x, yes, y, 1, ja or ✓ for present; excused, club or unexcused; blank, 0, "
                    "n, no or nee for absent")
+
+N = TypeVar("N", int, Fraction)
 
 _HALVES = ("½", "1/2", "0.5", "0,5")
 # Every word a secretary may type, by what it means, in English, Dutch, German and Italian
@@ -80,6 +105,29 @@ def text(value: object) -> str:
     return str(value).strip()
 
 
+def short_text(value: object) -> str:
+    """The typed value for a message; a huge number as Excel shows it (1e+308), not in
+    full, and a long text cut short."""
+    if isinstance(value, float) and abs(value) >= 1e15:
+        return f"{value:.6g}"
+    shown = text(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def shortened(words: str, most: int) -> str:
+    """`words` if it has at most `most` characters, else its start and an ellipsis, `most`
+    characters in all: a 10,000-character name where a page or a PDF cell holds one line."""
+    return words if len(words) <= most else words[:most - 1].rstrip() + "…"
+
+
+def at_most(number: N, high: int, value: object) -> N:
+    """The number, if it is at most `high`; WordError naming the sensible range if not."""
+    if number > high:
+        raise WordError(msg("'{value}' is more than {high}, outside the sensible range",
+                            value=short_text(value), high=f"{high:,}"))
+    return number
+
+
 def is_blank(value: object) -> bool:
     if value is None or value == "":
         return True
@@ -130,8 +178,8 @@ def parse_result(value: object) -> Result | Absence | None:
     found = _RESULTS.get(key) or _RESTS.get(key)
     if found is not None:
         return found
-    raise WordError(msg("'{value}' is not a result; {help} (or {rests})", value=text(value),
-                        help=RESULT_HELP, rests=REST_HELP))
+    raise WordError(msg("'{value}' is not a result; {help} (or {rests})",
+                        value=short_text(value), help=RESULT_HELP, rests=REST_HELP))
 
 
 PRESENT = "present"
@@ -151,7 +199,7 @@ def parse_presence(value: object) -> Absence | str:
     rest = _RESTS.get(word)
     if rest is not None and rest is not Absence.BYE:
         return rest
-    raise WordError(msg("'{value}' is not an attendance; use {help}", value=text(value),
+    raise WordError(msg("'{value}' is not an attendance; use {help}", value=short_text(value),
                         help=PRESENT_HELP))
 
 
@@ -163,6 +211,9 @@ def _snap(x: Fraction, decimals: int) -> Fraction:
         if abs(Fraction(p, q) - x) <= half_width:
             return Fraction(p, q)
     return x
+
+
+_HUGE_EXPONENT = re.compile(r"e[+-]?0*[0-9]{4,}", re.IGNORECASE)
 
 
 def parse_number(value: object) -> Fraction:
@@ -193,13 +244,15 @@ def parse_number(value: object) -> Fraction:
     percent = word.endswith("%")
     if percent:
         word = word[:-1]
+    if _HUGE_EXPONENT.search(word):  # 1e-10000000: no club's number, and seconds to make
+        raise WordError(msg("'{value}' is not a number", value=short_text(value)))
     try:
         if "/" in word:
             num, den = word.split("/", 1)
             return Fraction(Fraction(num), Fraction(den)) / (100 if percent else 1)
         number = Fraction(word) / (100 if percent else 1)
     except (ValueError, ZeroDivisionError):
-        raise WordError(msg("'{value}' is not a number", value=text(value))) from None
+        raise WordError(msg("'{value}' is not a number", value=short_text(value))) from None
     mantissa = word.lower().split("e", 1)[0]
     decimals = len(mantissa.split(".", 1)[1]) if "." in mantissa else 0
     decimals += 2 if percent else 0
@@ -233,8 +286,17 @@ def parse_rating(value: object) -> Fraction:
             return Fraction(int(whole.group(1)))
     rating = parse_number(value)
     if rating < 0:
-        raise WordError(msg("'{value}' is negative; a rating is 0 or more", value=text(value)))
+        raise WordError(msg("'{value}' is negative; a rating is 0 or more",
+                            value=short_text(value)))
     return rating
+
+
+def checked_rating(value: object) -> Fraction:
+    """A player's rating as every door reads it (the Players sheet, a member list, a
+    rating list, a KeizerForClubs file): `parse_rating`, at most `MAX_RATING`."""
+    if type(value) is int and 0 <= value <= MAX_RATING:  # the usual cell, read quickly
+        return Fraction(value)
+    return at_most(parse_rating(value), MAX_RATING, value)
 
 
 def parse_fraction(value: object) -> Fraction:
@@ -242,7 +304,7 @@ def parse_fraction(value: object) -> Fraction:
     number = parse_number(value)
     if number < 0:
         raise WordError(msg("'{value}' is negative; a fraction must be 0 or more",
-                            value=text(value)))
+                            value=short_text(value)))
     return number
 
 
@@ -255,13 +317,23 @@ def parse_whole(value: object, minimum: int = 0) -> int:
     try:
         number = parse_number(value)
     except WordError:
-        raise WordError(msg("'{value}' is not a whole number", value=text(value))) from None
+        raise WordError(msg("'{value}' is not a whole number", value=short_text(value))) from None
     if number.denominator != 1:
-        raise WordError(msg("'{value}' is not a whole number", value=text(value)))
+        raise WordError(msg("'{value}' is not a whole number", value=short_text(value)))
     if number < minimum:
-        raise WordError(msg("'{value}' must be {minimum} or more", value=text(value),
+        raise WordError(msg("'{value}' must be {minimum} or more", value=short_text(value),
                             minimum=minimum))
     return int(number)
+
+
+def parse_round(value: object) -> int:
+    """A round number (Round, Joined, Left, a round in a file): 1 up to `MAX_ROUND`."""
+    return at_most(parse_whole(value, 1), MAX_ROUND, value)
+
+
+def parse_board(value: object) -> int:
+    """A board number: 1 up to `MAX_BOARD`."""
+    return at_most(parse_whole(value, 1), MAX_BOARD, value)
 
 
 def parse_choice(value: object, choices: tuple[str, ...]) -> str:
@@ -270,6 +342,39 @@ def parse_choice(value: object, choices: tuple[str, ...]) -> str:
     for choice in choices:
         if word == choice or word == choice.replace("-", " "):
             return choice
-    raise WordError(msg("'{value}' is not allowed; use {choices}", value=text(value),
+    raise WordError(msg("'{value}' is not allowed; use {choices}", value=short_text(value),
                         choices=", ".join(choices)))
 
+
+# The word for points in each workbook language, plural and singular: `40 punten` is read
+# in an English workbook too, since a club copies its rules from wherever it finds them.
+POINTS_WORDS: tuple[str, ...] = ("points", "point", "punten", "punt", "punkte", "punkt",
+                                 "punti", "punto")
+_POINTS = re.compile(r"(.*?)\s*(" + "|".join(POINTS_WORDS) + r")\.?", re.IGNORECASE)
+MOST_POINTS = 10**18  # as the largest Top value: the engine stays exact far beyond it
+
+
+def parse_points(value: object) -> Points | None:
+    """Fixed points (`40 points`, `40 punten`, `40 Punkte`, `40 punti`): a whole number
+    from 0 with the word for points; None when no such word is there."""
+    found = _POINTS.fullmatch(text(value)) if isinstance(value, str) else None
+    if found is None:
+        return None
+    try:
+        number = parse_number(found.group(1))
+    except WordError:
+        number = None
+    if number is None or number.denominator != 1 or number < 0:
+        raise WordError(msg("'{value}' is not a whole number of points (such as 40 points)",
+                            value=text(value)))
+    if number > MOST_POINTS:
+        raise WordError(msg("'{value}' is outside the sensible range, {low} to {high}",
+                            value=text(value), low="0", high=f"{MOST_POINTS:,}"))
+    return Points(int(number))
+
+
+def parse_reward(value: object) -> Reward:
+    """What a round without a game earns: a share of own value (`2/3`, `66.7%`) or fixed
+    points (`40 points`)."""
+    points = parse_points(value)
+    return parse_fraction(value) if points is None else points

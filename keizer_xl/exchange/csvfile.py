@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import codecs
 import csv
-import itertools
+import io
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from keizer_xl.core.errors import KeizerXLError
+from keizer_xl.core.errors import KeizerXLError, Problems
 from keizer_xl.core.messages import msg
 
 
@@ -48,11 +49,10 @@ def read_text(path: Path) -> str:
     return decode(data)
 
 
-def text_lines(path: Path) -> Iterator[str]:
-    """A text file's lines, decoded as `read_text` decodes the whole file, but read as they
-    are needed: a rating list of a million lines is never held whole.
-
-    Whether the file is UTF-8 is told by reading it once first, piece by piece."""
+def file_lines(path: Path) -> Iterator[str]:
+    """A text file's lines (each with its line break), decoded as `read_text` decodes the
+    whole file, but read as they are needed: a rating list of a million lines is never held
+    whole. Whether the file is UTF-8 is told by reading it once first, piece by piece."""
     if path.is_dir():
         raise TextFileProblem(msg("{file}: this is a folder, not a file", file=path))
     try:
@@ -61,7 +61,7 @@ def text_lines(path: Path) -> Iterator[str]:
                 raise TextFileProblem(msg("{file}: not a text file", file=path))
             raw.seek(0)
             encoding = "utf-8-sig" if _utf8(raw) else "cp1252"
-        with open(path, encoding=encoding, errors="replace") as text:
+        with open(path, encoding=encoding, errors="replace", newline="") as text:
             yield from text
     except FileNotFoundError:
         raise TextFileProblem(msg("{file}: there is no such file", file=path)) from None
@@ -91,17 +91,121 @@ def sniff_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
         return csv.excel
 
 
-def rows_of(lines: Iterable[str]) -> Iterator[list[str]]:
-    """CSV lines as rows of cells, separator sniffed from the first lines, read as needed."""
-    lines = iter(lines)
-    head = list(itertools.islice(lines, 20))
-    sample = "\n".join(line.rstrip("\r\n") for line in head)
-    return csv.reader(itertools.chain(head, lines), dialect=sniff_dialect(sample))
+def text_lines(text: str) -> list[str]:
+    """The lines of a text as an editor counts them: ended by a line feed, a carriage return
+    or both (not by the other characters `str.splitlines` also breaks at)."""
+    return [line.rstrip("\r\n") for line in io.StringIO(text, newline="")]
 
 
-def read_rows(text: str) -> list[list[str]]:
-    """A CSV text as rows of cells, separator sniffed."""
-    return list(csv.reader(text.splitlines(), dialect=sniff_dialect(text)))
+@dataclass(frozen=True)
+class Record:
+    """One row of a CSV text: the line it starts on (1-based) and its cells."""
+
+    line: int
+    cells: list[str]
+
+
+def read_records(text: str, problems: Problems) -> list[Record]:
+    """A CSV text as rows of cells, separator sniffed, each with the line it starts on (see
+    `records`)."""
+    return list(records(io.StringIO(text, newline=""), problems))
+
+
+def records(lines: Iterable[str], problems: Problems) -> Iterator[Record]:
+    """CSV lines (each with its line break) as rows of cells, separator sniffed from the
+    first lines, each with the line it starts on, read as they are asked for: a list of a
+    million lines is never held whole.
+
+    A quoted cell may hold a line break, so one row may take several lines; but a quote that
+    is not closed would take the lines after it into one cell, merging members into one. So
+    a row is a problem at its first line when its quote runs to the end of the file, or
+    takes in whole lines of the list (as many separators as the first line has). So is a
+    line the CSV reader cannot read at all (a NUL character, a cell of a megabyte)."""
+    source = _Lines(lines)
+    dialect = sniff_dialect("".join(source.head(20)))
+    quote = str(dialect.quotechar or '"')
+    source.quote = quote
+    reader = csv.reader(source, dialect=dialect)
+    start, width = 1, 0
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.add(_unreadable(exc), line=max(start, reader.line_num))
+            source.taken()
+            if reader.line_num < start:  # the reader did not move on: nothing more to read
+                break
+            start = reader.line_num + 1
+            continue
+        end = reader.line_num
+        width = width or len(cells)
+        row = source.taken()
+        if end > start and _unclosed(row, str(dialect.delimiter), quote, width):
+            problems.add(msg("a quote ({quote}) on this line is not closed before line {end}; "
+                             "close it or take it out", quote=quote, end=end)
+                         if source.more() or source.quotes % 2 == 0 else
+                         msg("a quote ({quote}) on this line is not closed before the end of "
+                             "the file; close it or take it out", quote=quote), line=start)
+        else:
+            yield Record(start, cells)
+        start = end + 1
+
+
+class _Lines:
+    """Lines handed to the CSV reader one by one, keeping those of the row being read
+    (`taken`) and counting the quotes that went by; the first can be looked at before."""
+
+    def __init__(self, lines: Iterable[str]):
+        self.lines = iter(lines)
+        self.ahead: list[str] = []
+        self.row: list[str] = []
+        self.quote = '"'
+        self.quotes = 0
+
+    def head(self, count: int) -> list[str]:
+        while len(self.ahead) < count and (line := next(self.lines, None)) is not None:
+            self.ahead.append(line)
+        return self.ahead[:count]
+
+    def more(self) -> bool:
+        """Is there a line after those read so far?"""
+        return bool(self.head(1))
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        line = self.ahead.pop(0) if self.ahead else next(self.lines)
+        self.row.append(line)
+        self.quotes += line.count(self.quote)
+        return line
+
+    def taken(self) -> list[str]:
+        """The lines read since the last time this was asked."""
+        row, self.row = self.row, []
+        return row
+
+
+def _unclosed(lines: list[str], separator: str, quote: str, width: int) -> bool:
+    """Do these lines, read as one row, look like a quote left open: an odd number of
+    quotes (closed only by the end of the file), or a line taken in whole (the part of it
+    inside the quote holds as many separators as a row of the list)?"""
+    if "".join(lines).count(quote) % 2:
+        return True
+    inside = [lines[0].rsplit(quote, 1)[-1], *lines[1:-1], lines[-1].split(quote, 1)[0]]
+    return any(line.count(separator) >= max(1, width - 1) for line in inside)
+
+
+def _unreadable(exc: csv.Error) -> str:
+    reason = str(exc)
+    if "NUL" in reason:
+        return msg("this line holds a NUL character: is this a text file?")
+    if "field larger than field limit" in reason:
+        return msg("a cell on this line is longer than {most} characters",
+                   most=f"{csv.field_size_limit():,}")
+    return msg("this line cannot be read as CSV ({reason})", reason=reason)
 
 
 def write_text(path: Path, text: str, encoding: str = "utf-8") -> None:

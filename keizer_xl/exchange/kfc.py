@@ -15,10 +15,10 @@ from the ranking as KeizerForClubs does. The file's percentages and ratio become
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from keizer_xl.core.errors import KeizerError, Problems
 from keizer_xl.core.messages import msg
@@ -33,6 +33,15 @@ from keizer_xl.core.model import (
     tidy_name,
 )
 from keizer_xl.core.season import Season
+from keizer_xl.core.words import (
+    MAX_ROUND,
+    MAX_TEXT,
+    WordError,
+    checked_rating,
+    parse_board,
+    parse_round,
+    shortened,
+)
 
 PRESET = "kfc"
 GAME_RESULTS: dict[int, Result | None] = {
@@ -128,6 +137,10 @@ def kfc_settings(config: Mapping[str, tuple[str | None, float | None]],
         number = config.get(key, (None, None))[1]
         if number is None:
             continue
+        if not math.isfinite(number):
+            problems.add(msg("ConfigTab {key}: {problem}", key=key,
+                             problem=msg("'{value}' is not a number", value=str(number))))
+            continue
         value = str(round(number)) if kind == "whole" else decimal_text(number) + (
             "%" if kind == "percent" else "")
         try:
@@ -147,8 +160,17 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
     problems = Problems(file=source)
     by_id = {p.id: p for p in tournament.players}
     rows: dict[int, list[KfcPairing]] = defaultdict(list)  # player id -> his rows
+    pairings = []  # the rows whose round and board are in range: the only ones read further
     for row in tournament.pairings:
         place = msg("round {round}, board {board}", round=row.round, board=row.board)
+        try:
+            parse_round(row.round)
+            if row.game:
+                parse_board(row.board)
+        except WordError as exc:
+            problems.add(msg("{place}: {problem}", place=place, problem=exc.message))
+            continue
+        pairings.append(row)
         for pid in (row.white, row.black) if row.game else (row.white,):
             if pid not in by_id:
                 problems.add(msg("{place}: player {id} is not in the Player table",
@@ -164,7 +186,7 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
         if row.game and row.white == row.black and row.white in by_id:
             problems.add(msg("round {round}: {name} cannot play himself", round=row.round,
                              name=by_id[row.white].name))
-    played = {row.round for row in tournament.pairings if row.result != LATE_START}
+    played = {row.round for row in pairings if row.result != LATE_START}
     last = max(played, default=0)
     for k in range(1, last):
         if k not in played:
@@ -184,6 +206,16 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
         if p.state in (RETIRED, DELETED) and not taken:
             left_out.append(name)  # gone before his first round: KeizerForClubs forgets him
             continue
+        try:
+            rating = checked_rating(p.rating)
+        except WordError as exc:
+            problems.add(msg("player {id} ({name}): {problem} (rating)", id=p.id,
+                             name=shortened(name, 40), problem=exc.message))
+            continue
+        if len(name) > MAX_TEXT:
+            problems.add(msg("player {id}: the name is longer than a cell holds ({most} "
+                             "characters)", id=p.id, most=f"{MAX_TEXT:,}"))
+            continue
         if name_key(name) in seen:
             problems.add(msg("players {first} and {second} are both called '{name}'; give "
                              "each a name of their own in KeizerForClubs",
@@ -191,6 +223,11 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
             continue
         seen[name_key(name)] = p
         joined = taken[0] if taken else last + 1
+        if joined > MAX_ROUND:
+            problems.add(msg("player {id} ({name}): the player takes part in no round of the "
+                             "{most} a season has", id=p.id, name=shortened(name, 40),
+                             most=f"{MAX_ROUND:,}"))
+            continue
         for row in rows[p.id]:
             if row.result == LATE_START and row.round >= joined:
                 problems.add(msg("round {round}: {name} has a late start (result 12) but "
@@ -201,11 +238,11 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
             retired_last.append(name)
         if p.state != RETIRED and p.total is not None:
             totals[name] = p.total
-        people.append(Player(name, Fraction(p.rating), joined if joined > 1 else 1, left,
-                             None, len(people)))
+        people.append(Player(name, rating, joined if joined > 1 else 1, left, None,
+                             len(people)))
     settings = kfc_settings(tournament.config, problems)
-    entries = _entries(tournament.pairings, {p.id: tidy_name(p.name) for p in
-                                             tournament.players}, last, problems)
+    entries = _entries(pairings, {p.id: tidy_name(p.name) for p in tournament.players},
+                       last, problems)
     problems.raise_if_any()
     notes: list[str] = []
     if left_out:

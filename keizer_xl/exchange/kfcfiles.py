@@ -76,14 +76,20 @@ def read_tournament(path: Path) -> KfcTournament:
     except sqlite3.Error as exc:
         raise KfcFileProblem(msg("{file}: could not be read ({reason})", file=path,
                                  reason=exc)) from None
+    db.text_factory = _text  # a damaged file may hold bytes that are no UTF-8
     with closing(db):
         try:
             return _read(db, path)
         except sqlite3.OperationalError as exc:  # e.g. locked while KeizerForClubs writes
             raise KfcFileProblem(msg("{file}: could not be read ({reason})", file=path,
                                      reason=exc)) from None
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # bytes that are no text
             raise _damaged(path, str(exc)) from None
+
+
+def _text(data: bytes) -> str:
+    """A text of the file; bytes that are no UTF-8 as the replacement character."""
+    return data.decode("utf-8", "replace")
 
 
 def _check_header(path: Path) -> None:
@@ -173,7 +179,8 @@ def _number(value: object) -> float | None:
         return None
 
 
-def new_from_kfc(source: Path, book: Path, language: str | None = None) -> KfcOutcome:
+def new_from_kfc(source: Path, book: Path, language: str | None = None, lite: bool = False
+                 ) -> KfcOutcome:
     """Make the workbook `book` holding the tournament's players, rounds and settings, with
     its standings; in `language`, else the file's own. Nothing is written unless all of it
     can be."""
@@ -193,7 +200,7 @@ def new_from_kfc(source: Path, book: Path, language: str | None = None) -> KfcOu
                for p in season.players]
     made: list[Standings] = []
     create(book, players, fill=lambda tmp: made.append(_fill(tmp, imported, source.stem)),
-           language=language)
+           language=language, lite=lite)
     notes += imported.notes
     notes.append(_settings_note(imported.settings))
     if made and imported.totals and season.last_round \

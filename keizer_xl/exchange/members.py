@@ -16,11 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from keizer_xl.core.checks import tidy
 from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import name_key, tidy_name
-from keizer_xl.core.words import WordError, parse_rating, parse_whole
-from keizer_xl.exchange.csvfile import rows_of, text_lines
+from keizer_xl.core.words import ERROR_VALUES, MAX_TEXT, CellError
+from keizer_xl.exchange.csvfile import Record, file_lines, records
 
 # The headers keizer_xl reads, by the Players column they fill; matched ignoring case,
 # spaces, dots, dashes and underscores. Any other column is the club's own.
@@ -65,15 +66,17 @@ def read_members(path: Path) -> MemberList:
     """A member list (.csv, .txt, .xlsx, .xlsm); a FileError with every bad line."""
     if path.suffix.lower() in (".xlsx", ".xlsm"):
         rows, source = _workbook_rows(path)
-    else:
-        rows, source = _text_rows(path), path.name
-    return parse_members(rows, source)
+        return parse_members(rows, source)
+    problems = Problems(file=path.name)
+    listed = _text_records(path, problems)
+    return parse_members([r.cells for r in listed], path.name, [r.line for r in listed],
+                         problems)
 
 
 def _workbook_rows(path: Path) -> tuple[Sequence[Sequence[object]], str]:
     """The first sheet with a name column in its first row (else the first sheet), read as
     keizer_xl reads a club's workbook: within the Players sheet's limits, whatever the file
-    declares or repeats."""
+    declares or repeats (error values as the words Excel shows)."""
     from keizer_xl.workbook.files import list_sheets
 
     first: tuple[str, Sequence[Sequence[object]]] | None = None
@@ -85,18 +88,18 @@ def _workbook_rows(path: Path) -> tuple[Sequence[Sequence[object]], str]:
     return rows, msg("{file} (sheet {sheet})", file=path.name, sheet=title)
 
 
-def _text_rows(path: Path) -> list[list[str]]:
+def _text_records(path: Path, problems: Problems) -> list[Record]:
     """The rows of a list in a text file, read no further than a Players sheet holds."""
     from keizer_xl.exchange.csvfile import TextFileProblem
     from keizer_xl.workbook.files import ROWS
 
     most = ROWS["Players"]
-    rows = list(itertools.islice(rows_of(text_lines(path)), most + 1))
-    if len(rows) > most:
+    listed = list(itertools.islice(records(file_lines(path), problems), most + 1))
+    if len(listed) > most:
         raise TextFileProblem(msg("{file}: more than {most} lines; keizer_xl takes at most "
                                   "{players} players from a list", file=path.name,
                                   most=f"{most:,}", players=f"{most - 1:,}"))
-    return rows
+    return listed
 
 
 def _has_names(keys: Sequence[str]) -> bool:
@@ -104,14 +107,20 @@ def _has_names(keys: Sequence[str]) -> bool:
         {"first", "last"} <= {_PART.get(k) for k in keys}
 
 
-def parse_members(rows: Sequence[Sequence[object]], source: str) -> MemberList:
-    """The list's rows (the first is the header row) as players and own columns."""
-    problems = Problems(file=source)
-    header = [str(h).strip() if h is not None else "" for h in rows[0]] if rows else []
+def parse_members(rows: Sequence[Sequence[object]], source: str,
+                  lines: Sequence[int] | None = None,
+                  problems: Problems | None = None) -> MemberList:
+    """The list's rows (the first is the header row) as players and own columns; `lines`
+    are the rows' line numbers (by default 1, 2, 3, ...), and `problems` those found while
+    reading them. Each player's values are checked by the Players sheet's own checks, so
+    that nothing comes in that `check` would refuse."""
+    problems = problems if problems is not None else Problems(file=source)
+    lines = lines if lines is not None else range(1, len(rows) + 1)
+    header = [_header(h) for h in rows[0]] if rows else []
     keys = [_key(h) for h in header]
     if not _has_names(keys):
         problems.add(msg("the first line should name the columns, with one for the name (Naam "
-                         "or Name, or Voornaam and Achternaam)"), line=1)
+                         "or Name, or Voornaam and Achternaam)"), line=lines[0] if rows else 1)
         problems.raise_if_any()
     ours: dict[str, int] = {}
     parts: dict[str, int] = {}
@@ -125,10 +134,10 @@ def parse_members(rows: Sequence[Sequence[object]], source: str) -> MemberList:
         parts = {}
     own_cols = [i for i, h in enumerate(header) if h and i not in ours.values()
                 and i not in parts.values()]
-    players: list[dict[str, object]] = []
-    own_values: list[list[str | int | float | None]] = [[] for _ in own_cols]
+    _check_size(header, own_cols, len(rows) - 1, lines[0], problems)
+    listed: list[tuple[int, str, list[object]]] = []  # line, name, cells
     first_line: dict[str, int] = {}
-    for line, raw in enumerate(rows[1:], start=2):
+    for line, raw in zip(lines[1:], rows[1:], strict=True):
         row = [*raw, *[None] * (len(header) - len(raw))]
         if all(_blank(cell) for cell in row):
             continue
@@ -136,41 +145,97 @@ def parse_members(rows: Sequence[Sequence[object]], source: str) -> MemberList:
         if not name:
             problems.add(msg("this line has no name"), line=line)
             continue
+        too_long = [header[i] for i, cell in enumerate(row)
+                    if isinstance(cell, str) and len(cell) > MAX_TEXT]
+        if too_long or len(name) > MAX_TEXT:
+            problems.add(msg("{column}: longer than a cell holds ({most} characters)",
+                             column=too_long[0] if too_long else header[ours.get("Name", 0)],
+                             most=f"{MAX_TEXT:,}"), line=line)
+            continue
         key = name_key(name)
         if key in first_line:
             problems.add(msg("'{name}' is listed twice (also on line {line}); names must be "
                              "unique", name=name, line=first_line[key]), line=line)
             continue
         first_line[key] = line
-        player: dict[str, object] = {"Name": name}
-        for column in ("Rating", "Joined", "Left", "Present"):
-            cell = row[ours[column]] if column in ours else None
-            if _blank(cell):
-                continue
-            try:
-                if column == "Rating":
-                    rating = parse_rating(cell)
-                    value: object = int(rating) if rating.denominator == 1 else float(rating)
-                    if not value:
-                        continue  # unrated: a blank rating
-                elif column in ("Joined", "Left"):
-                    value = parse_whole(cell, 1)
-                else:
-                    value = str(cell).strip()
-            except WordError as exc:
-                problems.add(msg("{column}: {problem}", column=header[ours[column]],
-                                 problem=exc.message), line=line)
-                continue
-            player[column] = value
-        players.append(player)
-        for values, col in zip(own_values, own_cols, strict=True):
-            values.append(_own(row[col]))
+        listed.append((line, name, row))
+    players = _checked(listed, header, ours, problems)
     if not players and not problems:
         problems.add(msg("no players listed under the first line"))
 
     problems.raise_if_any()
-    return MemberList(players, [(header[c], v) for c, v in zip(own_cols, own_values,
-                                                                   strict=True)])
+    own = [(header[c], [_own(row[c]) for _, _, row in listed]) for c in own_cols]
+    return MemberList(players, own)
+
+
+def _header(cell: object) -> str:
+    return "" if cell is None else tidy_name(str(cell))
+
+
+def _check_size(header: Sequence[str], own: Sequence[int], count: int, line: int,
+                problems: Problems) -> None:
+    """A list that would make a Players sheet larger than keizer_xl reads is refused."""
+    from keizer_xl.core.checks import PLAYER_COLUMNS
+    from keizer_xl.workbook.files import ROWS
+    from keizer_xl.workbook.xlsx import MAX_CELLS, MAX_COLUMNS
+
+    most_rows = ROWS["Players"]
+    columns = len(PLAYER_COLUMNS) + len(own)
+    if columns > MAX_COLUMNS or count + 1 > most_rows or columns * (count + 1) > MAX_CELLS:
+        problems.add(msg("the list has {rows} lines and {columns} columns; a Players sheet "
+                         "keizer_xl reads has at most {most_rows} rows, {most_columns} "
+                         "columns and {most_cells} cells", rows=f"{count + 1:,}",
+                         columns=f"{len(header):,}", most_rows=f"{most_rows:,}",
+                         most_columns=f"{MAX_COLUMNS:,}", most_cells=f"{MAX_CELLS:,}"),
+                     line=line)
+        problems.raise_if_any()
+
+
+def _checked(listed: Sequence[tuple[int, str, Sequence[object]]], header: Sequence[str],
+             ours: dict[str, int], problems: Problems) -> list[dict[str, object]]:
+    """The players' values read and checked as the Players sheet's are (`read_players`),
+    each problem placed at its line and named by the list's own header."""
+    from keizer_xl.core.checks import Table, read_players, without_errors
+    from keizer_xl.core.settings import Settings
+
+    columns = [c for c in ("Rating", "Joined", "Left", "Present") if c in ours]
+    cells: dict[str, list[object]] = {"Name": [name for _, name, _ in listed]}
+    cells.update({c: [_cell(row[ours[c]]) for _, _, row in listed] for c in columns})
+    found = Problems()
+    table = without_errors(Table("Players", [line for line, _, _ in listed], cells), found)
+    read = {p.source: p for p in read_players(table, Settings(), found)}
+    for p in found.items:
+        problems.add(msg("{column}: {problem}", column=header[ours[p.column]],
+                         problem=p.message) if p.column in ours else p.message,
+                     line=p.row)  # type: ignore[arg-type]
+    bad = {p.row for p in found.items}
+    players = []
+    for n, (line, name, _) in enumerate(listed):
+        player = read.get(line)
+        if player is None or line in bad:
+            continue
+        values: dict[str, object] = {"Name": name}
+        if player.rating:
+            rating = player.rating
+            values["Rating"] = int(rating) if rating.denominator == 1 else float(rating)
+        if table.column("Joined")[n] is not None:
+            values["Joined"] = player.joined
+        if player.left is not None:
+            values["Left"] = player.left
+        present = table.column("Present")[n]
+        if present is not None:
+            values["Present"] = str(present).strip()
+        players.append(values)
+    return players
+
+
+def _cell(cell: object) -> object:
+    """A cell of ours for the checks: blank as None, an error value (`#N/A`) as one."""
+    if _blank(cell):
+        return None
+    if isinstance(cell, str) and cell.strip() in ERROR_VALUES:
+        return CellError(cell.strip())
+    return tidy(cell)
 
 
 def _blank(cell: object) -> bool:
@@ -210,12 +275,13 @@ def _own(cell: object) -> str | int | float | None:
     return word
 
 
-def new_from_members(members: Path, book: Path, language: str = "en") -> MemberList:
+def new_from_members(members: Path, book: Path, language: str = "en", lite: bool = False
+                     ) -> MemberList:
     """Make the workbook `book` with the list's players and own columns (nothing is
     written when the list has a problem)."""
     from keizer_xl.workbook.newbook import add_own_columns, create
 
     found = read_members(members)
-    create(book, found.players, language=language,
+    create(book, found.players, language=language, lite=lite,
            fill=(lambda tmp: add_own_columns(tmp, found.own)) if found.own else None)
     return found

@@ -48,18 +48,18 @@ def next_order(players: Sequence[Player], standings: Standings, order: str) -> l
 
 
 def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: Fraction | None,
-                  order: str) -> tuple[list[tuple[str, str]], list[str]]:
+                  order: str, rounding: str = "even") -> tuple[list[tuple[str, str]], list[str]]:
     """Last season's settings for the next, and notes on what was changed.
 
-    A Top value that keizer_xl fixed when round 1 was paired (the automatic one for last
-    season's number of players) is left blank, to be fixed again for the new number."""
+    A Top value that keizer_xl fixed when round 1 was paired (see `fixed_at_round_one`) is
+    left blank, to be fixed again for the new number of players."""
     out: list[tuple[str, str]] = []
     notes: list[str] = []
     for name, value in filled:
         if name == "Initial order":
             continue
-        if (name == "Top value" and top_value is not None
-                and top_value == automatic_top_value(len(season.players))):
+        if name == "Top value" and top_value is not None and fixed_at_round_one(
+                top_value, season, rounding):
             notes.append(msg("{setting} {value} was last season's automatic value; it is "
                              "blank again, to be fixed for this season's players when round 1 "
                              "is paired", setting=Name("Top value", "setting"), value=value))
@@ -68,6 +68,16 @@ def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: 
     if order == "standings":
         out.append(("Initial order", "as listed"))
     return out, notes
+
+
+def fixed_at_round_one(top_value: Fraction, season: Season, rounding: str = "even") -> bool:
+    """Is this the Top value keizer_xl fixed when round 1 was paired: the automatic value
+    for the players on the sheet then? Those are the players taking part in round 1; late
+    entrants were added afterwards (or, listed in advance with their Joined round, were
+    there too: the value for everyone counts as well)."""
+    at_round_one = sum(1 for p in season.players if p.joined <= 1)
+    return top_value in {automatic_top_value(at_round_one, rounding),
+                         automatic_top_value(len(season.players), rounding)}
 
 
 def _cell(value: object) -> str | int | float | None:
@@ -86,7 +96,7 @@ def _cell(value: object) -> str | int | float | None:
 
 
 def new_from_last(last: Path, book: Path, order: str = "rating",
-                  language: str | None = None) -> NextSeasonOutcome:
+                  language: str | None = None, lite: bool = False) -> NextSeasonOutcome:
     """Make `book` for next season from last season's workbook `last` (only read), in
     `language` (default: last season's)."""
     from keizer_xl.workbook.files import read_grids
@@ -101,7 +111,8 @@ def new_from_last(last: Path, book: Path, order: str = "rating",
     rating = {row.name: row.rating for row in standings.rows}
     players = [{"Name": p.name, "Rating": rating.get(p.name, p.rating) or None} for p in stay]
     settings, notes = next_settings(filled_settings(grids, layout), season,
-                                    competition.settings.top_value, order)
+                                    competition.settings.top_value, order,
+                                    competition.settings.top_value_rounding)
     grid = grids[layout.sheet["Players"]]
     ours = set(layout.columns["Players"].values())
     header = list(grid[0]) if grid else []
@@ -119,7 +130,7 @@ def new_from_last(last: Path, book: Path, order: str = "rating",
                          last=last.name, book=book.name))
 
     create(book, players, fill=lambda tmp: _fill(tmp, own, settings),
-           language=language or layout.language)
+           language=language or layout.language, lite=lite)
     left_out = [p.name for p in season.players if p not in stay]
     return NextSeasonOutcome(book, len(stay), left_out, notes)
 

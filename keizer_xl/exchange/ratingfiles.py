@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from keizer_xl.core.messages import msg
-from keizer_xl.exchange.csvfile import text_lines
+from keizer_xl.exchange.csvfile import file_lines
 from keizer_xl.exchange.ratings import RatingPlan, parse_rating_list, plan_ratings, wanted_for
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def update_ratings(book: Path, rating_list: Path, everyone: bool = False) -> Rat
     ids = {column: _ids(season, grid, at) for column, at in columns.items()
            if column in ("KNSB id", "FIDE id")}
     known = [ident for found in ids.values() for ident in found.values()]
-    listed = parse_rating_list(text_lines(rating_list), rating_list.name,
+    listed = parse_rating_list(file_lines(rating_list), rating_list.name,
                                wanted_for(season, known))
     plan = plan_ratings(season, ids.get(listed.id_column, {}), listed, everyone)
     places = {p.name: layout.place(Problem("", "Players", p.source, "Name"))

@@ -8,6 +8,7 @@ is `Anna de Vries`), then by last name and first initial (`Vries, A. de`).
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
 from collections import defaultdict
@@ -17,10 +18,10 @@ from fractions import Fraction
 
 from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Game, Player
+from keizer_xl.core.model import Game, Player, tidy_name
 from keizer_xl.core.season import Season
-from keizer_xl.core.words import parse_rating
-from keizer_xl.exchange.csvfile import rows_of
+from keizer_xl.core.words import WordError, checked_rating, short_text
+from keizer_xl.exchange.csvfile import records
 
 # Dutch and Flemish tussenvoegsels (and the usual foreign ones), written after the first
 # name in `Vries, Anna de`.
@@ -45,13 +46,14 @@ def _key(header: str) -> str:
 @dataclass(frozen=True)
 class ListedRating:
     """One line of a rating list; `rating` None when the line has none (or an unreadable
-    one, kept as typed in `text`)."""
+    one, kept as typed in `text`, with what is wrong with it in `problem`)."""
 
     line: int
     id: str
     name: str
     rating: Fraction | None
     text: str = ""
+    problem: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class RatingList:
     kind: str  # "KNSB" or "FIDE"
     id_column: str  # "KNSB id" or "FIDE id"
     entries: tuple[ListedRating, ...]
+    source: str = "the rating list"  # the file's name, for messages
 
 
 def federation_id(value: object) -> str:
@@ -72,11 +75,11 @@ def federation_id(value: object) -> str:
 
 
 def _rating(word: str) -> Fraction | None:
-    """A list's rating: a whole number read as `parse_rating` reads the Players sheet's;
-    blank, 0 and `-` mean unrated."""
-    rating = parse_rating(word)  # WordError is a ValueError
+    """A list's rating: a whole number read and checked as the Players sheet's Rating
+    (`checked_rating`); blank, 0 and `-` mean unrated. WordError says what is wrong."""
+    rating = checked_rating(word)
     if rating.denominator != 1:
-        raise ValueError(word)
+        raise WordError(msg("'{value}' is not a whole number", value=short_text(word)))
     return rating or None
 
 
@@ -84,24 +87,29 @@ def parse_rating_list(text: str | Iterable[str], source: str = "the rating list"
                       wanted: Callable[[str, str], bool] | None = None) -> RatingList:
     """A KNSB list (`Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S`) or a FIDE list as
     CSV (`ID Number`/`fideid`, `Name`, `SRtng`/`Rating`, …), separator sniffed; its text,
-    or its lines as they are read.
+    or its lines as they are read (see `file_lines`).
 
     With `wanted` (id, name), only the lines it wants are kept: a list of the world's
     players (a million lines) costs the memory of the few that can be the club's."""
     problems = Problems(file=source)
-    rows = rows_of(text.splitlines() if isinstance(text, str) else text)
-    header = [_key(cell) for cell in next(rows, [])]
+    lines = io.StringIO(text, newline="") if isinstance(text, str) else text
+    rows = records(lines, problems)
+    first = next(rows, None)
+    header = [_key(cell) for cell in first.cells] if first else []
     id_col = next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
     name_col = next((i for i, h in enumerate(header) if h in NAME_HEADERS), None)
     rating_col = next((header.index(h) for h in RATING_HEADERS if h in header), None)
     if name_col is None or rating_col is None:
+        for _ in rows:  # a quote left open may have merged any of the lines: said first
+            pass
+        problems.raise_if_any()
         problems.add(msg("the first line should name the columns; found no name column (Naam "
                          "or Name) and no rating column (Rating or SRtng)")
                      if name_col is None and rating_col is None else
                      msg("the first line should name the columns; found no name column (Naam "
                          "or Name)") if name_col is None else
                      msg("the first line should name the columns; found no rating column "
-                         "(Rating or SRtng)"), line=1)
+                         "(Rating or SRtng)"), line=first.line if first else 1)
         problems.raise_if_any()
     assert name_col is not None and rating_col is not None
     column = ID_HEADERS[header[id_col]] if id_col is not None else "FIDE id"
@@ -109,29 +117,32 @@ def parse_rating_list(text: str | Iterable[str], source: str = "the rating list"
         column = "KNSB id"
     entries = []
     listed = 0
-    for n, row in enumerate(rows, start=2):
+    for record in rows:
+        row = record.cells
         if not any(cell.strip() for cell in row):
             continue
         cells = [*row, *[""] * (len(header) - len(row))]
-        name = " ".join(cells[name_col].split())
+        name = tidy_name(cells[name_col])
         if not name:
             continue
         listed += 1
         ident = federation_id(cells[id_col]) if id_col is not None else ""
         if wanted is not None and not wanted(ident, name):
             continue
-        typed = cells[rating_col].strip()
+        typed, problem = cells[rating_col].strip(), ""
         try:
             rating = _rating(typed)
             typed = ""
-        except ValueError:
-            rating = None
-        entries.append(ListedRating(n, ident, name, rating, typed))
+        except WordError as exc:
+            rating, problem = None, exc.message
+        entries.append(ListedRating(record.line, ident, name, rating, typed, problem))
+    problems.raise_if_any()  # a quote left open may have merged any of the lines
     if not listed:
         problems.add(msg("no players listed under the first line"))
 
     problems.raise_if_any()
-    return RatingList("KNSB" if column == "KNSB id" else "FIDE", column, tuple(entries))
+    return RatingList("KNSB" if column == "KNSB id" else "FIDE", column, tuple(entries),
+                      source)
 
 
 # -- names --------------------------------------------------------------------------------
@@ -278,5 +289,18 @@ def plan_ratings(season: Season, ids: Mapping[str, str], rating_list: RatingList
             kept.append(match)
         else:
             changes.append(match)
+    _refuse_unreadable(rating_list, unrated)
     return RatingPlan(rating_list, tuple(changes), tuple(same), tuple(kept), tuple(unrated),
                       tuple(missing), tuple(ambiguous), paired)
+
+
+def _refuse_unreadable(rating_list: RatingList, unrated: Sequence[Match]) -> None:
+    """A player's line whose rating the Players sheet would refuse (99999, 1e308, abc) is
+    a problem with its line, and nothing is written: the lines of people who are not in
+    the club are never read further."""
+    problems = Problems(file=rating_list.source)
+    for match in unrated:
+        if match.entry.problem:
+            problems.add(msg("{name}: {problem} (rating)", name=match.entry.name,
+                             problem=match.entry.problem), line=match.entry.line)
+    problems.raise_if_any()

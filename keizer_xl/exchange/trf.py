@@ -12,9 +12,10 @@ absence, which earn a share of one's own value instead), the rank is the Keizer 
 bye is `U`; an absence, and a round before a player joined or after he left, is `Z`. The
 settings the club changed travel in extension records `KZS Name = value`, and what TRF
 cannot tell apart (a late entrant's rounds, a player who left, club duty and unexcused
-absences, all `Z`) in `KZP start joined 3 left 12 club 4 7 unexcused 9`. Other programs
-pass over records they do not know, as they do with their own `XX?` extensions; keizer_xl
-reads them back, so a season exported and imported again ranks the same.
+absences, all `Z`) in `KZP start joined 3 left 12 club 4 7 unexcused 9`, and the language
+of a workbook that is not English in `KZL nl`. Other programs pass over records they do
+not know, as they do with their own `XX?` extensions; keizer_xl reads them back, so a
+season exported and imported again ranks the same, in a workbook of the same language.
 """
 
 from __future__ import annotations
@@ -25,14 +26,17 @@ from fractions import Fraction
 
 from keizer_xl.core.errors import KeizerError, KeizerXLError, Problems
 from keizer_xl.core.messages import Message, msg
-from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, name_key, tidy_name
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.season import Season
+from keizer_xl.core.words import MAX_ROUND, WordError, parse_round
+from keizer_xl.exchange.csvfile import text_lines
 
 TOURNAMENT_TYPE = "Keizer (internal competition)"
 NAME_WIDTH = 33
 SETTING_RECORD = "KZS"
 PLAYER_RECORD = "KZP"
+LANGUAGE_RECORD = "KZL"
 REASON_WORDS = {"club": Absence.CLUB, "unexcused": Absence.UNEXCUSED}
 FIRST_BLOCK = 91  # 0-based column of round 1's block (column 92 on paper)
 BLOCK_WIDTH = 10
@@ -127,6 +131,7 @@ class TrfReport:
     header: tuple[tuple[str, str], ...]
     players: tuple[TrfPlayer, ...]
     settings: tuple[tuple[str, str], ...] = ()  # (setting name, value as typed)
+    language: str = ""  # the workbook's language when not English ("nl"), else ""
 
     @property
     def rounds(self) -> int:
@@ -149,9 +154,10 @@ def game_points(rounds: Iterable[TrfRound]) -> Fraction:
 
 def report_from_season(season: Season, standings: Standings, name: str,
                        identities: Mapping[str, Identity] | None = None,
-                       settings: Sequence[tuple[str, str]] = ()) -> TrfReport:
+                       settings: Sequence[tuple[str, str]] = (),
+                       language: str = "en") -> TrfReport:
     """The season up to the round of `standings` (its completed rounds) as a TRF report;
-    `settings` are the (name, value) pairs the club filled in."""
+    `settings` are the (name, value) pairs the club filled in, `language` the workbook's."""
     rounds = standings.after_round
     start = {p.name: n for n, p in enumerate(season.players, start=1)}
     if len(start) > MAX_NUMBER:
@@ -188,12 +194,18 @@ def report_from_season(season: Season, standings: Standings, name: str,
     rated = sum(1 for p in players if p.rating)
     header = (("012", _one_line(name)), ("062", str(len(players))), ("072", str(rated)),
               ("092", TOURNAMENT_TYPE))
-    return TrfReport(header, tuple(players), tuple(settings))
+    return TrfReport(header, tuple(players), tuple(settings),
+                     "" if language == "en" else language)
 
 
 def _rating(rating: Fraction) -> int:
     whole = round(rating)
     return whole if 0 < whole <= MAX_NUMBER else 0
+
+
+def _digits(word: str) -> bool:
+    """Only the digits 0-9 (not ² or ٣, which `str.isdigit` takes but `int` may not)."""
+    return word.isascii() and word.isdigit()
 
 
 def _one_line(text: str) -> str:
@@ -203,6 +215,7 @@ def _one_line(text: str) -> str:
 def write_trf(report: TrfReport) -> str:
     """The report as TRF-16 text, lines ending in a newline, no trailing spaces."""
     lines = [f"{code} {text}".rstrip() for code, text in report.header]
+    lines += [f"{LANGUAGE_RECORD} {report.language}"] if report.language else []
     lines += [f"{SETTING_RECORD} {name} = {_one_line(value)}" for name, value in report.settings]
     for p in sorted(report.players, key=lambda p: p.start):
         ident = p.identity
@@ -239,10 +252,13 @@ def parse_trf(text: str, source: str = "the TRF file") -> TrfReport:
     players: list[TrfPlayer] = []
     settings: list[tuple[str, str]] = []
     records: list[tuple[int, str]] = []
-    for n, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    language = ""
+    for n, line in enumerate(text_lines(text.lstrip("\ufeff")), start=1):
         code = line[:3]
         if code == PLAYER_RECORD:
             records.append((n, line))
+        elif code == LANGUAGE_RECORD:
+            language = line[4:].strip().lower()
         elif code == SETTING_RECORD:
             setting = _setting_line(line, n, problems)
             if setting is not None:
@@ -251,14 +267,14 @@ def parse_trf(text: str, source: str = "the TRF file") -> TrfReport:
             player = _player_line(line, n, problems)
             if player is not None:
                 players.append(player)
-        elif len(code) == 3 and code.isdigit() and code.endswith("2"):
+        elif len(code) == 3 and _digits(code) and code.endswith("2"):
             header.append((code, line[4:].rstrip()))
     if not players and not problems:
         problems.add(msg("no player lines (starting with 001): is this a TRF file?"))
     players = _with_records(players, records, problems)
     _check_pairings(players, problems)
     problems.raise_if_any()
-    return TrfReport(tuple(header), tuple(players), tuple(settings))
+    return TrfReport(tuple(header), tuple(players), tuple(settings), language)
 
 
 def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
@@ -269,7 +285,7 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
     by_start = {p.start: i for i, p in enumerate(players)}
     for n, line in records:
         words = line[3:].split()
-        if not words or not words[0].isdigit() or int(words[0]) not in by_start:
+        if not words or not _digits(words[0]) or int(words[0]) not in by_start:
             problems.add(msg("'{word}' is not the starting rank of a player line",
                              word=words[0] if words else ""), line=n)
             continue
@@ -280,14 +296,20 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
         for word in words[1:]:
             if word in ("joined", "left", *REASON_WORDS):
                 key = word
-            elif not word.isdigit() or not key or int(word) < 1:
+            elif not _digits(word) or not key or int(word) < 1:
                 problems.add(msg("'{word}' is not understood here; write e.g. joined 3 left 12 "
                                  "club 4 7 unexcused 9", word=word), line=n)
                 break
-            elif key in REASON_WORDS:
-                reasons.append((int(word), REASON_WORDS[key]))
             else:
-                changes[key] = int(word)
+                try:
+                    number = parse_round(word)
+                except WordError as exc:
+                    problems.add(msg("{problem} (round)", problem=exc.message), line=n)
+                    break
+                if key in REASON_WORDS:
+                    reasons.append((number, REASON_WORDS[key]))
+                else:
+                    changes[key] = number
         players[i] = dataclasses.replace(players[i], reasons=tuple(sorted(reasons)),
                                          **changes)  # type: ignore[arg-type]
         for k, _ in reasons:
@@ -324,7 +346,7 @@ def _number(text: str, what: Message, columns: str, line: int, problems: Problem
             problems.add(msg("no {what} (columns {columns})", what=what, columns=columns),
                          line=line)
         return blank
-    if not word.isdigit():
+    if not _digits(word):
         problems.add(msg("'{word}' is not a {what} (columns {columns})", word=word, what=what,
                          columns=columns), line=line)
         return None
@@ -334,7 +356,7 @@ def _number(text: str, what: Message, columns: str, line: int, problems: Problem
 def _player_line(line: str, n: int, problems: Problems) -> TrfPlayer | None:
     padded = line.ljust(FIRST_BLOCK)
     start = _number(padded[4:8], msg("starting rank"), "5–8", n, problems)
-    name = _one_line(padded[14:47])
+    name = tidy_name(padded[14:47])
     if not name:
         problems.add(msg("no name (columns 15–47)"), line=n)
     rating = _number(padded[48:52], msg("rating"), "49–52", n, problems, blank=0)
@@ -347,7 +369,11 @@ def _player_line(line: str, n: int, problems: Problems) -> TrfPlayer | None:
                          value=points_text), line=n)
         points = Fraction(0)
     rounds: list[TrfRound] = []
-    rest = line[FIRST_BLOCK:]
+    rest = line[FIRST_BLOCK:].rstrip()
+    if len(rest) > MAX_ROUND * BLOCK_WIDTH:
+        problems.add(msg("the line has more than {most} rounds; a season has at most {most}",
+                         most=f"{MAX_ROUND:,}"), line=n)
+        rest = rest[:MAX_ROUND * BLOCK_WIDTH]
     for k in range(0, len(rest), BLOCK_WIDTH):
         rounds.append(_round_block(rest[k:k + BLOCK_WIDTH], k // BLOCK_WIDTH + 1, n, problems))
     while rounds and rounds[-1].blank:
@@ -370,7 +396,7 @@ def _round_block(block: str, round_no: int, n: int, problems: Problems) -> TrfRo
     opponent_text, colour, result = block[0:4].strip(), block[5].lower(), block[7].upper()
     opponent = 0
     if opponent_text:
-        if not opponent_text.isdigit():
+        if not _digits(opponent_text):
             problems.add(msg("{where}: '{value}' is not a starting rank", where=where,
                              value=opponent_text), line=n)
         else:
@@ -419,7 +445,7 @@ def _check_pairings(players: Sequence[TrfPlayer], problems: Problems) -> None:
                 problems.add(msg("round {round}: {name} plays {other} (number {start}), but "
                                  "line {line} does not have that game", round=k, name=p.name,
                                  other=q.name, start=q.start, line=q.line), line=p.line)
-            elif p.start < q.start and (back.colour != _OPPOSITE[r.colour]
+            elif p.start < q.start and (back.colour != _OPPOSITE.get(r.colour)
                                         or _codes(r, back) not in GAME_RESULTS):
                 problems.add(msg("round {round}: {name} ({colour} {result}) and {other} "
                                  "({back_colour} {back_result}, line {line}) do not agree",
@@ -442,6 +468,7 @@ class ImportedSeason:
     identities: dict[str, Identity]
     notes: tuple[str, ...]
     settings: tuple[tuple[str, str], ...] = ()
+    language: str = ""  # the language of the workbook it came from, if told ("nl")
 
 
 def season_from_report(report: TrfReport, source: str = "the TRF file") -> ImportedSeason:
@@ -455,7 +482,7 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
     players = sorted(report.players, key=lambda p: p.start)
     seen: dict[str, TrfPlayer] = {}
     for p in players:
-        key = p.name.casefold()
+        key = name_key(p.name)
         if key in seen:
             problems.add(msg("'{name}' is on line {line} too; each player needs a name of "
                              "their own", name=p.name, line=seen[key].line), line=p.line)
@@ -470,6 +497,12 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
         joined = p.joined if p.joined > 1 else taken[0] if taken else rounds + 1
         left = p.left if p.left is not None else (
             taken[-1] if taken and taken[-1] < rounds else None)
+        if joined > MAX_ROUND:
+            problems.add(msg("the player takes part in no round of the {most} a season has",
+                             most=f"{MAX_ROUND:,}"), line=p.line)
+        elif left is not None and left < joined:
+            problems.add(msg("{name} leaves after round {left} but joins in round {joined}",
+                             name=p.name, left=left, joined=joined), line=p.line)
         for k, r in enumerate(p.rounds, start=1):
             if (k < joined or (left is not None and k > left)) and r.result not in "Z ":
                 problems.add(msg("round {round} has a game or a bye, but the player joined in "
@@ -492,7 +525,7 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
             if r.opponent:
                 if r.opponent < p.start:
                     continue  # the game was made from the other player's line
-                q = seen[name_of[r.opponent].casefold()]
+                q = seen[name_key(name_of[r.opponent])]
                 back = q.rounds[k - 1]
                 if r.colour == "b":
                     white, black, w, b = q, p, back, r
@@ -527,4 +560,4 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
                          "Rounds sheet", count=unplayed, round=rounds))
     identities = {p.name: p.identity for p in players if p.identity != Identity()}
     return ImportedSeason(report.header_text("012"), Season(tuple(people), tuple(entries)),
-                          identities, tuple(notes), report.settings)
+                          identities, tuple(notes), report.settings, report.language)

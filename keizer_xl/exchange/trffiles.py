@@ -9,6 +9,7 @@ from pathlib import Path
 
 from keizer_xl.core.messages import msg
 from keizer_xl.core.season import Season
+from keizer_xl.core.words import shortened
 from keizer_xl.exchange.csvfile import read_text, write_text
 from keizer_xl.exchange.trf import (
     NAME_WIDTH,
@@ -34,6 +35,7 @@ class TrfOutcome:
     players: int
     rounds: int
     notes: list[str] = field(default_factory=list)
+    language: str = "en"  # the workbook's
 
 
 def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
@@ -50,7 +52,8 @@ def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
     settings = [(setting, value) for setting, value in filled_settings(grids, layout)
                 if setting != NAME_SETTING]  # the name is line 012
     title = name or competition.settings.competition_name or book.stem
-    report = report_from_season(season, standings, title, identities, settings)
+    report = report_from_season(season, standings, title, identities, settings,
+                                layout.language)
     write_text(out, write_trf(report))
     notes: list[str] = []
     if season.last_round > standings.after_round:
@@ -59,7 +62,8 @@ def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
     long = [p.name for p in season.players if len(p.name) > NAME_WIDTH]
     if long:
         notes.append(msg("names longer than {width} characters were cut short in the file: "
-                         "{names}", width=NAME_WIDTH, names=", ".join(long)))
+                         "{names}", width=NAME_WIDTH,
+                         names=", ".join(shortened(n, 2 * NAME_WIDTH) for n in long)))
     return TrfOutcome(out, len(season.players), standings.after_round, notes)
 
 
@@ -96,21 +100,26 @@ def read_identities(season: Season, grid: Sequence[Sequence[object]]) -> dict[st
     return out
 
 
-def new_from_trf(source: Path, book: Path, language: str = "en"
+def new_from_trf(source: Path, book: Path, language: str | None = None, lite: bool = False
                  ) -> tuple[TrfOutcome, ImportedSeason]:
     """Make the workbook `book` holding the TRF file's players and rounds, with its
-    standings; nothing is written unless all of it can be."""
+    standings, in `language`, else in the language of the workbook the file was made
+    from (its `KZL` record), else in English; nothing is written unless all of it can be."""
+    from keizer_xl.i18n import LANGUAGES
     from keizer_xl.workbook.newbook import create
 
     text = read_text(source)
     imported = season_from_report(parse_trf(text, source.name), source.name)
+    if language is None:
+        language = imported.language if imported.language in LANGUAGES else "en"
     season = imported.season
     players = [{"Name": p.name, "Rating": int(p.rating) if p.rating else None,
                 "Joined": p.joined if p.joined > 1 else None, "Left": p.left}
                for p in season.players]
-    create(book, players, fill=lambda tmp: _fill(tmp, imported), language=language)
+    create(book, players, fill=lambda tmp: _fill(tmp, imported), language=language,
+           lite=lite)
     return TrfOutcome(book, len(season.players), season.last_round,
-                      list(imported.notes)), imported
+                      list(imported.notes), language), imported
 
 
 def _fill(path: Path, imported: ImportedSeason) -> None:

@@ -106,6 +106,7 @@ SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
         "Rating K-factor": "Rating K-factor", "Pairing": "Indeling",
         "Top-down from round": "Van boven af vanaf ronde",
         "First round white": "Wit in eerste ronde", "Max same colour": "Max zelfde kleur",
+        "Pricing": "Waardering", "Top value rounding": "Afronding topwaarde",
         "Minimum games": "Minimum partijen", "Rounds in season": "Ronden in seizoen",
         "Club name": "Clubnaam", "Competition name": "Competitienaam",
     },
@@ -127,6 +128,7 @@ SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
         "Top-down from round": "Von oben ab Runde",
         "First round white": "Weiß in der ersten Runde",
         "Max same colour": "Max. gleiche Farbe",
+        "Pricing": "Bewertung", "Top value rounding": "Rundung des Höchstwerts",
         "Minimum games": "Mindestpartien", "Rounds in season": "Runden der Saison",
         "Club name": "Vereinsname", "Competition name": "Turniername",
     },
@@ -146,6 +148,7 @@ SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
         "Rating K-factor": "Fattore K Elo", "Pairing": "Abbinamento",
         "Top-down from round": "Dall'alto dal turno",
         "First round white": "Bianco al primo turno", "Max same colour": "Max stesso colore",
+        "Pricing": "Valutazione", "Top value rounding": "Arrotondamento valore massimo",
         "Minimum games": "Partite minime", "Rounds in season": "Turni nella stagione",
         "Club name": "Nome del circolo", "Competition name": "Nome del torneo",
     },
@@ -178,6 +181,17 @@ SETTINGS_TO_CONTRACT = {name_key(local): name for names in SETTING_TRANSLATIONS.
 def local_name(name: str, language: str) -> str:
     """A sheet name, header or caption as a workbook in `language` writes it."""
     return TRANSLATIONS.get(language, {}).get(name) or name
+
+
+def withdrawn_mark(language: str) -> str:
+    """`(withdrawn)`: what follows the name of a player who has left, on every output."""
+    return f"({local_name('withdrawn', language)})"
+
+
+def withdrawn_name(name: str, language: str) -> str:
+    """`Anna de Vries (withdrawn)`: a player who has left, as the Standings sheet, the
+    pages, the chat text and the PDFs all write the name."""
+    return f"{name} {withdrawn_mark(language)}"
 
 
 def local_setting(name: str, language: str) -> str:

@@ -6,7 +6,8 @@ file. Every click starts a fresh Python, so the heavy imports wait inside the fu
 and every call into Excel is a round trip between processes, so there is one read per
 contract sheet and one write per block of cells. Whatever goes wrong ends in a message box
 in plain words, never a Python traceback, and nothing is written unless the whole
-computation succeeded.
+computation succeeded. The work itself (`pair_in`, `recalc_in`, `unpair_in`) is shared with
+the buttons of xlwings Lite (`keizer_xl.lite`), which say what came of it in their own way.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from keizer_xl.core.errors import KeizerXLError
@@ -66,7 +68,7 @@ def _run(book: Any, work: Callable[[Any, str], None], button: str) -> None:
                 f"{button}: this is run by the workbook's button in Excel; from Python, "
                 "pass the workbook, e.g. `keizer_xl.recalculate(xlwings.Book('club.xlsm'))`"
             ) from exc
-    language = _language(book)
+    language = book_language(book)
     try:
         with _one_writer(book):
             work(book, language)
@@ -74,7 +76,7 @@ def _run(book: Any, work: Callable[[Any, str], None], button: str) -> None:
         _alert(book, failure_message(exc, button, language), button, language)
 
 
-def _language(book: Any) -> str:
+def book_language(book: Any) -> str:
     """The language to speak: the workbook's (told by its sheet names), unless the
     environment asks for another (see `i18n.choose`)."""
     from keizer_xl.i18n import choose
@@ -110,31 +112,26 @@ def _one_writer(book: Any) -> Iterator[None]:
 
 
 def _pair(book: Any, language: str) -> None:
-    from keizer_xl.workbook.layout import board_notes
-    from keizer_xl.workbook.plans import plan_pair
-
-    grids = read_grids(book)
-    next_round, edits = plan_pair(grids)
-    write(book, edits)
-    _show(book, next(e for e in edits if e.table == "Rounds"))
-    notes = [*([next_round.standings.note] if next_round.standings.note else []),
-             *next_round.notes, *_warnings(next_round.standings), *board_notes(grids)]
-    if notes:
+    written = pair_in(book)
+    _show(book, written.shown)
+    if written.notes:
         _note(book, "\n\n".join([translate("Round {round} is paired. Please note:", language)
-                                  .format(round=next_round.round),
-                                  *(say(note, language) for note in notes)]),
+                                  .format(round=written.round),
+                                  *(say(note, language) for note in written.notes)]),
               "Pair next round", language)
 
 
 def _unpair(book: Any, language: str) -> None:
-    from keizer_xl.workbook.plans import plan_unpair
+    written = unpair_in(book)
+    _show(book, written.shown)
+    _note(book, taken_back(written.round, language), "Undo last pairing", language)
 
-    unpaired, edits = plan_unpair(read_grids(book))
-    write(book, edits)
-    _show(book, edits[-1])
-    _note(book, translate("Round {round} is taken back: its rows are gone from the Rounds "
-                          "sheet and the Standings are as before it was paired.", language)
-          .format(round=unpaired.round), "Undo last pairing", language)
+
+def taken_back(round_no: int, language: str) -> str:
+    """What Undo last pairing says it did."""
+    return translate("Round {round} is taken back: its rows are gone from the Rounds sheet "
+                     "and the Standings are as before it was paired.", language).format(
+        round=round_no)
 
 
 def _publish(book: Any, language: str) -> None:
@@ -169,18 +166,59 @@ class _NotSaved(KeizerXLError):
 
 
 def _recalc(book: Any, language: str) -> None:
+    written = recalc_in(book)
+    _show(book, written.shown)
+    if written.notes:
+        _note(book, "\n\n".join(say(note, language) for note in written.notes), "Recalculate",
+              language)
+
+
+# -- the work, shared with the buttons of xlwings Lite (`keizer_xl.lite`) ------------------
+
+@dataclass(frozen=True)
+class Written:
+    """What a button wrote into the open workbook: the edit to bring into view (the new
+    round's rows, the Standings), the round it is about, and what there is to know about
+    it (messages, to say in the workbook's language)."""
+
+    shown: SheetCells
+    round: int
+    notes: list[Any]
+
+
+def pair_in(book: Any) -> Written:
+    """Pair next round in the open workbook: read, plan (`plans.plan_pair`), write."""
+    from keizer_xl.workbook.layout import board_notes
+    from keizer_xl.workbook.plans import plan_pair
+
+    grids = read_grids(book)
+    next_round, edits = plan_pair(grids)
+    write(book, edits)
+    notes = [*([next_round.standings.note] if next_round.standings.note else []),
+             *next_round.notes, *_warnings(next_round.standings), *board_notes(grids)]
+    return Written(next(e for e in edits if e.table == "Rounds"), next_round.round, notes)
+
+
+def recalc_in(book: Any) -> Written:
+    """Recalculate in the open workbook: read, plan (`plans.plan_recalc`), write."""
     from keizer_xl.workbook.layout import board_notes
     from keizer_xl.workbook.plans import plan_recalc
 
     grids = read_grids(book)
     standings, edits = plan_recalc(grids)
     write(book, edits)
-    _show(book, edits[0])
     notes = [*([standings.note] if standings.note else []), *_warnings(standings),
              *board_notes(grids)]
-    if notes:
-        _note(book, "\n\n".join(say(note, language) for note in notes), "Recalculate",
-              language)
+    return Written(edits[0], standings.after_round, notes)
+
+
+def unpair_in(book: Any) -> Written:
+    """Undo last pairing in the open workbook: read, plan (`plans.plan_unpair`), write."""
+    from keizer_xl.workbook.plans import plan_unpair
+
+    unpaired, edits = plan_unpair(read_grids(book))
+    write(book, edits)
+    return Written(edits[-1], unpaired.round, [])
 
 
 def _warnings(standings: Any) -> list[str]:
@@ -209,6 +247,7 @@ def read_grids(book: Any) -> dict[str, Grid]:
 def _grid(sheet: Any) -> list[list[object]]:
     """The sheet's values from A1 to the end of its used range; a used range past the
     limits (one value typed far away) is refused before Excel is asked for its values."""
+    from keizer_xl.core.words import ERROR_VALUES, CellError
     from keizer_xl.workbook.files import FileProblem, most_rows
     from keizer_xl.workbook.xlsx import MAX_CELLS, MAX_COLUMNS, column_letters
 
@@ -224,10 +263,12 @@ def _grid(sheet: Any) -> list[list[object]]:
             "(and any formatting) and try again.", sheet=sheet.name,
             cell=f"{column_letters(right)}{bottom}", rows=f"{rows:,}",
             columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}"))
-    values = used.options(ndim=2).value
+    # error values (#N/A) as the words Excel shows, not as blanks: the checks name them
+    values = used.options(ndim=2, err_to_str=True).value
     grid: list[list[object]] = [[] for _ in range(top - 1)]
     pad: list[object] = [None] * (left - 1)
-    grid.extend([*pad, *row] for row in values)
+    grid.extend([*pad, *(CellError(v) if type(v) is str and v in ERROR_VALUES else v
+                         for v in row)] for row in values)
     return grid
 
 

@@ -1,11 +1,15 @@
-"""Numbers as a club page shows them: exact ones whole, the others to two decimals."""
+"""Numbers as a club page shows them: exact ones whole, the others to two decimals, with
+the decimal mark of the page's language (320.83 in English, 320,83 in Dutch)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+# The decimal mark of each language that does not write a point.
+DECIMAL_MARKS = {"nl": ","}
 
-def number(x: Fraction | int | None) -> str:
+
+def number(x: Fraction | int | None, language: str = "en") -> str:
     """19, 10.67, ½ for a half on its own; "" for None."""
     if x is None:
         return ""
@@ -16,22 +20,23 @@ def number(x: Fraction | int | None) -> str:
         return str(x.numerator)
     if x.denominator == 2 and abs(x) < 1:
         return "-½" if x < 0 else "½"
-    return _decimals(x)
+    return _decimals(x, language)
 
 
-def _decimals(x: Fraction) -> str:
+def _decimals(x: Fraction, language: str) -> str:
     """Two decimals at most, no trailing zeros: 66.5, 10.67 (as the Standings sheet)."""
-    return f"{float(x):.2f}".rstrip("0").rstrip(".")
+    text = f"{float(x):.2f}".rstrip("0").rstrip(".")
+    return text.replace(".", DECIMAL_MARKS.get(language, "."))
 
 
-def points(x: Fraction) -> str:
+def points(x: Fraction, language: str = "en") -> str:
     """Game points with a half sign: 3½, ½, 4."""
     whole, half = divmod(x, 1)
     if half == 0:
         return str(int(whole))
     if half == Fraction(1, 2):
         return f"{int(whole) if whole else ''}½"
-    return _decimals(x)
+    return _decimals(x, language)
 
 
 def percent(x: Fraction | None) -> str:

@@ -19,6 +19,8 @@ from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
 from keizer_xl.i18n import say
+from keizer_xl.i18n.names import withdrawn_name
+from keizer_xl.publish.names import shown
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.site import Titles, Words
 from keizer_xl.workbook.xlsx import write_files_atomically
@@ -26,6 +28,7 @@ from keizer_xl.workbook.xlsx import write_files_atomically
 FONT = "DejaVu"
 _INK, _SOFT, _UP, _DOWN = (27, 31, 36), (89, 99, 110), (26, 127, 55), (207, 34, 46)
 _HEAD_FILL, _BAND_FILL = (221, 230, 243), (243, 246, 250)
+_PADDING = 1.2  # mm left and right of the text in a table's cell
 
 
 _MADE = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
@@ -82,11 +85,37 @@ def _document(titles: Titles, subtitle: str) -> Any:
     return pdf
 
 
+_NAME_LEAST = 30.0  # mm: a names column never narrower, even beside wide figures
+
+
+def _fitted(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
+            least: Sequence[float], size: float, names: Sequence[int]) -> list[float]:
+    """Column widths (mm): each column as wide as its widest text and its heading's longest
+    word, so that no heading breaks inside a word (`Waarde`, not `Waar/de`), and at least
+    its `least`; the names' columns share the rest of the page's width, so a name with its
+    mark stays on one line."""
+    pdf.set_font(FONT, "B", size)
+    longest = [max((pdf.get_string_width(w) for w in h.split()), default=0) for h in headings]
+    pdf.set_font(FONT, "", size)
+    widths = []
+    for k, at_least in enumerate(least):
+        widest = max([longest[k], *(pdf.get_string_width(row[k]) for row in rows)])
+        widths.append(max(at_least, widest + 2 * _PADDING + 0.4))  # room for rounding
+    rest = pdf.epw - sum(w for k, w in enumerate(widths) if k not in names)
+    for k in names:
+        widths[k] = max(rest / len(names), _NAME_LEAST)
+    total = sum(widths)  # never wider than the page, be it by a rounding error
+    return [w * min(1.0, pdf.epw / total) * (1 - 1e-9) for w in widths]
+
+
 def _table(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
-           widths: Sequence[float], align: Sequence[str], size: float, height: float,
+           least: Sequence[float], align: Sequence[str], size: float, height: float,
+           names: Sequence[int],
            colours: Sequence[Sequence[tuple[int, int, int] | None]] | None = None) -> None:
+    """A table across the page with its headings on every page (`_fitted` widths)."""
     from fpdf.fonts import FontFace
 
+    widths = _fitted(pdf, headings, rows, least, size, names)
     pdf.set_font(FONT, "", size)
     pdf.set_text_color(*_INK)
     pdf.set_draw_color(208, 215, 222)
@@ -94,7 +123,7 @@ def _table(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
     with pdf.table(col_widths=list(widths), width=sum(widths), align="LEFT",
                    line_height=height, text_align=tuple(align),
                    borders_layout="HORIZONTAL_LINES", cell_fill_mode="ROWS",
-                   cell_fill_color=_BAND_FILL, padding=(0.2, 1.2),
+                   cell_fill_color=_BAND_FILL, padding=(0.2, _PADDING),
                    headings_style=FontFace(emphasis="BOLD", fill_color=_HEAD_FILL),
                    repeat_headings=1) as table:
         table.row(list(headings))
@@ -112,23 +141,27 @@ def standings_pdf(report: Report, titles: Titles) -> bytes:
                     else t("Ranking before round 1"))
     headings = ("#", "", t("Name"), t("Score"), t("Value"), t("Pl"), t("W"), t("D"), t("L"),
                 t("Pts"), "%", t("±W"), t("Bye"), t("Abs"))
-    widths = (8, 9, 43, 16, 17, 8, 8, 8, 8, 10, 11, 9, 10, 11)
+    least = (8, 8, 0, 14, 13, 7, 7, 7, 7, 10, 11, 9, 9, 9)  # the name takes the rest
     align = ("R", "L", "L", *["R"] * 11)
     rows, colours = [], []
+    language = titles.language
     for p in report.players:
         row = p.standing
         arrow, direction = change(p.change)
-        rows.append((str(row.rank), arrow, row.name, number(row.score), number(row.value),
-                     str(row.played), str(row.won), str(row.drawn), str(row.lost),
-                     points(p.game_points), percent(p.percentage), signed(p.colour_balance),
-                     str(row.byes), str(row.absent)))
+        name = shown(row.name)
+        name = withdrawn_name(name, language) if report.withdrawn(row.name) else name
+        rows.append((str(row.rank), arrow, name, number(row.score, language),
+                     number(row.value, language), str(row.played), str(row.won),
+                     str(row.drawn), str(row.lost), points(p.game_points, language),
+                     percent(p.percentage), signed(p.colour_balance), str(row.byes),
+                     str(row.absent)))
         tint = _UP if direction == "up" else _DOWN if direction == "down" else None
         colours.append([None, tint, *[None] * 12])
     n = len(rows)
     # the tallest type that keeps 40, 50 or 60 players on one page; more go on over pages
     size, height = ((9.5, 5.2) if n <= 40 else (8.5, 4.3) if n <= 50 else (8, 3.6) if n <= 60
                     else (8.5, 4.3))
-    _table(pdf, headings, rows, widths, align, size, height, colours)
+    _table(pdf, headings, rows, least, align, size, height, (2,), colours)
     pdf.ln(2.5)
     pdf.set_font(FONT, "", 7.5)
     pdf.set_text_color(*_SOFT)
@@ -153,16 +186,16 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
     if games:
         def who(name: str) -> str:
             rank = report.rank(name)
-            return f"{name} ({rank})" if rank is not None else name
+            return f"{shown(name)} ({rank})" if rank is not None else shown(name)
 
         rows = [(str(g.board or ""), who(g.white), g.result.value if g.result else "",
                  who(g.black)) for g in games]
         big = len(rows) <= 30
-        _table(pdf, (t("Board"), t("White"), t("Result"), t("Black")), rows, (29, 66, 25, 66),
-               ("C", "L", "C", "L"), 12 if big else 9.5, 7.2 if big else 5.2)
+        _table(pdf, (t("Board"), t("White"), t("Result"), t("Black")), rows, (18, 0, 22, 0),
+               ("C", "L", "C", "L"), 12 if big else 9.5, 7.2 if big else 5.2, (1, 3))
     pdf.ln(3)
-    byes = [r.player for r in rests if r.reason is Absence.BYE]
-    absent = [f"{r.player} ({words.reason(r.reason.value)})" for r in rests
+    byes = [shown(r.player) for r in rests if r.reason is Absence.BYE]
+    absent = [f"{shown(r.player)} ({words.reason(r.reason.value)})" for r in rests
               if r.reason is not Absence.BYE]
     pdf.set_text_color(*_INK)
     for label, names in ((t("Bye:"), byes), (t("Absent:"), absent)):

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from keizer_xl.core.model import Points
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import SETTINGS, SPECS, Settings
-from keizer_xl.i18n import translate
+from keizer_xl.i18n import say, translate
 from keizer_xl.i18n.names import local_setting
+from keizer_xl.publish.numbers import number
 
 # Shown whatever they are set to; the other rules only when the club typed a value.
 _ALWAYS = ("Preset", "Top value", "Step", "Bye", "Excused absence", "Club duty",
@@ -21,6 +23,8 @@ def _word(value: object, language: str) -> str:
         return translate("yes", language) if value else translate("no", language)
     if isinstance(value, Fraction):
         return str(value)  # 2/3, as the secretary types it
+    if isinstance(value, Points):
+        return say(value.said(), language)
     if isinstance(value, tuple):
         return ", ".join(_word(v, language) for v in value)
     return str(getattr(value, "value", value))
@@ -34,9 +38,9 @@ def setting_value(name: str, settings: Settings, standings: Standings,
     if name == "Top value":
         if settings.values == "rating":
             return translate("not used (values from ratings)", language)
-        if settings.top_value_auto:
-            return f"auto ({_word(standings.top_value, language)})"
-        return _word(standings.top_value, language)
+        if settings.top_value_auto:  # the value in force, as the pages write numbers
+            return f"auto ({number(standings.top_value, language)})"
+        return number(standings.top_value, language)
     if name == "Forfeit win" and settings.forfeit_win_opponent:
         return "opponent"
     return _word(getattr(settings, SETTINGS[name].field), language)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace as View
 from typing import Any
@@ -19,8 +20,9 @@ from keizer_xl.core.model import Absence, Game, Rest
 from keizer_xl.core.report import FORFEIT, GAME, GONE, NOT_YET, OPEN, PlayerReport, Report
 from keizer_xl.core.report import latest_round as find_latest_round
 from keizer_xl.i18n import say, translate
+from keizer_xl.i18n.names import withdrawn_mark
 from keizer_xl.publish.charts import Chart, rank_chart
-from keizer_xl.publish.names import page_names
+from keizer_xl.publish.names import page_names, shown
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.rules import settings_in_force
 from keizer_xl.workbook.xlsx import write_files_atomically
@@ -32,8 +34,8 @@ PAGES = ("index.html", "pairings.html", "crosstable.html")
 
 
 class Words:
-    """The pages' words in one language: `t` for a message of the catalog, and the words
-    for a reason of absence and for a result."""
+    """The pages' words in one language: `t` for a message of the catalog, the words for a
+    reason of absence and for a result, and numbers with the language's decimal mark."""
 
     def __init__(self, language: str) -> None:
         self.language = language
@@ -41,6 +43,12 @@ class Words:
     def t(self, template: str, **values: Any) -> str:
         text = translate(template, self.language)
         return text.format(**values) if values else text
+
+    def number(self, x: Fraction | int | None) -> str:
+        return number(x, self.language)
+
+    def points(self, x: Fraction) -> str:
+        return points(x, self.language)
 
     def reason(self, kind: str) -> str:
         return {Absence.BYE.value: translate("bye", self.language),
@@ -67,7 +75,7 @@ class Titles:
 
     @property
     def heading(self) -> str:
-        return " · ".join(t for t in (self.club, self.competition) if t) or \
+        return " · ".join(shown(t) for t in (self.club, self.competition) if t) or \
             translate("Keizer competition", self.language)
 
 
@@ -108,7 +116,7 @@ class _Links:
         return self.files[name] if from_card else f"{PLAYERS_DIR}/{self.files[name]}"
 
 
-def standings_lines(report: Report, links: _Links) -> list[View]:
+def standings_lines(report: Report, links: _Links, words: Words) -> list[View]:
     out = []
     for p in report.players:
         if not links.shown(p.name):
@@ -118,19 +126,24 @@ def standings_lines(report: Report, links: _Links) -> list[View]:
         fresh = p.change is None and report.after_round > 1 and row.score is not None
         out.append(View(
             rank=row.rank, change="new" if fresh else arrow, direction=direction,
-            name=row.name, href=links.card(row.name),
-            score=number(row.score), value=number(row.value),
+            name=shown(row.name), href=links.card(row.name), gone=gone(report, row.name, words),
+            score=words.number(row.score), value=words.number(row.value),
             played=row.played, won=row.won, drawn=row.drawn, lost=row.lost,
-            points=points(p.game_points), percent=percent(p.percentage),
+            points=words.points(p.game_points), percent=percent(p.percentage),
             balance=signed(p.colour_balance), byes=row.byes, absent=row.absent,
             unranked=row.score is None,
         ))
     return out
 
 
+def gone(report: Report, name: str, words: Words) -> str:
+    """The mark after the name of a player who has left (`(withdrawn)`), else ""."""
+    return withdrawn_mark(words.language) if report.withdrawn(name) else ""
+
+
 def _game_line(report: Report, links: _Links, game: Game) -> View:
     def side(name: str) -> View:
-        return View(name=name, rank=report.rank(name), href=links.card(name))
+        return View(name=shown(name), rank=report.rank(name), href=links.card(name))
 
     return View(board=game.board or "", white=side(game.white), black=side(game.black),
                 result=game.result.value if game.result is not None else "")
@@ -144,9 +157,9 @@ def round_view(report: Report, links: _Links, round_no: int, games: Iterable[Gam
         round=round_no,
         complete=all(g.result is not None for g in games),
         games=[_game_line(report, links, g) for g in games],
-        byes=[View(name=r.player, href=links.card(r.player)) for r in rests
+        byes=[View(name=shown(r.player), href=links.card(r.player)) for r in rests
               if r.reason is Absence.BYE],
-        absent=[View(name=r.player, href=links.card(r.player),
+        absent=[View(name=shown(r.player), href=links.card(r.player),
                      reason=words.reason(r.reason.value)) for r in rests
                 if r.reason is not Absence.BYE],
     )
@@ -178,8 +191,8 @@ def crosstable_view(report: Report, links: _Links, words: Words) -> list[View]:
             cells.append(View(text=text, kind=_cell_class(line.kind, line.mark),
                               title=_round_title(line.round, line.kind, line.opponent,
                                                  line.white, line.mark, line.worth, words)))
-        out.append(View(rank=p.standing.rank, name=p.name, href=links.card(p.name),
-                        cells=cells, score=number(p.standing.score)))
+        out.append(View(rank=p.standing.rank, name=shown(p.name), href=links.card(p.name),
+                        cells=cells, score=words.number(p.standing.score)))
     return out
 
 
@@ -193,8 +206,8 @@ def _round_title(round_no: int, kind: str, opponent: str | None, white: bool | N
                  mark: str, worth: Any, words: Words) -> str:
     t = words.t
     if opponent is not None:
-        what = t("white against {opponent}", opponent=opponent) if white else \
-            t("black against {opponent}", opponent=opponent)
+        what = t("white against {opponent}", opponent=shown(opponent)) if white else \
+            t("black against {opponent}", opponent=shown(opponent))
         if mark:
             what = t("{what}, {result}", what=what, result=words.result(mark))
     elif kind == NOT_YET:
@@ -205,7 +218,7 @@ def _round_title(round_no: int, kind: str, opponent: str | None, white: bool | N
         what = words.reason(kind)
     if worth is not None:
         return t("Round {round}: {what}; worth {worth} now", round=round_no, what=what,
-                 worth=number(worth))
+                 worth=words.number(worth))
     return t("Round {round}: {what}", round=round_no, what=what)
 
 
@@ -214,9 +227,9 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
     row = p.standing
     lines = []
     for line in p.rounds:
-        worth = number(line.worth)
+        worth = words.number(line.worth)
         if line.opponent is not None:
-            lines.append(View(round=line.round, worth=worth, opponent=line.opponent,
+            lines.append(View(round=line.round, worth=worth, opponent=shown(line.opponent),
                               rank=report.rank(line.opponent),
                               href=links.card(line.opponent, from_card=True),
                               colour=words.t("white") if line.white else words.t("black"),
@@ -231,15 +244,16 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
                 words.reason(line.kind)
         lines.append(View(round=line.round, worth=worth, opponent=None, note=note))
     return View(
-        name=p.name, rank=row.rank, score=number(row.score),
-        value=number(row.value), played=row.played, won=row.won,
-        drawn=row.drawn, lost=row.lost, points=points(p.game_points),
+        name=shown(p.name), rank=row.rank,
+        score=words.number(row.score), value=words.number(row.value), played=row.played,
+        won=row.won, drawn=row.drawn, lost=row.lost, points=words.points(p.game_points),
         percent=percent(p.percentage), balance=signed(p.colour_balance),
         whites=p.whites, blacks=p.blacks, byes=row.byes, absent=row.absent,
-        own=number(row.own), lines=lines, unranked=row.score is None,
+        own=words.number(row.own), lines=lines, unranked=row.score is None,
         previous=links.card(previous, from_card=True),
-        previous_name=previous, next=links.card(following, from_card=True),
-        next_name=following, change=change(p.change)[0],
+        previous_name=previous and shown(previous),
+        next=links.card(following, from_card=True),
+        next_name=following and shown(following), change=change(p.change)[0],
     )
 
 
@@ -248,7 +262,7 @@ def top_chart(report: Report, links: _Links, words: Words) -> Chart | None:
         return None
     top = [p for p in report.players if p.standing.score is not None
            and links.shown(p.name)][:TOP_CHART]
-    return rank_chart([(p.name, p.ranks, links.card(p.name)) for p in top],
+    return rank_chart([(shown(p.name), p.ranks, links.card(p.name)) for p in top],
                       len(report.players),
                       words.t("Rank after each round: the top {count}", count=len(top)))
 
@@ -257,8 +271,8 @@ def card_chart(report: Report, p: PlayerReport, words: Words) -> Chart | None:
     if not any(r is not None for r in p.ranks):
         return None
     ranked = len(report.players)
-    return rank_chart([(p.name, p.ranks, None)], ranked,
-                      words.t("Rank of {name} after each round", name=p.name),
+    return rank_chart([(shown(p.name), p.ranks, None)], ranked,
+                      words.t("Rank of {name} after each round", name=shown(p.name)),
                       width=480, height=220, worst=ranked)
 
 
@@ -275,10 +289,10 @@ def build_site(report: Report, titles: Titles, fragment: bool = False,
     links = _Links(report, fragment, only)
     words = Words(titles.language)
     common = {"titles": titles, "after": report.after_round, "fragment": fragment,
-              "top_value": number(report.standings.top_value),
+              "top_value": words.number(report.standings.top_value),
               "note": say(report.standings.note, titles.language), "t": words.t,
               "lang": titles.language}
-    standings = standings_lines(report, links)
+    standings = standings_lines(report, links, words)
     rules = settings_in_force(report.standings, titles.language)
     pages = {
         "index.html": render("index.html.j2", page="index", root="", lines=standings,

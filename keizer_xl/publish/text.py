@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
+from keizer_xl.i18n.names import withdrawn_name
 from keizer_xl.publish.numbers import change, number
 from keizer_xl.publish.site import Titles, Words
 
@@ -20,8 +21,10 @@ def standings_text(report: Report, titles: Titles) -> list[str]:
     for p in report.players:
         row = p.standing
         arrow = change(p.change)[0]
-        score = f" {number(row.score)}" if row.score is not None else ""
-        lines.append(f"{row.rank}. {row.name}{score}" + (f" {arrow}" if arrow else ""))
+        score = f" {number(row.score, titles.language)}" if row.score is not None else ""
+        name = withdrawn_name(row.name, titles.language) if report.withdrawn(row.name) \
+            else row.name
+        lines.append(f"{row.rank}. {name}{score}" + (f" {arrow}" if arrow else ""))
     return lines
 
 

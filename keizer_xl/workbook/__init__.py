@@ -11,6 +11,7 @@ only the modules it uses:
 - `plans`: what each command writes (pair, recalculate, undo the last pairing, rename);
 - `files`: workbook files opened, checked, planned and saved (the command line's door);
 - `pairings`: the Pairings sheet (the latest round's boards), its formulas and their values;
+- `sheetbuttons`: the buttons of xlwings Lite on that sheet, and the cells of their messages;
 - `newbook` and `template`: a fresh workbook, and the template it is made from;
 - `vba`: the VBA project of an .xlsm, which runs the buttons;
 - `xlsx`: editing cells inside an .xlsx/.xlsm package, knowing nothing of Keizer.
@@ -23,6 +24,7 @@ __all__ = [
     "newbook",
     "pairings",
     "plans",
+    "sheetbuttons",
     "template",
     "vba",
     "xlsx",

@@ -17,7 +17,7 @@ from keizer_xl.core.report import Report
 from keizer_xl.core.round import NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.i18n import say, translate
-from keizer_xl.i18n.names import local_name, local_setting, rest_word
+from keizer_xl.i18n.names import local_name, local_setting, rest_word, withdrawn_name
 from keizer_xl.workbook.layout import CROSSTABLE, GROUP, PROGRESS, REPORT_SHEETS, Layout
 
 Cell = tuple[int, int]  # (row, column), both 1-based as on the sheet
@@ -75,9 +75,6 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
     cells: dict[Cell, CellValue] = {(1, c): local_name(h, language)
                                     for c, h in enumerate(headers, start=1)}
     figures = {p.name: p for p in report.players} if report is not None else {}
-    gone = {p.name for p in report.season.players
-            if p.left is not None and p.left <= report.after_round} if report else set()
-    withdrawn = local_name("withdrawn", language)
     for r, row in enumerate(standings.rows, start=2):
         values: list[CellValue]
         rating = shown(row.rating) if row.rating else None  # unrated: blank, not 0
@@ -91,8 +88,8 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
             values = [row.rank, row.name, shown(row.score), shown(row.value), row.played,
                       row.won, row.drawn, row.lost, row.byes, row.absent, rating,
                       shown(row.own), *mine, *_shown_scaled(row.terms, row.scale)]
-            if row.name in gone:
-                values[1] = f"{row.name} ({withdrawn})"
+            if report is not None and report.withdrawn(row.name):
+                values[1] = withdrawn_name(row.name, language)
         if groups:
             values[len(STANDINGS_COLUMNS):len(STANDINGS_COLUMNS)] = [groups.get(row.name)
                                                                      or None]

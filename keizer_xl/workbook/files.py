@@ -21,6 +21,7 @@ from keizer_xl.core.errors import KeizerXLError, Places, Problem
 from keizer_xl.core.messages import Joined, Message, msg
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
+from keizer_xl.core.words import CellError
 from keizer_xl.i18n.names import contract_headers, name_key, sheet_names
 from keizer_xl.workbook.cells import SheetCells
 from keizer_xl.workbook.layout import (
@@ -41,9 +42,11 @@ from keizer_xl.workbook.xlsx import (
     Reason,
     SheetEdit,
     SheetTooLarge,
+    SheetValues,
     Workbook,
     XlsxError,
     column_letters,
+    lock_files,
     one_writer,
 )
 from keizer_xl.workbook.xlsx import unlock as xlsx_unlock
@@ -83,9 +86,12 @@ def most_rows(sheet: str) -> int:
     return _ROWS.get(name_key(sheet), MAX_ROWS)
 
 
-def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
+def _open(path: Path, write: bool = False) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
     """The workbook opened, the cell values of the sheets keizer_xl reads (row 0 = the
     sheet's row 1), and the cells it reads that hold a formula whose value was never saved.
+
+    Opened to `write`, it is refused while Excel or LibreOffice has it open; only to read,
+    it is read as last saved (see `open_elsewhere`).
 
     Other worksheets (Standings, which is rewritten whole, and the secretary's own) are
     listed with no cells: only their names matter, and reading them would cost time."""
@@ -99,16 +105,31 @@ def _open(path: Path) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
     if path.suffix.lower() not in SUFFIXES:
         raise FileProblem(msg("{file}: not an Excel workbook (.xlsx or .xlsm)", file=path))
     with _as_file_problem(path):
-        book = Workbook(path, rows=most_rows)
+        book = Workbook(path, write, rows=most_rows)
         names = book.worksheets()
         values = book.read([name for name in names if name_key(name) in COLUMNS])
-    grids: dict[str, Grid] = {name: values[name].rows if name in values else []
+    grids: dict[str, Grid] = {name: _with_errors(values[name]) if name in values else []
                               for name in names}
     return book, grids, [cell for name, read in values.items()
                          for cell in _unsaved(name, read.rows, read.unsaved)]
 
 
 Unsaved = tuple[str, int, int]  # a formula cell without a saved value: sheet, row, column
+
+
+def _with_errors(read: SheetValues) -> Grid:
+    """The sheet's values with each cell holding an error value as that error (`CellError`):
+    the reader gives "" for them, which would pass for a blank."""
+    if not read.errors:
+        return read.rows
+    rows = list(read.rows)
+    for row, column, error in read.errors:
+        rows.extend([] for _ in range(row - len(rows)))
+        cells = list(rows[row - 1])
+        cells.extend("" for _ in range(column - len(cells)))
+        cells[column - 1] = CellError(error)
+        rows[row - 1] = cells
+    return rows
 
 
 def _unsaved(sheet: str, rows: Grid, cells: list[tuple[int, int]]) -> list[Unsaved]:
@@ -202,14 +223,14 @@ def _named(path: Path, message: str) -> str:
 
 def list_sheets(path: Path) -> Iterator[tuple[str, Grid]]:
     """The worksheets of a workbook that is no club workbook (a member list), one at a time
-    as they are asked for, each read within the Players sheet's limits (open in Excel is no
-    matter: it is only read)."""
+    as they are asked for, each read within the Players sheet's limits, error values as
+    `CellError`s (open in Excel is no matter: it is only read)."""
     with _as_file_problem(path):
-        book = Workbook(path, check_open=False, rows=lambda _: ROWS["Players"])
+        book = Workbook(path, write=False, rows=lambda _: ROWS["Players"])
         names = book.worksheets()
     for name in names:
         with _as_file_problem(path):
-            rows = book.read([name])[name].rows
+            rows = _with_errors(book.read([name])[name])
         yield name, rows
 
 
@@ -270,7 +291,7 @@ def _planned_and_saved(path: Path, plan: Callable[[dict[str, Grid]], tuple[T, li
     """The one way a command changes a workbook: hold the writer lock, read, check and
     plan, then save the planned cells (and the Pairings values) atomically."""
     with _one_writer(path):
-        book, grids, unsaved = _open(path)
+        book, grids, unsaved = _open(path, write=True)
         planned, edits = _planned(plan, grids, unsaved)
         with _as_file_problem(path):
             written = book.save(_edits(edits, grids))
@@ -290,13 +311,15 @@ def pair(path: Path) -> Outcome:
     return Outcome(path, next_round.standings, next_round, written, notes)
 
 
-def load_with_groups(path: Path) -> tuple[Competition, dict[str, str]]:
-    """Read and check a workbook, with each player's Group (the optional Players column)."""
+def load_with_groups(path: Path) -> tuple[Competition, dict[str, str], tuple[str, ...]]:
+    """Read and check a workbook, with each player's Group (the optional Players column)
+    and the warnings, each with its cell."""
     from keizer_xl.workbook.layout import player_groups
 
     grids = read_grids(path)
     competition, layout = read_book(grids)
-    return competition, player_groups(competition.season, grids[layout.sheet["Players"]])
+    return (competition, player_groups(competition.season, grids[layout.sheet["Players"]]),
+            layout.warnings(competition))
 
 
 def unpair(path: Path, force: bool = False) -> Unpaired:
@@ -322,16 +345,29 @@ def check(path: Path) -> Competition:
     return inspect(path)[0]
 
 
-def inspect(path: Path) -> tuple[Competition, list[str]]:
+def inspect(path: Path) -> tuple[Competition, Outcome]:
     """Check exactly as `recalc` and `pair` check before they write: the file, the package,
     every sheet keizer_xl reads, and the Standings it would write (made in memory only).
-    Raises with every problem; gives the notes worth knowing (two games on one board)."""
+    Raises with every problem; gives the competition and what `recalc` would write and say
+    (its standings with their warnings, the notes worth knowing: two games on one board, a
+    workbook open elsewhere), writing nothing. A workbook open in Excel or LibreOffice is
+    read as last saved there."""
     book, grids, unsaved = _open(path)
     competition, _ = _planned(read_book, grids, unsaved)
-    _, edits = plan_recalc(grids)
+    standings, edits = plan_recalc(grids)
     with _as_file_problem(path):
         book.try_edits(_edits(edits, grids))
-    return competition, board_notes(grids)
+    notes = [*open_elsewhere(path), *_notes(standings), *board_notes(grids)]
+    return competition, Outcome(path, standings, notes=notes)
+
+
+def open_elsewhere(path: Path) -> list[Message]:
+    """A note when Excel or LibreOffice has the workbook open (their lock file is beside
+    it): what is read is the workbook as last saved there, without changes made since."""
+    return [msg("{file} is open in {program}; read as last saved there (changes not saved "
+                "yet are not included)", file=Path(path).name,
+                program="Excel" if lock.name.startswith("~$") else "LibreOffice")
+            for lock in lock_files(Path(path)) if lock.exists()][:1]
 
 
 @contextlib.contextmanager
@@ -356,7 +392,7 @@ def language_of_file(path: Path) -> str | None:
     """The language a workbook file is written in (told by its sheet names); None when it
     cannot be opened (the work that follows will say why)."""
     try:
-        return language_of({name: [] for name in Workbook(Path(path)).worksheets()})
+        return language_of({name: [] for name in Workbook(Path(path), write=False).worksheets()})
     except (XlsxError, OSError):  # not there, not a workbook: said by the command itself
         return None
 
@@ -375,6 +411,7 @@ __all__ = [
     "inspect",
     "language_of_file",
     "load",
+    "open_elsewhere",
     "pair",
     "read_grids",
     "recalc",

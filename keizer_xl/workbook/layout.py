@@ -10,15 +10,26 @@ boards used twice).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import NoReturn
 
-from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, find_columns, tidy
-from keizer_xl.core.errors import KeizerError, Places, Problem, column_letters, placed
+import numpy as np
+
+from keizer_xl.core.checks import (
+    PLAYER_COLUMNS,
+    ROUND_COLUMNS,
+    Table,
+    find_columns,
+    tidy,
+)
+from keizer_xl.core.errors import Caution, KeizerError, Places, Problem, column_letters, placed
 from keizer_xl.core.messages import Joined, Message, msg
+from keizer_xl.core.model import Game, no_result
 from keizer_xl.core.round import Competition
+from keizer_xl.core.rows import NO_RESULT, NOBODY
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import setting_name
 from keizer_xl.core.words import is_blank, text
@@ -78,6 +89,11 @@ class Layout:
     def describe(self, error: KeizerError) -> list[str]:
         return KeizerError(error.problems, self.places).lines()
 
+    def warnings(self, competition: Competition) -> tuple[str, ...]:
+        """The competition's cautions, each after its cell (`Rounds!E14: ...`), once each."""
+        return tuple(dict.fromkeys(placed(self.place(c), c.message)
+                                   for c in competition.cautions))
+
 
 class BookError(KeizerError):
     """A KeizerError about a workbook: its lines name the cells (`Rounds!E14`)."""
@@ -90,9 +106,11 @@ class BookError(KeizerError):
         return Joined("\n", [head, *(Joined("", ("  ", line)) for line in self.lines())])
 
 
-def raise_with(problems: list[Problem], layout: Layout) -> NoReturn:
-    """Raise BookError with these problems, each naming its cell in this workbook."""
-    raise BookError(list(problems), layout.places)
+def raise_with(problems: list[Problem], layout: Layout,
+               cause: BaseException | None = None) -> NoReturn:
+    """Raise BookError with these problems, each naming its cell in this workbook; `cause`,
+    the core's error, stays with it (`__cause__`) for a shell that has more to say."""
+    raise BookError(list(problems), layout.places) from cause
 
 
 def _table(grid: Grid, wanted: Sequence[str], layout: Layout, name: str) -> Table:
@@ -124,9 +142,10 @@ def _table(grid: Grid, wanted: Sequence[str], layout: Layout, name: str) -> Tabl
 
 
 def _tidy(values: list[object]) -> list[object]:
-    """`tidy` of each cell; the usual numbers and texts pass without a call."""
-    return [v if (type(v) is float and v == v) or type(v) is int or (type(v) is str and v.strip())
-            else tidy(v) for v in values]
+    """`tidy` of each cell; the usual numbers and texts pass without a call (a finite float
+    is the one whose difference with itself is 0: not NaN, not infinite)."""
+    return [v if (type(v) is float and v - v == 0) or type(v) is int
+            or (type(v) is str and v.strip()) else tidy(v) for v in values]
 
 
 def _header_key(header: object) -> str:
@@ -209,7 +228,40 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
         raise_with([Problem(msg("no column headed '{header}' in row 1",
                                 header=local_name(c, layout.language)), "Rounds")
                     for c in missing], layout)
-    return competition, layout
+    return _beside_the_table(competition, grids[layout.sheet["Rounds"]], layout), layout
+
+
+def _beside_the_table(competition: Competition, grid: Grid, layout: Layout) -> Competition:
+    """The competition with a caution for each game of the last round without a result
+    whose row holds a value in a column without a header: most likely its result, typed
+    one column off. It replaces the game's plain "no result yet" caution, if it had one."""
+    season = competition.season
+    rows = season.rows
+    at = np.nonzero((rows.round == season.last_round) & (rows.black != NOBODY)
+                    & (rows.outcome == NO_RESULT))[0].tolist()
+    header = grid[0] if grid else ()
+    result = layout.columns["Rounds"]["Result"]
+    found: dict[Hashable, Caution] = {}
+    for i in at:
+        game = season.entries[i]
+        assert isinstance(game, Game)
+        source = game.source
+        row = grid[source - 1] if isinstance(source, int) and source <= len(grid) else ()
+        for column, value in enumerate(row, start=1):
+            if is_blank(value) or (column <= len(header) and not is_blank(header[column - 1])):
+                continue
+            found[game.source] = Caution(
+                msg("{game}; {cell} beside the table holds '{value}': if that is its result, "
+                    "move it to {result}", game=no_result(game),
+                    cell=f"{column_letters(column)}{source}", value=text(value),
+                    result=f"{column_letters(result)}{source}"),
+                "Rounds", source, "Result")
+            break
+    if not found:
+        return competition
+    kept = [c for c in competition.cautions
+            if not (c.table == "Rounds" and c.column == "Result" and c.row in found)]
+    return dataclasses.replace(competition, cautions=(*kept, *found.values()))
 
 
 def filled_settings(grids: Mapping[str, Grid], layout: Layout) -> list[tuple[str, str]]:

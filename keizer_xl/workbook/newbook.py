@@ -12,8 +12,10 @@ if TYPE_CHECKING:
 
 
 def create(path: Path, players: Sequence[Mapping[str, object]] = (),
-           fill: Callable[[Path], None] | None = None, language: str = "en") -> None:
-    """Write a new workbook: .xlsx plain, .xlsm with the VBA module and the two buttons.
+           fill: Callable[[Path], None] | None = None, language: str = "en",
+           lite: bool = False) -> None:
+    """Write a new workbook: .xlsx plain, .xlsm with the VBA module and the buttons, or with
+    `lite` an .xlsx with the buttons of xlwings Lite.
 
     Built beside the target and moved into place, so a failure leaves nothing half-made.
     `fill`, if given, writes more into the new workbook (rounds, own columns, standings)
@@ -29,11 +31,12 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = (),
         vba = vba_project(sheets=CODE_NAMES)  # one document module per sheet, as Excel keeps
 
     def build(temp: Path) -> None:
-        build_template(temp, players, vba_project=vba, language=language)
+        build_template(temp, players, vba_project=vba, language=language, lite=lite)
         if fill is not None:
             fill(temp)
 
-    write_atomically(path, build, keep_suffix=True)  # `fill` reads it as a workbook
+    # `fill` reads it as a workbook; a failure is said of `path`, never of its temporary
+    write_atomically(path, build, keep_suffix=True)
 
 
 OwnColumn = tuple[object, Sequence["CellValue"]]  # a header and its values

@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from keizer_xl.core.errors import KeizerError, Problem, placed
+from keizer_xl.core.errors import KeizerError, Problem
 from keizer_xl.core.final import final_order
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Entry, Game, tidy_name
@@ -36,9 +36,7 @@ def with_cautions(standings: Standings, competition: Competition, layout: Layout
     under the table."""
     if not competition.cautions:
         return standings
-    lines = tuple(dict.fromkeys(placed(layout.place(c), c.message)
-                                for c in competition.cautions))
-    return dataclasses.replace(standings, cautions=lines)
+    return dataclasses.replace(standings, cautions=layout.warnings(competition))
 
 
 def sheet_cells(table: str, layout: Layout, cells: dict[Cell, CellValue],
@@ -73,7 +71,7 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
     try:
         next_round = competition.next_round()
     except KeizerError as error:
-        raise_with(error.problems, layout)
+        raise_with(error.problems, layout, error)
     next_round = dataclasses.replace(
         next_round, standings=with_cautions(next_round.standings, competition, layout))
     edits: list[SheetCells] = []

@@ -5,7 +5,8 @@ their explanations come from `keizer_xl.core.settings`, so the template cannot d
 reader accepts. Whole-column styles and validations are written as column properties, so
 rows the secretary (or keizer_xl) adds later look and behave like the first ones.
 
-`python -m keizer_xl.workbook.template OUT [--vba vbaProject.bin]` writes it (`make template`).
+`python -m keizer_xl.workbook.template OUT [--vba vbaProject.bin | --lite]` writes it (`make
+template`). With `lite`, the Pairings sheet gets the buttons of xlwings Lite (`sheetbuttons`).
 """
 
 from __future__ import annotations
@@ -13,21 +14,23 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import io
+import re
 import sys
+import zipfile
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import xlsxwriter
-from xlsxwriter.utility import xl_col_to_name
+from xlsxwriter.utility import quote_sheetname, xl_col_to_name
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS
 from keizer_xl.core.model import Absence
 from keizer_xl.core.settings import SPECS
 from keizer_xl.i18n import translate
 from keizer_xl.i18n.names import local_name, local_setting, present_mark, rest_word
-from keizer_xl.workbook import pairings
+from keizer_xl.workbook import pairings, sheetbuttons
 from keizer_xl.workbook.cells import (
     PROGRESS_CHARTED,
     PROGRESS_HEADER_ROW,
@@ -72,6 +75,7 @@ _CREATED = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
 _LAST_ROW = 1_048_575  # zero-based last row of a sheet: whole-column ranges
 _BOARDS = pairings.BOARDS
 _HEADER_COLOUR = "#D9E1F2"
+_BUTTON_COLOUR = "#2F5597"
 _BORDER_COLOUR = "#8EA9DB"
 
 _WIDTHS = {
@@ -96,6 +100,7 @@ class _Formats:
         self.header_centre = book.add_format({**header, "align": "center"})
         self.header_right = book.add_format({**header, "align": "right"})
         self.header_wrap = book.add_format({**header, "align": "right", "text_wrap": True})
+        self.header_wrap_left = book.add_format({**header, "align": "left", "text_wrap": True})
         # 49 is Excel's built-in Text format ("@"): `1-0` and `2/3` stay text, not dates
         self.word = book.add_format({"num_format": 49, "align": "center"})
         self.centre = book.add_format({"align": "center"})
@@ -130,11 +135,12 @@ def _key(name: str) -> str:
 
 def _header_row(sheet: Any, headers: Sequence[str], fmt: _Formats, row: int = 0,
                 centred: Sequence[int] = (), right: Sequence[int] = (),
-                wrap: bool = False) -> None:
-    """Bold shaded titles, aligned like the values below them (`wrap`: all alike, right
-    aligned and wrapped, as a whole row of numbers' headers)."""
+                wrap: bool = False, left: Sequence[int] = ()) -> None:
+    """Bold shaded titles, aligned like the values below them (`wrap`: wrapped, and right
+    aligned but for the `left` ones, as a row of numbers' headers with a name among them)."""
     for col, title in enumerate(headers):
-        cell_format = (fmt.header_wrap if wrap else fmt.header_centre if col in centred
+        cell_format = ((fmt.header_wrap_left if col in left else fmt.header_wrap) if wrap
+                       else fmt.header_centre if col in centred
                        else fmt.header_right if col in right else fmt.header)
         sheet.write_string(row, col, title, cell_format)
 
@@ -279,21 +285,29 @@ def _standings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     # every header cell alike, also those written later (Group, R1, R2, ...): the row's
     # own format, which a cell new in the row takes
     sheet.set_row(0, 2 * _LINE_HEIGHT, fmt.header_wrap)
-    _header_row(sheet, headers, fmt, wrap=True)
+    _header_row(sheet, headers, fmt, wrap=True, left=(STANDINGS_COLUMNS.index("Name"),))
     sheet.freeze_panes(1, 2)  # rank and name stay in view beside the round columns
-    # A4 portrait, scaled so that Rank ... Own fill the page's width; the rest (game
-    # points ... and R1, R2, ...) on the next pages, with rank and name on every page
+    # A4 portrait, scaled so that Rank ... Change, every figure of a player, fill the first
+    # page's width with the note below them, whole; R1, R2, ... on the next pages, their
+    # rows level with the first page's (a 25-player season of up to 23 rounds: two pages).
+    # No column repeats on those pages: the note runs from column A across the first page,
+    # and a repeated Rank or Name column would show a cut-off piece of it.
     _print_setup(sheet, language, fit=False)
-    sheet.set_print_scale(_scale_to_fit(widths[:len(STANDINGS_COLUMNS)]))
-    sheet.repeat_columns(0, 1)
+    sheet.set_margins(left=_SIDE_MARGIN, right=_SIDE_MARGIN)
+    first_page = len(STANDINGS_HEADERS)
+    sheet.set_print_scale(_scale_to_fit(widths[:first_page]))
+    sheet.set_v_pagebreaks([first_page])  # the rounds start a page of their own
     return sheet
+
+
+_SIDE_MARGIN = 0.4  # inch, left and right of the printed Standings
 
 
 def _scale_to_fit(widths: Sequence[float]) -> int:
     """The print scale (per cent, at most 100) at which columns of these widths fill the
-    width of an A4 portrait page between the default margins (0.7 inch each side)."""
+    width of an A4 portrait page between the Standings' margins."""
     points = sum(7 * width + 5 for width in widths) * 0.75  # a width unit is 7 pixels + 5
-    return min(100, int((595 - 2 * 0.7 * 72) / points * 92))  # some room for rounding
+    return min(100, int((595 - 2 * _SIDE_MARGIN * 72) / points * 95))  # room for rounding
 
 
 def _longest_word(title: str) -> int:
@@ -380,6 +394,50 @@ def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     return sheet
 
 
+def _lite_buttons(sheet: Any, language: str) -> None:
+    """The buttons of xlwings Lite beside the boards, each a shape that links to the cell
+    under it (named after the drawing is written: `_name_shapes`), and below them the cells
+    for the last click's message, starting with a word on what they are for."""
+    column = sheetbuttons.COLUMN - 1  # zero-based
+    sheet.set_column(column, column, sheetbuttons.WIDTH)
+    width = sheetbuttons.BUTTON_WIDTH * 7 + 5  # pixels, as a column of that width
+    name = quote_sheetname(local_name(PAIRINGS, language))
+    for button in sheetbuttons.BUTTONS:
+        sheet.insert_textbox(button.row - 1, column, local_name(button.caption, language), {
+            "width": width, "height": 20 * sheetbuttons.BUTTON_ROWS,
+            "url": f"internal:{name}!{sheetbuttons.linked_cell(button)}",
+            "tip": translate("Runs in xlwings Lite", language),
+            "font": {"bold": True, "size": 12, "color": "white"},
+            "align": {"vertical": "middle", "horizontal": "center"},
+            "fill": {"color": _BUTTON_COLOUR}, "line": {"color": _BORDER_COLOUR},
+        })
+    sheet.write_string(sheetbuttons.MESSAGE_ROW - 1, column, translate(
+        "Click a button: what it did, or what to fix, shows here.", language))
+
+
+def _name_shapes(path: Path, names: Sequence[str]) -> None:
+    """Give the drawn buttons their names: xlsxwriter calls every text box `TextBox N`,
+    and Lite finds a button by its shape's name. The package is written again with each
+    member's entry as it was, so that two builds stay byte-identical."""
+    with zipfile.ZipFile(path) as old:
+        members = [(info, old.read(info)) for info in old.infolist()]
+    todo = iter(names)
+    pattern = re.compile(rb'(<xdr:cNvPr id="\d+" name=")TextBox \d+"')
+
+    def named(match: re.Match[bytes]) -> bytes:
+        return match.group(1) + next(todo).encode() + b'"'
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as new:
+        for info, data in members:
+            if info.filename.startswith("xl/drawings/drawing"):
+                data = pattern.sub(named, data)
+            new.writestr(info, data)
+    if next(todo, None) is not None:
+        raise AssertionError("fewer shapes in the drawing than buttons")
+    path.write_bytes(out.getvalue())
+
+
 def _crosstable_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     """Filled by keizer_xl: a row per player, a column per round (`12w1`, `5b½`, `bye`)."""
     sheet = book.add_worksheet(local_name(CROSSTABLE, language))
@@ -390,6 +448,9 @@ def _crosstable_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     sheet.freeze_panes(1, 2)
     _print_setup(sheet, language, landscape=True)
     return sheet
+
+
+_NO_ZERO = "0;-0;;@"  # a number format that leaves 0 blank
 
 
 def _progress_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
@@ -419,10 +480,12 @@ def _progress_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
         })
     chart.set_title({"name": translate("Rank after each round: the top ten", language),
                      "name_font": {"size": 12}})
-    chart.set_x_axis({"name": local_name("Round", language), "min": 1, "major_unit": 1,
-                      "major_gridlines": {"visible": False}})
-    chart.set_y_axis({"name": local_name("Rank", language), "reverse": True, "min": 1,
-                      "crossing": "max",
+    # Both axes start at 0, unlabelled, not at 1: the leader's line at rank 1 and the
+    # first round's marks lie inside the plot, not cut in half by its edge.
+    chart.set_x_axis({"name": local_name("Round", language), "min": 0, "major_unit": 1,
+                      "num_format": _NO_ZERO, "major_gridlines": {"visible": False}})
+    chart.set_y_axis({"name": local_name("Rank", language), "reverse": True, "min": 0,
+                      "crossing": "max", "num_format": _NO_ZERO,
                       "major_gridlines": {"visible": True, "line": {"color": "#E3E8EE"}}})
     chart.set_legend({"position": "right"})
     chart.show_blanks_as("gap")
@@ -437,21 +500,26 @@ def build_template(
     players: Sequence[Mapping[str, object]] = (),
     vba_project: bytes | None = None,
     language: str = "en",
+    lite: bool = False,
 ) -> None:
     """Write the club workbook: an .xlsx, or an .xlsm with buttons when VBA is given.
 
     `players` fills the Players sheet (keys as the English headers). Excel refuses a
     workbook whose extension does not match its content, so the extension must be .xlsm
     exactly when `vba_project` is given. `language` names the sheets, headers, settings and
-    buttons (one of `i18n.LANGUAGES`; "en" is the contract's own names).
+    buttons (one of `i18n.LANGUAGES`; "en" is the contract's own names). `lite`: an .xlsx
+    with the buttons of xlwings Lite on the Pairings sheet.
     """
     target = Path(path)
     macro = vba_project is not None
     if (target.suffix.lower() == ".xlsm") != macro:
         want = ".xlsm (it has macros)" if macro else ".xlsx (it has no macros)"
         raise ValueError(f"{target.name}: the workbook must be saved as {want}")
+    if lite and macro:
+        raise ValueError(f"{target.name}: a workbook for xlwings Lite is an .xlsx (no macros)")
 
-    book = xlsxwriter.Workbook(str(target), {"in_memory": True})
+    made = io.BytesIO()  # written whole at the end: a full disk fails one plain write
+    book = xlsxwriter.Workbook(made, {"in_memory": True})
     book.set_properties({
         "title": "Keizer competition",
         "subject": "Chess club Keizer competition",
@@ -469,6 +537,8 @@ def build_template(
         _crosstable_sheet(book, fmt, language),
         _progress_sheet(book, fmt, language),
     ]
+    if lite:
+        _lite_buttons(sheets[SHEETS.index(PAIRINGS)], language)
     if vba_project is not None:
         book.add_vba_project(io.BytesIO(vba_project), is_stream=True)
         book.set_vba_name("ThisWorkbook")
@@ -480,6 +550,9 @@ def build_template(
                 "height": 36,
             })
     book.close()
+    target.write_bytes(made.getvalue())
+    if lite:
+        _name_shapes(target, [button.shape for button in sheetbuttons.BUTTONS])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -489,11 +562,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("out", type=Path, help="the .xlsx (or .xlsm with --vba) to write")
     parser.add_argument("--vba", type=Path, help="a vbaProject.bin to embed, with buttons")
+    parser.add_argument("--lite", action="store_true", help="with the buttons of xlwings Lite")
     args = parser.parse_args(argv)
     try:
         vba = args.vba.read_bytes() if args.vba else None
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        build_template(args.out, vba_project=vba)
+        build_template(args.out, vba_project=vba, lite=args.lite)
     except (OSError, ValueError) as exc:
         print(f"keizer_xl.workbook.template: {exc}", file=sys.stderr)
         return 1

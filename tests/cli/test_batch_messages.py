@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from keizer_xl.core.errors import KeizerError, Problems
-from tests.conftest import make_book, run_cli
+from tests.conftest import run_cli
+from tests.seasons import make_book
 from tests.workbook.test_workbook import PLAYERS, ROUND1
 
 

@@ -18,7 +18,7 @@ from keizer_xl.core.settings import SETTINGS
 from keizer_xl.i18n.names import SETTING_TRANSLATIONS, TRANSLATIONS
 from keizer_xl.workbook.template import build_template
 from tests.conftest import run_cli
-from tests.exchange.seasons import club_season, season_book
+from tests.seasons import club_season, season_book
 from tests.workbook.test_template import needs_soffice, soffice
 
 SETTINGS_USED = {"Top value": 30, "Ties": "shared", "Excused absence": "1/3, 1/4",
@@ -83,7 +83,7 @@ def test_every_setting_has_a_dutch_name() -> None:
 
 
 def test_a_dutch_season_gives_the_same_numbers(tmp_path: Path) -> None:
-    season = club_season(24, 8, seed=4)
+    season = club_season(24, 8, seed=4, comings_and_goings=True)
     english = season_book(tmp_path / "club.xlsx", season, SETTINGS_USED)
     from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 
@@ -127,7 +127,7 @@ def _in_english(rows: list[list[object]], players: int) -> list[list[object]]:
 
 
 def test_a_problem_names_the_dutch_cell(tmp_path: Path) -> None:
-    season = club_season(6, 2, seed=2)
+    season = club_season(6, 2, seed=2, comings_and_goings=True)
     dutch = dutch_book(tmp_path / "club.xlsx", season)
     from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 

@@ -8,7 +8,8 @@ from python_calamine import CalamineWorkbook
 
 from keizer_xl.workbook.files import load
 from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
-from tests.conftest import make_book, run_cli
+from tests.conftest import run_cli
+from tests.seasons import make_book
 
 PLAYERS = [{"Name": n, "Rating": r} for n, r in (
     ("Anna", 2000), ("Bram", 1900), ("Carla", 1800), ("Daan", 1700), ("Eva", 1600),

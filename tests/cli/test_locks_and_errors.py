@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from keizer_xl.workbook.xlsx import safety, writer_lock_path
-from tests.conftest import golden_book, make_book, run_cli
+from tests.conftest import run_cli
+from tests.seasons import golden_book, make_book
 
 REPO = Path(__file__).resolve().parents[2]
 PLAYERS = [{"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"}
@@ -63,44 +64,44 @@ def test_a_lock_a_crashed_program_left_is_named_by_its_user_and_cleared_by_unloc
     assert f"{path} was not locked; nothing to clear." in said(again)
 
 
+@pytest.mark.programs  # another process has the workbook open
 @pytest.mark.skipif(os.name != "posix", reason="LibreOffice's own lock on the file: POSIX")
 def test_unlock_refuses_while_the_workbook_is_really_open(tmp_path: Path) -> None:
     """LibreOffice locks the file it has open (as this stand-in does): nothing is cleared."""
     path = make_book(tmp_path / "club.xlsx", PLAYERS)
     lock = tmp_path / ".~lock.club.xlsx#"
     lock.write_bytes(b"Anna,club-pc,anna,21.11.2024 20:00,file:///x;")
-    office = subprocess.Popen(
-        [sys.executable, "-c", "import fcntl, os, sys, time\n"
-         "fd = os.open(sys.argv[1], os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX)\n"
-         "print('open', flush=True); time.sleep(60)", str(path)],
-        stdout=subprocess.PIPE, text=True)
-    try:
-        assert office.stdout is not None and office.stdout.readline() == "open\n"
-        result = run_cli("unlock", path)
-        assert result.exit_code == 1
-        assert "club.xlsx is open in another program right now; close it there first. " \
-            "Nothing was unlocked." in said(result)
-        assert lock.exists()
-    finally:
-        office.kill()
-        office.wait()
+    with subprocess.Popen(
+            [sys.executable, "-c", "import fcntl, os, sys, time\n"
+             "fd = os.open(sys.argv[1], os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX)\n"
+             "print('open', flush=True); time.sleep(60)", str(path)],
+            stdout=subprocess.PIPE, text=True) as office:
+        try:
+            assert office.stdout is not None and office.stdout.readline() == "open\n"
+            result = run_cli("unlock", path)
+            assert result.exit_code == 1
+            assert "club.xlsx is open in another program right now; close it there first. " \
+                "Nothing was unlocked." in said(result)
+            assert lock.exists()
+        finally:
+            office.kill()
 
 
+@pytest.mark.programs  # another process holds the workbook
 def test_unlock_refuses_while_keizer_xl_is_changing_the_workbook(tmp_path: Path) -> None:
     path = golden_book(tmp_path / "club.xlsx", "A")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; "
-         "from keizer_xl.workbook.xlsx import one_writer\n"
-         "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)",
-         str(path)], cwd=REPO, stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        result = run_cli("unlock", path)
-        assert result.exit_code == 1
-        assert "club.xlsx is being changed by another keizer-xl run" in said(result)
-    finally:
-        holder.kill()
-        holder.wait()
+    with subprocess.Popen(
+            [sys.executable, "-c", "import sys, time; from pathlib import Path; "
+             "from keizer_xl.workbook.xlsx import one_writer\n"
+             "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)",
+             str(path)], cwd=REPO, stdout=subprocess.PIPE, text=True) as holder:
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+            result = run_cli("unlock", path)
+            assert result.exit_code == 1
+            assert "club.xlsx is being changed by another keizer-xl run" in said(result)
+        finally:
+            holder.kill()
 
 
 @pytest.fixture

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from bench import hostile
-from bench.seasons import large_season, write_workbook
 from keizer_xl.workbook import files
+from tests import hostile
 from tests.cli.test_reliability import MEMORY_LIMIT, measured
+from tests.seasons import large_season, season_book
 
 LIST_LIMIT = 300 << 20  # bytes: a rating list of the whole world streams through
+# every test here runs the commands in fresh processes, their memory measured
+pytestmark = pytest.mark.programs
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +143,7 @@ def test_a_season_larger_than_the_old_limits_is_read_and_recalculated(tmp_path: 
     reader used to allow."""
     season = large_season(1_500, 120)
     assert len(season.entries) > 100_000
-    path = write_workbook(season, tmp_path / "large.xlsx")
+    path = season_book(tmp_path / "large.xlsx", season)
     code, output, peak = measured("recalc", path)
     assert code == 0, output
     assert "1500 players" in output or "Standings" in output, output

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from click.testing import Result
 
 REPO = Path(__file__).resolve().parents[2]
@@ -37,6 +38,7 @@ def test_commands_run_in_process_leave_the_collector_as_it_was(
     assert collector() == before
 
 
+@pytest.mark.programs  # the program in a process of its own
 def test_the_program_sets_the_collector_up_for_its_command(book: Callable[..., Path]) -> None:
     path = book(PLAYERS)
     done = subprocess.run([sys.executable, "-c", PROGRAM, "check", str(path)], cwd=REPO,

@@ -20,7 +20,8 @@ from openpyxl import Workbook as OpenpyxlWorkbook
 from keizer_xl.workbook import files
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits, writer_lock_path
 from keizer_xl.workbook.xlsx import _package as package
-from tests.conftest import golden_book, make_book, run_cli
+from tests.conftest import run_cli
+from tests.seasons import golden_book, make_book
 
 REPO = Path(__file__).resolve().parents[2]
 MEMORY_LIMIT = 500 << 20  # bytes, for any workbook under 20 MB
@@ -62,6 +63,7 @@ def members(path: Path) -> dict[str, bytes]:
 
 # -- bounded reading -----------------------------------------------------------------------
 
+@pytest.mark.programs  # a fresh process for each command, its memory measured
 @pytest.mark.parametrize(("sheet", "cell", "ref"), [
     ("Players", (1_048_576, 16_384), "Players!XFD1048576"),
     ("Rounds", (1_048_576, 26), "Rounds!Z1048576"),
@@ -116,6 +118,7 @@ def bombed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.programs  # a fresh process for each command, its memory measured
 def test_a_part_that_unpacks_to_gigabytes_is_copied_not_unpacked(
         bombed: Path, tmp_path: Path) -> None:
     path = tmp_path / "club.xlsx"
@@ -137,6 +140,7 @@ def test_a_part_that_unpacks_to_gigabytes_is_copied_not_unpacked(
         bomb.CRC, bomb.compress_size, bomb.file_size)
 
 
+@pytest.mark.programs  # a fresh process for the command, its memory measured
 def test_a_sheet_that_unpacks_to_gigabytes_is_refused(tmp_path: Path) -> None:
     plain = make_book(tmp_path / "plain.xlsx", players())
     path = tmp_path / "club.xlsx"
@@ -158,6 +162,7 @@ def test_a_sheet_that_unpacks_to_gigabytes_is_refused(tmp_path: Path) -> None:
 
 # -- one writer at a time --------------------------------------------------------------------
 
+@pytest.mark.programs  # commands in processes of their own, side by side
 def test_pair_and_recalc_at_once_lose_no_round(tmp_path: Path) -> None:
     """Twenty times: `pair` and `recalc` started together on one workbook. Both finish,
     and the round `pair` says it wrote is in the file."""
@@ -183,21 +188,22 @@ def test_pair_and_recalc_at_once_lose_no_round(tmp_path: Path) -> None:
         assert leftovers == [], leftovers
 
 
+@pytest.mark.programs  # another process holds the workbook
 def test_a_second_run_waits_then_refuses_naming_the_file(tmp_path: Path) -> None:
     path = golden_book(tmp_path / "club.xlsx", "A")
-    holder = subprocess.Popen(
+    with subprocess.Popen(  # closes its pipe
         [sys.executable, "-c", "import sys, time; from pathlib import Path; "
          "from keizer_xl.workbook.xlsx import one_writer\n"
          "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)",
-         str(path)], cwd=REPO, stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        code, output, _ = measured("recalc", path)
-        assert code == 1
-        assert "club.xlsx is being changed by another keizer-xl run" in output, output
-    finally:
-        holder.kill()
-        holder.wait()
+         str(path)], cwd=REPO, stdout=subprocess.PIPE, text=True) as holder:
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+            code, output, _ = measured("recalc", path)
+            assert code == 1
+            assert "club.xlsx is being changed by another keizer-xl run" in output, output
+        finally:
+            holder.kill()
+            holder.wait()
     # the killed holder's lock file is left behind, but no lock: the next run goes ahead
     assert writer_lock_path(path).exists()
     code, output, _ = measured("recalc", path)

@@ -11,9 +11,9 @@ from pathlib import Path
 from python_calamine import CalamineWorkbook
 
 from tests.helpers_package import libreoffice_convert
+from tests.seasons import ROUND_HEADERS
 
 PLAYER_HEADERS = ("Name", "Rating", "Joined", "Left", "Present")
-ROUND_HEADERS = ("Round", "Board", "White", "Black", "Result")
 
 
 def openpyxl_book(path: Path, players: Sequence[Mapping[str, object]],

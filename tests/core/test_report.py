@@ -12,7 +12,7 @@ from keizer_xl.core.colours import ColourHistory
 from keizer_xl.core.report import FORFEIT, GAME, NOT_YET, build_report, latest_round
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.settings import Settings
-from tests.publish.seasons import club_season
+from tests.seasons import club_season
 
 NAMES = [f"Player {i:02d}" for i in range(14)]
 

@@ -8,6 +8,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from keizer_xl.core import checks
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, Table, build_season
@@ -68,15 +70,17 @@ def checked(players: Table, rounds: Table) -> tuple[object, ...]:
     return (season, problems.items, problems.cautions)
 
 
-@pytest.mark.parametrize("seed", range(400))
-def test_read_straight_or_row_by_row_alike(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    rng = random.Random(seed)
-    players = players_table(rng, coming_and_going=seed % 3 == 0)
-    rounds = rounds_table(rng, messy=seed % 2 == 1)
+@settings(max_examples=400, deadline=None)
+@given(st.randoms(use_true_random=False), st.booleans(), st.booleans())
+def test_read_straight_or_row_by_row_alike(rng: random.Random, coming_and_going: bool,
+                                           messy: bool) -> None:
+    players = players_table(rng, coming_and_going)
+    rounds = rounds_table(rng, messy)
     straight = checks.read_rows(rounds, checks.read_players(players, Settings(), Problems()))
     fast = checked(players, rounds)
-    monkeypatch.setattr(checks, "read_rows", lambda table, players: None)
-    plain = checked(players, rounds)
+    with pytest.MonkeyPatch.context() as monkeypatch:  # one example at a time
+        monkeypatch.setattr(checks, "read_rows", lambda table, players: None)
+        plain = checked(players, rounds)
     assert fast == plain
     if straight is not None:  # read straight: no row of the Rounds table had a problem
         assert not any(p.table == "Rounds" for p in plain[1])  # type: ignore[attr-defined]
@@ -119,7 +123,7 @@ def plain_rounds_of(season: Season) -> dict[str, set[int]]:
 
 
 def plain_cautions(season: Season) -> tuple[object, ...]:
-    """Newcomers, players missing from rounds, last game played, byes in a row."""
+    """Newcomers, players missing from rounds, idle players, byes in a row."""
     from keizer_xl.core.cautions import IDLE_ROUNDS
 
     last, seen = season.last_round, plain_rounds_of(season)
@@ -130,14 +134,17 @@ def plain_cautions(season: Season) -> tuple[object, ...]:
         for r in range(1, last + 1):
             if p.name in seen and r not in seen[p.name] and p.takes_part_in(r):
                 missing.setdefault(r, []).append(p.name)
-    played: dict[str, int] = {}
-    for g in season.games():
-        if g.result is not None and g.result.played:
-            for name in (g.white, g.black):
-                played[name] = max(played.get(name, 0), g.round)
+    played: dict[str, int] = {}  # the last round of a game, or of club duty
+    for e in season.entries:
+        if isinstance(e, Rest) and e.reason is Absence.CLUB:
+            played[e.player] = max(played.get(e.player, 0), e.round)
+        if isinstance(e, Game) and e.result is not None and e.result.played:
+            for name in (e.white, e.black):
+                played[name] = max(played.get(name, 0), e.round)
     done = season.completed_rounds
     idle = [p.name for p in season.players if seen.get(p.name)
             and not (p.left is not None and p.left <= done)
+            and p.present not in (None, Absence.CLUB)  # here tonight: not stopped
             and done - max(played.get(p.name, 0), p.joined - 1) >= IDLE_ROUNDS]
     byes: dict[str, list[Rest]] = {}
     for e in season.entries:
@@ -150,12 +157,13 @@ def plain_cautions(season: Season) -> tuple[object, ...]:
     return new, sorted(missing.items()), idle, twice
 
 
-@pytest.mark.parametrize("seed", range(150))
-def test_cautions_from_the_rows_as_from_the_entries(seed: int) -> None:
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.booleans())
+def test_cautions_from_the_rows_as_from_the_entries(rng: random.Random,
+                                                     coming_and_going: bool) -> None:
     from keizer_xl.core import cautions
 
-    rng = random.Random(70_000 + seed)
-    players = players_table(rng, coming_and_going=seed % 2 == 0)
+    players = players_table(rng, coming_and_going)
     problems = Problems()
     season = build_season(players, rounds_table(rng, messy=False), Settings(), problems)
     if problems:

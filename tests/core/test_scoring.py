@@ -371,7 +371,7 @@ def test_coefficients_and_counts_as_row_by_row(rnd: random.Random, n: int, round
                                                drop: bool) -> None:
     """The tables filled with numpy indexing, and the counts of the standings, are what a
     plain walk through the rows gives (every setting that changes a cell drawn at random)."""
-    from keizer_xl.core.scoring import _Coefficients
+    from keizer_xl.core.coefficients import Coefficients
 
     season = random_season(rnd, n, rounds)
     s = random_settings(rnd)
@@ -382,7 +382,7 @@ def test_coefficients_and_counts_as_row_by_row(rnd: random.Random, n: int, round
     dropped = {p.name for p in season.players
                if s.withdrawn == "drop" and p.left is not None and p.left < rounds}
     gone = np.array([p.name in dropped for p in season.players], dtype=bool)
-    coef = _Coefficients(season, s, rounds, gone)
+    coef = Coefficients(season, s, rounds, gone)
     letters = [None, "W", "D", "L", "B", "A", "J"]
     names = [p.name for p in season.players]
     shares = coef.shares.values

@@ -16,7 +16,8 @@ from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import parse_settings
-from tests.conftest import make_book, run_cli
+from tests.conftest import run_cli
+from tests.seasons import make_book
 
 W, L_, D_ = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
 

@@ -14,11 +14,11 @@ from keizer_xl.core.scoring import automatic_top_value
 from keizer_xl.core.season import Season
 from keizer_xl.workbook.files import load
 from tests.conftest import run_cli
-from tests.exchange.seasons import club_season, season_book
+from tests.seasons import club_season, season_book
 
 
 def last_season(path: Path, top_value: object = 50) -> tuple[Path, Season]:
-    season = club_season(14, 6, seed=5)
+    season = club_season(14, 6, seed=5, comings_and_goings=True)
     players = list(season.players)
     # one withdrew after round 3, one left after the last round (he played it all)
     players[2] = Player(players[2].name, players[2].rating, 1, 3, None, 2)

@@ -13,8 +13,9 @@ from keizer_xl.core.errors import FileError
 from keizer_xl.exchange.csvfile import decode
 from keizer_xl.exchange.ratings import initials_key, name_key, parse_rating_list
 from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
-from tests.conftest import make_book, run_cli
+from tests.conftest import run_cli
 from tests.helpers_package import members, sheet_parts
+from tests.seasons import make_book
 
 
 @pytest.mark.parametrize(("club", "listed"), [

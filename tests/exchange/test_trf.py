@@ -24,7 +24,7 @@ from keizer_xl.exchange.trf import (
 )
 from keizer_xl.workbook.files import load
 from tests.conftest import run_cli
-from tests.exchange.seasons import club_season, season_book
+from tests.seasons import club_season, season_book
 
 # -- a second reader, written from the TRF-16 column table alone ---------------------------
 
@@ -181,7 +181,7 @@ def test_demo_season_out_and_in(tmp_path: Path) -> None:
 
 
 def test_sixty_players_out_and_in(tmp_path: Path) -> None:
-    season = club_season(60, 20, seed=7)
+    season = club_season(60, 20, seed=7, comings_and_goings=True)
     n = len(season.players)
     own = {
         "FIDE id": [1503014 + i if i % 4 == 0 else None for i in range(n)],
@@ -214,7 +214,7 @@ def test_sixty_players_out_and_in(tmp_path: Path) -> None:
 
 
 def test_unfinished_round_is_left_out(tmp_path: Path) -> None:
-    season = club_season(12, 4, seed=3)
+    season = club_season(12, 4, seed=3, comings_and_goings=True)
     last = [e for e in season.entries if e.round == 4]
     cut = Season(season.players, tuple(
         Game(e.round, e.board, e.white, e.black, None) if isinstance(e, Game) and e.round == 4
@@ -235,7 +235,7 @@ def test_text_and_season_round_trip_in_memory() -> None:
     from keizer_xl.core.scoring import compute_standings
 
     settings = Settings(top_value=Fraction(30))
-    season = club_season(21, 6, seed=11, settings=settings)
+    season = club_season(21, 6, seed=11, settings=settings, comings_and_goings=True)
     standings = compute_standings(season, settings)
     ids = {season.players[0].name: Identity("m", "IM", "NED", "1000017", "1970")}
     text = write_trf(report_from_season(season, standings, "Winter", ids, [("Top value", "30")]))

@@ -3,9 +3,11 @@ catalogs are what their sources compile to."""
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,6 +49,119 @@ def messages() -> set[str]:
     return found
 
 
+# -- templates chosen in code ----------------------------------------------------------------
+# `make catalogs` (Babel) finds a template only where it is written inside the marked call:
+# `msg("1 game" if n == 1 else "{n} games")`, or `template = ...; msg(template)`, are not
+# found, never translated, and said in English in a Dutch workbook. The walk below finds
+# what such a call can receive, so that each is looked up in every catalog too.
+
+def _marked(node: ast.Call) -> ast.expr | None:
+    """The template argument of a call with one of the keywords, if it has one."""
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    places = KEYWORDS.get(name)
+    if places is None or len(node.args) < places[0]:
+        return None
+    return node.args[places[0] - 1]
+
+
+def _assigned(name: str, scopes: list[ast.AST]) -> Iterator[ast.expr]:
+    """The values assigned to `name` in the innermost scope that assigns it."""
+    for scope in reversed(scopes):
+        found = [node.value for node in ast.walk(scope)
+                 if isinstance(node, ast.Assign) and node.value is not None
+                 and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)]
+        if found:
+            yield from found
+            return
+
+
+def _templates(node: ast.expr, scopes: list[ast.AST], where: str,
+               found: dict[str, str], unfit: list[str]) -> None:
+    """What a template argument can be: literals, chosen between (`a if n == 1 else b`, `or`,
+    a dict of them) or assigned to a name first. A parameter of the function is passed
+    through (its callers are walked), and so is an attribute (a template kept by an object
+    made with a marked call: a setting's explanation, an xlsx error); a template made up of
+    pieces (an f-string, `+`) cannot be in a catalog at all."""
+    choices: list[ast.expr] = (
+        [node.body, node.orelse] if isinstance(node, ast.IfExp) else
+        list(node.values) if isinstance(node, ast.BoolOp | ast.Dict) else
+        [node.value] if isinstance(node, ast.Subscript) else [])
+    for choice in choices:
+        _templates(choice, scopes, where, found, unfit)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        found.setdefault(node.value, where)
+    elif isinstance(node, ast.Name):
+        function = next((s for s in reversed(scopes)
+                         if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)), None)
+        parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)} \
+            if function is not None else set()
+        if node.id not in parameters:
+            for value in _assigned(node.id, scopes):
+                _templates(value, scopes, where, found, unfit)
+    elif isinstance(node, ast.JoinedStr | ast.BinOp):
+        unfit.append(where)
+
+
+def chosen_in_code(source: str, file: str = "<code>") -> tuple[dict[str, str], list[str]]:
+    """The templates a marked call in `source` receives other than as its own literal,
+    each with where (file:line); and the calls whose template is made up of pieces."""
+    found: dict[str, str] = {}
+    unfit: list[str] = []
+
+    def walk(node: ast.AST, scopes: list[ast.AST]) -> None:
+        if isinstance(node, ast.Call):
+            argument = _marked(node)
+            if argument is not None and not (isinstance(argument, ast.Constant)):
+                _templates(argument, scopes, f"{file}:{node.lineno}", found, unfit)
+        inner = [*scopes, node] if isinstance(
+            node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) else scopes
+        for child in ast.iter_child_nodes(node):
+            walk(child, inner)
+
+    tree = ast.parse(source)
+    walk(tree, [tree])
+    return found, unfit
+
+
+def every_template() -> tuple[set[str], dict[str, str]]:
+    """Every template the code can say: those `make catalogs` extracts, and those chosen
+    in code (with where they are chosen)."""
+    chosen: dict[str, str] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        found, unfit = chosen_in_code(path.read_text(encoding="utf-8"),
+                                      str(path.relative_to(PACKAGE)))
+        assert not unfit, f"a template made up of pieces cannot be translated: {unfit}"
+        chosen.update(found)
+    return messages() | set(chosen), chosen
+
+
+def test_the_walk_finds_a_template_chosen_in_code() -> None:
+    source = (
+        "def warn(players, kind):\n"
+        "    template = ('{names} is in no row' if len(players) == 1 else\n"
+        "                '{names} are in no row')\n"
+        "    words = {'bye': 'a bye', 'club': 'club duty'}\n"
+        "    return msg(template, names=players), msg(words[kind]), t(kind)\n"
+        "def said(template):\n"
+        "    return translate(template, 'nl')\n"
+        "def glued(n):\n"
+        "    return msg(f'{n} games')\n")
+    found, unfit = chosen_in_code(source, "warn.py")
+    assert set(found) == {"{names} is in no row", "{names} are in no row", "a bye",
+                          "club duty"}
+    assert found["a bye"] == "warn.py:5" and unfit == ["warn.py:9"]
+
+
+def test_a_template_chosen_in_code_is_where_make_catalogs_finds_it() -> None:
+    """A template chosen in code is also written inside a marked call, so that `make
+    catalogs` keeps it in the catalogs (else it would be dropped as no longer used)."""
+    _, chosen = every_template()
+    lost = {template: where for template, where in chosen.items()
+            if template not in messages()}
+    assert not lost, f"write these inside the msg(...)/t(...) call: {lost}"
+
+
 def test_the_message_template_is_current() -> None:
     """`make catalogs` has been run since a message changed: the template a translator
     starts a new language from holds exactly the code's messages."""
@@ -67,7 +182,7 @@ def test_every_message_is_translated(language: str) -> None:
     with open(po_path(language), "rb") as f:
         catalog = read_po(f)
     translated = {m.id: m.string for m in catalog if m.id and m.string and not m.fuzzy}
-    missing = sorted(messages() - set(translated))
+    missing = sorted(every_template()[0] - set(translated))
     assert not missing, f"no {language} translation for: {missing}"
     unused = sorted(set(translated) - messages())
     assert not unused, f"{language} catalog has messages the code no longer shows: {unused}"

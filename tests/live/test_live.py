@@ -529,6 +529,7 @@ def test_blocks_cover_only_written_columns() -> None:
     assert live.blocks({}) == []
 
 
+@pytest.mark.programs  # a fresh Python measures the import
 def test_import_stays_light() -> None:
     """Every button click starts Python afresh: `import keizer_xl` must not load pandas,
     numpy or xlwings (they come with the work itself)."""
@@ -598,6 +599,25 @@ def test_a_top_value_of_1e308_is_a_problem_naming_its_cell(xw: Any, tmp_path: Pa
         assert f"Settings!B{row}: Top value: '1e+308' is outside the sensible range" in text, text
 
 
+@pytest.mark.parametrize("error", ["#N/A", "#DIV/0!", "#VALUE!"])
+def test_an_error_value_is_a_problem_naming_its_cell(xw: Any, tmp_path: Path,
+                                                     error: str) -> None:
+    """Excel sends a cell whose formula failed as its error word: the buttons name it,
+    where a blank would have passed."""
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    step = setting_row(excel, "Step")
+    excel.set("Players", 3, 2, error)  # Rating
+    excel.set("Players", 4, 5, error)  # Present
+    excel.set("Settings", step, 2, error)
+    for button in (keizer_xl.pair_next_round, keizer_xl.recalculate):
+        excel.alerts.clear()
+        actions = press(xw, excel, button)
+        assert written(actions, excel) == {}
+        ((text, *_),) = excel.alerts
+        for cell in ("Players!B3", "Players!E4", f"Settings!B{step}"):
+            assert f"{cell}: the cell shows the error {error}" in text, text
+
+
 def test_two_games_on_one_board_are_noted_after_the_work(xw: Any, tmp_path: Path) -> None:
     excel = Excel.from_file(new_book(tmp_path, players(4)))
     press(xw, excel, keizer_xl.pair_next_round)
@@ -610,6 +630,7 @@ def test_two_games_on_one_board_are_noted_after_the_work(xw: Any, tmp_path: Path
     assert mode == "info" and "Rounds!B3: board 1 of round 1 is also used in row 2" in text
 
 
+@pytest.mark.programs  # another process holds the workbook
 def test_a_button_waits_for_a_command_working_on_the_same_file(
         xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A book saved on this computer: while `keizer-xl` holds its writer lock, the button
@@ -643,7 +664,7 @@ def test_a_button_waits_for_a_command_working_on_the_same_file(
         assert "is being changed by another keizer-xl run or button" in text, text
     finally:
         holder.kill()
-        holder.wait()
+        holder.communicate()  # waits, and closes the pipe
     excel.alerts.clear()
     assert "Rounds" in written(click(), excel) and excel.alerts == []
 

@@ -10,7 +10,11 @@ from keizer_xl.core.report import Report, build_report
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.settings import Settings
 from keizer_xl.publish.site import Titles
-from tests.publish.seasons import HOSTILE, club_season
+from tests.seasons import club_season
+
+HOSTILE = ("O'Brien & <Zoë>", "../x", "<script>alert(1)</script>", "Jan de Vries",
+           "jan-de-vries", "CON", "Ünal Şahin", "\"Quoted\" Name", "a/b\\c", "李小龙",
+           "Émile Zola", "&amp; Co")
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from keizer_xl.publish.book import workbook_report
-from tests.conftest import make_book, run_cli
+from tests.conftest import run_cli
 from tests.publish.html import parse
+from tests.seasons import make_book
 
 
 def test_publish_writes_the_site_beside_the_workbook(demo_book: Path) -> None:

@@ -4,7 +4,6 @@ of a German or Italian workbook speak it, with the numbers of the English one.""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -118,9 +117,8 @@ def test_the_chat_text_and_a_card(season: tuple[str, Path], tmp_path: Path) -> N
                      rf"({says['result']})</td>", card)
 
 
+@pytest.mark.programs("pdftotext")
 def test_the_pdfs(season: tuple[str, Path], tmp_path: Path) -> None:
-    if shutil.which("pdftotext") is None:
-        pytest.fail("pdftotext is missing; `make test` installs poppler-utils")
     language, book = season
     says = SAYS[language]
     result = run_cli("publish", book, "--pdf", "--out", tmp_path)

@@ -5,7 +5,6 @@ pdfinfo for the paper, pdftoppm for a picture that must show ink."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -20,10 +19,9 @@ from keizer_xl.publish.numbers import number
 from keizer_xl.publish.pdf import font_files, write_pdfs
 from keizer_xl.publish.site import Titles
 from tests.conftest import run_cli
-from tests.publish.seasons import club_season
+from tests.seasons import club_season
 
-pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
-                                reason="needs poppler (bash .ci/system-packages)")
+pytestmark = pytest.mark.programs("pdftotext", "pdfinfo", "pdftoppm")
 
 NAMES = ["O'Brien & <Zoë>", "Ünal Şahin", "Émile Zola", "Łukasz Čapek",
          *(f"Speler {i:02d} van der Berg" for i in range(56))]

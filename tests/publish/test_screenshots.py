@@ -6,15 +6,13 @@ installed by .ci/system-packages) at phone and desktop width, and a player's car
 from __future__ import annotations
 
 import importlib.util
-import shutil
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(shutil.which("chromium") is None,
-                                reason="needs Chromium (bash .ci/system-packages)")
+pytestmark = pytest.mark.programs("chromium")
 
 
 def renderer() -> ModuleType:

@@ -41,7 +41,10 @@ def check_site(report: Report, pages: dict[str, str]) -> None:
         row = p.standing
         shown = [text(c) for c in cells]
         assert shown[0] == str(row.rank)
-        assert shown[2] == row.name  # as typed, never markup
+        left = report.season.player(row.name).left
+        gone = left is not None and left <= report.after_round
+        assert shown[2] == (f"{row.name} (withdrawn)" if gone else row.name)  # as typed,
+        # never markup; a player who left marked as on the Standings sheet
         if row.score is not None:
             assert abs(number(shown[3]) - row.score) < Fraction(1, 200)
             assert abs(number(shown[10]) - p.percentage) <= Fraction(1, 2) \
@@ -122,8 +125,8 @@ def test_hostile_names_stay_text(hostile_report: Report) -> None:
     names = {p.name for p in hostile_report.players}
     assert "../x" in names and "O'Brien & <Zoë>" in names
     index = parse(pages["index.html"])
-    shown = {text(r[2]) for r in table_rows(index, "standings")}
-    assert shown == names
+    shown = {text(r[2]).removesuffix(" (withdrawn)") for r in table_rows(index, "standings")}
+    assert shown == names  # the leaver's name marked after it, as typed too
     files = [path for path in pages if path.startswith("players/")]
     assert len(set(files)) == len(names)
     for path in files:
@@ -165,7 +168,8 @@ def test_file_names_are_safe_and_unique() -> None:
     assert files["Zoë"] == "zoe.html" and files["Zoe"] == "zoe-2.html"
     assert files["CON"] == "con-player.html"
     assert files["../../etc/passwd"] == "etc-passwd.html"
-    assert slug("李小龙") == "player"
+    assert slug("李小龙") == "lixiaolong"  # every script written in ASCII letters
+    assert slug("¿?") == slug("") == "player"  # nothing to write: a word of our own
     assert len(files["x" * 300]) <= 65
 
 

@@ -9,7 +9,6 @@ Pyodide. A file that is not the release's own always fails.
 from __future__ import annotations
 
 import functools
-import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.programs import in_ci
 from tests.pyodide.release import MISSING, REPO
 
 RUNNER = Path(__file__).with_name("run.mjs")
@@ -36,7 +36,7 @@ def ready_release() -> Path:
     status, said = _setup()
     if status == 0:
         return Path(said)
-    if status == MISSING and os.environ.get("CI") != "true":
+    if status == MISSING and not in_ci():
         pytest.skip(f"Pyodide is not at hand: {said}")
     pytest.fail(f".ci/pyodide-setup failed:\n{said}", pytrace=False)
 

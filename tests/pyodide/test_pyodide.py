@@ -40,7 +40,9 @@ def test_every_module_imports_with_the_dependencies_selected_there() -> None:
         selected = requirement.marker is None or requirement.marker.evaluate(environment)
         installed = sweep["installed"][name] is not None
         assert installed == selected, f"{requirement}: installed {sweep['installed'][name]}"
+    # Lite's scripts need the xlwings that Lite itself brings (tests/lite runs them with it)
+    lites_own = {"keizer_xl.lite": "ModuleNotFoundError: No module named 'xlwings'"}
     problems = [f"{module}: {f['error']}\n    "
                 f"{str(f['file']).removeprefix(f'{REPO}/')}:{f['line']}: {f['code']}"
-                for module, f in sweep["failed"].items()]
+                for module, f in sweep["failed"].items() if f["error"] != lites_own.get(module)]
     assert not problems, "\n".join(problems)

@@ -17,7 +17,7 @@ import pytest
 
 from keizer_xl import engine
 from keizer_xl.core.checks import Table
-from keizer_xl.core.words import parse_number
+from keizer_xl.core.words import CellError, parse_number
 from keizer_xl.workbook import layout as sheets
 from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
 from keizer_xl.workbook.xlsx import _cells as xlsx_cells
@@ -158,8 +158,11 @@ def test_cells_are_tidied_as_one_by_one() -> None:
     values: list[object] = [None, "", "  ", " a ", "x", 0, 1.5, float("nan"), True, Fraction(1, 3),
                             pd.NA, pd.NaT, 3, -0.0, "\t"]
     assert engine._cells(values) == [engine._cell(v) for v in values]
-    grid_values = [v for v in values if v is not pd.NA and v is not pd.NaT]
+    grid_values = [v for v in values if v is not pd.NA and v is not pd.NaT and v == v]
     assert sheets._tidy(grid_values) == [engine._cell(v) for v in grid_values]
+    # NaN is pandas' blank, but in a sheet it is no blank: an error value, named by check
+    (nan,) = sheets._tidy([float("nan")])
+    assert isinstance(nan, CellError) and nan == "NaN"
 
 
 def old_frame(grid: sheets.Grid, wanted: tuple[str, ...], layout: sheets.Layout,

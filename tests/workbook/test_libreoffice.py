@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import golden_book, golden_rows, run_cli
+from tests.conftest import run_cli
 from tests.helpers_package import libreoffice_convert
+from tests.seasons import golden_book, golden_rows
 
 pytestmark = [pytest.mark.libreoffice, pytest.mark.usefixtures("soffice_installed")]
 

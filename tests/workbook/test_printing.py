@@ -8,8 +8,10 @@ the height of the text, as a secretary holding the printout would judge it.
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
+import zipfile
 from fractions import Fraction
 from pathlib import Path
 
@@ -21,8 +23,8 @@ from keizer_xl.i18n.names import local_name, local_setting
 from keizer_xl.workbook.template import STANDINGS_HEADERS
 from tests.cli.week import sheet
 from tests.conftest import run_cli
-from tests.exchange.seasons import club_season, season_book
 from tests.helpers_package import libreoffice_convert
+from tests.seasons import club_season, season_book
 
 pytestmark = [pytest.mark.libreoffice, pytest.mark.usefixtures("soffice_installed")]
 MAIN_COLUMNS = STANDINGS_HEADERS[:12]  # Rank ... Own: the first page's columns
@@ -31,7 +33,7 @@ SMALLEST_TEXT = 7.0  # points: the height of a word's box, at the least
 
 @pytest.fixture(scope="module")
 def season() -> object:
-    return club_season(60, 37, settings=Settings(top_value=Fraction(88),
+    return club_season(60, 37, comings_and_goings=True, settings=Settings(top_value=Fraction(88),
                                                   excused=(Fraction(1, 2),)))
 
 
@@ -39,10 +41,15 @@ def season() -> object:
 def printed(request: pytest.FixtureRequest, season: object,
             tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, Path]:
     """(language, the workbook after recalc, its PDF as LibreOffice prints it)."""
-    language = request.param
+    return _print(season, request.param, tmp_path_factory)
+
+
+def _print(season: object, language: str, tmp_path_factory: pytest.TempPathFactory
+           ) -> tuple[str, Path, Path]:
     folder = tmp_path_factory.mktemp(f"print-{language}")
     path = season_book(folder / "club.xlsx", season,  # type: ignore[arg-type]
-                       {"Excused absence": "1/2", "Top value": 88})
+                       {"Excused absence": "1/2", "Top value": 88,
+                        "Step": 1})  # Step: the default anyway, a warning under the table
     if language == "nl":  # the same season in a Dutch workbook
         path = _dutch(path, folder)
     result = run_cli("recalc", path)
@@ -69,7 +76,7 @@ def _dutch(path: Path, folder: Path) -> Path:
             for c, v in enumerate(row[:5], start=1) if v not in ("", None)}
     names = [spec.name for spec in SPECS]
     settings = {(names.index(name) + 2, 2): value for name, value in
-                (("Excused absence", "1/2"), ("Top value", 88))}
+                (("Excused absence", "1/2"), ("Top value", 88), ("Step", 1))}
     save_edits(dutch, [SheetEdit("Ronden", rows), SheetEdit("Instellingen", settings)],
                backup=False)
     path.unlink()
@@ -163,3 +170,90 @@ def test_settings_show_each_default_beside_the_value(printed: tuple[str, Path, P
         blank = translate("blank", language)  # `leeg` in a Dutch workbook
         assert row[2] == (blank if spec.default == "blank" else spec.default), spec.name
     assert str(by_name[local_setting("Excused absence", language)][1]) == "1/2"
+
+
+# -- a club's season: 25 players, 12 rounds -----------------------------------------------
+
+@pytest.fixture(scope="module", params=["en", "nl"])
+def club_printed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+                 ) -> tuple[str, Path, Path]:
+    """A 25-player season of 12 rounds (late entrants, leavers, a warning under the
+    standings), printed by LibreOffice from an English and a Dutch workbook."""
+    return _print(club_season(25, 12, comings_and_goings=True), request.param,
+                  tmp_path_factory)
+
+
+def _boxes(pdf: Path, page: int) -> list[tuple[float, float, float, str]]:
+    """(left, top, right, word) of each word on a page, in points."""
+    out = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-bbox", str(pdf),
+                          "-"], capture_output=True, text=True, check=True).stdout
+    return [(float(x1), float(y1), float(x2), html.unescape(word)) for x1, y1, x2, word in
+            re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" '
+                       r'yMax="[\d.]+">([^<]*)</word>', out)]
+
+
+def _standings_pages(language: str, pdf: Path) -> list[int]:
+    name = local_name("Standings", language)
+    return [n for n, (sheet_name, _, _) in enumerate(_pages(pdf), start=1)
+            if sheet_name == name]
+
+
+def test_a_club_standings_prints_on_two_full_pages(club_printed: tuple[str, Path, Path]
+                                                   ) -> None:
+    language, _, pdf = club_printed
+    on = _standings_pages(language, pdf)
+    assert len(on) == 2, on  # the figures, then the rounds
+    pages = _pages(pdf)
+    first, second = (pages[n - 1][1] for n in on)
+    for title in STANDINGS_HEADERS:  # every figure of a player on the first page
+        assert all(word in first for word in local_name(title, language).split()), title
+    assert all(f"R{k}" in second.split() for k in range(1, 13))  # every round on the next
+    for number in on:  # no page holds only a sliver: each is filled at least 40% wide
+        width = pages[number - 1][2][0]
+        words = [b for b in _boxes(pdf, number) if b[3].replace(".", "").isdigit()
+                 or re.fullmatch(r"R\d+", b[3])]
+        assert max(b[2] for b in words) - min(b[0] for b in words) > 0.4 * width, number
+
+
+def test_the_note_under_the_standings_is_printed_whole(
+        club_printed: tuple[str, Path, Path]) -> None:
+    language, path, pdf = club_printed
+    rows = sheet(path, local_name("Standings", language))
+    table = [r for r in rows[1:] if isinstance(r[0], float)]
+    notes = [str(r[0]) for r in rows[len(table) + 1:] if r and str(r[0]).strip()]
+    assert len(notes) >= 2, notes  # the line under the standings and a warning
+    pages = _pages(pdf)
+    texts = [" ".join(" ".join(pages[n - 1][1].strip().splitlines()[1:-1]).split())
+             for n in _standings_pages(language, pdf)]  # without the page's header, footer
+    for note in notes:
+        assert note in texts[0], note  # whole, on the first page
+        words = [w for w in note.split() if len(w) > 4]
+        for text in texts[1:]:  # and no piece of it, cut off, on another
+            assert not any(w in text.split() for w in words), (note, text[:300])
+
+
+def test_the_name_header_is_aligned_as_its_names(club_printed: tuple[str, Path, Path]
+                                                 ) -> None:
+    language, path, pdf = club_printed
+    boxes = _boxes(pdf, _standings_pages(language, pdf)[0])
+    header = next(b for b in boxes if b[3] == local_name("Name", language))
+    leader = str(sheet(path, local_name("Standings", language))[1][1]).split()[0]
+    first = next(b for b in boxes if b[3] == leader and b[1] > header[1])
+    assert abs(header[0] - first[0]) < 2, (header, first)  # both start at the left
+
+
+def test_the_progress_chart_leaves_room_for_the_leader(club_printed: tuple[str, Path, Path]
+                                                       ) -> None:
+    """Rank 1 is not on the chart's edge, where the leader's line and marks would be cut
+    in half; nor is round 1."""
+    language, path, _ = club_printed
+    with zipfile.ZipFile(path) as book:
+        chart = book.read("xl/charts/chart1.xml").decode("utf-8")
+    axes = re.findall(r"<c:valAx>.*?</c:valAx>", chart)
+    assert len(axes) == 2  # a scatter chart: rounds across, ranks down
+    rank, rounds = sorted(axes, key=lambda a: f"<a:t>{local_name('Rank', language)}<" not in a)
+    assert '<c:orientation val="maxMin"/>' in rank  # rank 1 at the top
+    for axis in (rank, rounds):
+        low = re.search(r'<c:min val="([\d.]+)"/>', axis)
+        assert low is not None and float(low.group(1)) < 1, axis[:200]
+        assert re.search(r'formatCode="[^"]*;;', axis)  # and the 0 it starts at unlabelled

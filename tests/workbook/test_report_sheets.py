@@ -13,31 +13,21 @@ import numpy as np
 import pytest
 from python_calamine import CalamineWorkbook
 
-from keizer_xl.core.model import Game
 from keizer_xl.core.report import build_report
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.settings import Settings
 from keizer_xl.workbook.cells import PROGRESS_HEADER_ROW
 from keizer_xl.workbook.template import SHEETS
-from tests.conftest import make_book, run_cli
+from tests.conftest import run_cli
 from tests.helpers_package import csv_filter, libreoffice_convert
-from tests.publish.seasons import club_season
+from tests.seasons import club_season, season_book
 
 NAMES = [f"Speler {chr(65 + i)}" for i in range(14)]
 
 
-def season_book(path: Path, rounds: int = 6, present: bool = False) -> tuple[Path, object]:
+def report_book(path: Path, rounds: int = 6, present: bool = False) -> tuple[Path, object]:
     season = club_season(NAMES, rounds, seed=9, late=12, typed=1.0 if present else 0.7)
-    rows = []
-    for e in season.entries:
-        if isinstance(e, Game):
-            rows.append([e.round, e.board, e.white, e.black,
-                         e.result.value if e.result else None])
-        else:
-            rows.append([e.round, None, e.player, None, e.reason.value])
-    players = [{"Name": p.name, "Rating": int(p.rating), "Joined": p.joined,
-                "Present": "x" if present else None} for p in season.players]
-    return make_book(path, players, rows), season
+    return season_book(path, season, present=1.0 if present else None), season
 
 
 def sheet(path: Path, name: str) -> list[list[object]]:
@@ -46,7 +36,7 @@ def sheet(path: Path, name: str) -> list[list[object]]:
 
 
 def test_recalc_fills_crosstable_and_progress_with_the_engine_figures(tmp_path: Path) -> None:
-    path, season = season_book(tmp_path / "club.xlsx")
+    path, season = report_book(tmp_path / "club.xlsx")
     assert run_cli("recalc", path).exit_code == 0
     report = build_report(season, compute_standings(season, Settings()))  # type: ignore[arg-type]
     rounds = report.after_round
@@ -77,7 +67,7 @@ def test_recalc_fills_crosstable_and_progress_with_the_engine_figures(tmp_path: 
 
 
 def test_pair_keeps_them_current_and_the_chart_stays(tmp_path: Path) -> None:
-    path, season = season_book(tmp_path / "club.xlsx", rounds=3, present=True)
+    path, season = report_book(tmp_path / "club.xlsx", rounds=3, present=True)
     with zipfile.ZipFile(path) as z:
         chart = z.read("xl/charts/chart1.xml")
     result = run_cli("pair", path)
@@ -98,7 +88,7 @@ def test_pair_keeps_them_current_and_the_chart_stays(tmp_path: Path) -> None:
 def test_libreoffice_draws_the_progress_chart(tmp_path: Path) -> None:
     from PIL import Image
 
-    path, season = season_book(tmp_path / "club.xlsx", rounds=7)
+    path, season = report_book(tmp_path / "club.xlsx", rounds=7)
     assert run_cli("recalc", path).exit_code == 0
     report = build_report(season, compute_standings(season, Settings()))  # type: ignore[arg-type]
     profile = tmp_path / "profile"

@@ -291,6 +291,7 @@ def test_sibling_trees_are_red_black_trees(project: bytes) -> None:
             check(entry.sid_child, None, None)
 
 
+@pytest.mark.programs  # another Python process builds it too
 def test_reproducible_across_processes(project: bytes) -> None:
     assert vba.vba_project(sheets=SHEETS) == project
     script = (

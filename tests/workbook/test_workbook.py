@@ -14,7 +14,8 @@ from python_calamine import CalamineWorkbook
 
 from keizer_xl.core.settings import SETTINGS
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
-from tests.conftest import golden_book, golden_rows, make_book, run_cli
+from tests.conftest import run_cli
+from tests.seasons import golden_book, golden_rows, make_book
 
 PLAYERS = [{"Name": n, "Rating": r, "Present": "x"} for n, r in
            [("Anna", 2000), ("Bram", 1900), ("Carla", 1800), ("Daan", 1700), ("Eva", 1600),
@@ -340,6 +341,7 @@ def test_batch_recalc_goes_on_after_a_bad_file(tmp_path: Path) -> None:
         assert standings_of(path)[0] == ("Harrison", 141.0)
 
 
+@pytest.mark.programs  # worker processes
 def test_batch_recalc_in_parallel_processes(tmp_path: Path) -> None:
     files = [golden_book(tmp_path / f"club{i}.xlsx", "B") for i in range(9)]
     result = run_cli("recalc", "--jobs", "2", *files)

@@ -18,9 +18,10 @@ from keizer_xl.workbook.xlsx import (
     Workbook,
     save_edits,
 )
-from keizer_xl.workbook.xlsx._scan import MAX_STRINGS, scan
-from tests.conftest import make_book
+from keizer_xl.workbook.xlsx._scan import scan
+from keizer_xl.workbook.xlsx._strings import MAX_STRINGS
 from tests.helpers_package import hand_made_workbook
+from tests.seasons import make_book
 
 
 def sheet(rows: str, prefix: str = "") -> bytes:

@@ -106,6 +106,7 @@ def _states(original: Path, scratch: Path) -> list[dict[str, bytes]]:
     return found
 
 
+@pytest.mark.programs  # saving in child processes killed midway
 @POSIX_ONLY
 def test_kill_during_save_leaves_old_or_new_file(tmp_path: Path) -> None:
     folder = tmp_path / "club"
@@ -126,14 +127,15 @@ def test_kill_during_save_leaves_old_or_new_file(tmp_path: Path) -> None:
     extra = [one_save * (3 + 2 * i) for i in range(8)]
     while delays:
         delay = delays.pop(0)
-        child = subprocess.Popen(
+        with subprocess.Popen(  # closes the pipes
             child_command(club), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-        )
-        assert child.stdout is not None and child.stdout.readline() == b"ready\n"
-        time.sleep(delay)
-        os.kill(child.pid, signal.SIGKILL)
-        child.wait()
-        assert child.returncode == -signal.SIGKILL, child.stderr.read() if child.stderr else ""
+        ) as child:
+            assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+            time.sleep(delay)
+            os.kill(child.pid, signal.SIGKILL)
+            child.wait()
+            assert child.returncode == -signal.SIGKILL, (
+                child.stderr.read() if child.stderr else "")
 
         with zipfile.ZipFile(club) as package:
             assert package.testzip() is None
@@ -183,6 +185,7 @@ def test_open_workbook_is_refused(club: Path, lock_name: str, program: str) -> N
     check_not_open(club)
 
 
+@pytest.mark.programs  # processes alive and gone
 @POSIX_ONLY
 def test_temporary_files_of_a_live_run_are_kept_and_left_over_ones_removed(
         club: Path) -> None:

@@ -8,9 +8,9 @@ what the package offers: `book` (a file opened once to read, check and save: `Wo
 `save_edits`), `errors` (why a workbook is refused) and `safety` (locks, backup, atomic
 replace). The private ones are its machinery, one job each: `_zipcopy` (raw member
 copies), `_package` (members, relationships), `_xmltext` (XML as text), `_sheet` (the sheet
-editor), `_cells` (values: render, compare, check), `_scan` (what a sheet or the
-shared-string table holds, counted as it is unpacked) and `_reading` (values of a few
-sheets, bounded).
+editor), `_cells` (values: render, compare, check), `_strings` (the shared-string table,
+counted as it is unpacked), `_scan` (a sheet, counted as it is unpacked) and `_reading`
+(values of a few sheets, bounded).
 """
 
 from keizer_xl.workbook.xlsx._cells import CellValue, Formula

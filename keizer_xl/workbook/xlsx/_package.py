@@ -219,7 +219,7 @@ class Package:
 
     def _strings(self, part: str) -> bytes | None:
         """The shared-string table, once its texts are counted (see `count_strings`)."""
-        from keizer_xl.workbook.xlsx._scan import MAX_TABLE, count_strings
+        from keizer_xl.workbook.xlsx._strings import MAX_TABLE, count_strings
 
         if part not in self.data and part not in self.changed:
             count_strings(self.stream(part, MAX_TABLE), self.path.name, part)

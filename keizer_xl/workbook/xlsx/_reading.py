@@ -20,13 +20,12 @@ from keizer_xl.workbook.xlsx._scan import (
     MAX_CELLS,
     MAX_COLUMNS,
     MAX_ROWS,
-    MAX_TABLE,
     Budget,
+    ErrorCell,
     Scan,
-    count_strings,
     scan_sheet,
-    told_its_size,
 )
+from keizer_xl.workbook.xlsx._strings import MAX_TABLE, count_strings, told_its_size
 from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge
 
 if TYPE_CHECKING:
@@ -36,11 +35,13 @@ if TYPE_CHECKING:
 
 @dataclass
 class SheetValues:
-    """One sheet's values (row 0 = sheet row 1, column 0 = column A, "" for empty) and the
-    cells holding a formula whose value was never saved, as (row, column), 1-based."""
+    """One sheet's values (row 0 = sheet row 1, column 0 = column A, "" for empty), the
+    cells holding a formula whose value was never saved, as (row, column), 1-based, and the
+    cells holding an error value (also "" among the values)."""
 
     rows: Sequence[Sequence[object]]
     unsaved: list[tuple[int, int]] = field(default_factory=list)
+    errors: list[ErrorCell] = field(default_factory=list)
 
 
 _KEPT = 8 << 20  # bytes: a sheet this small is handed to calamine unpacked (no second inflate)
@@ -134,7 +135,8 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
 
         book = CalamineWorkbook.from_filelike(small)
         return {name: SheetValues(book.get_sheet_by_name(name).to_python(
-                    skip_empty_area=False), scans[name].unsaved) for name in wanted}
+                    skip_empty_area=False), scans[name].unsaved, scans[name].errors)
+                for name in wanted}
     except Exception as exc:  # calamine raises its own types for damaged parts
         raise NotAWorkbook("{where} could not be read as a workbook ({reason}).",
                            where=where, reason=exc) from None

@@ -1,6 +1,5 @@
-"""Counting what a sheet or the shared-string table holds as it is unpacked, keeping
-nothing of it, so that the limits of what keizer_xl reads and edits are known before
-anything is allocated for them.
+"""Counting what a sheet holds as it is unpacked, keeping nothing of it, so that the limits
+of what keizer_xl reads and edits are known before anything is allocated for them.
 
 A reader that builds a sheet as a rectangle from A1 to its farthest value allocates for
 every empty cell in between: one value typed at XFD1048576 asks for seventeen billion; one
@@ -11,29 +10,29 @@ takes apart row by row costs some hundred bytes a row. So a sheet is scanned pie
 (a shared text counted at every cell that uses it), whether the markup around the cells is
 sound, which formulas have no saved value (calamine reads those as empty), and whether it
 is mostly filler. A sheet past a limit is refused, naming its first cell past it, and the
-rest of it is not even unpacked. The table is counted by `count_strings`, a sheet about to
-be edited by `check_editable`.
+rest of it is not even unpacked. A sheet about to be edited is counted by `check_editable`;
+the shared-string table by `_strings`.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._cells import Row
-from keizer_xl.workbook.xlsx._package import MAX_PART
 from keizer_xl.workbook.xlsx._sheet import elements, row_cells
+from keizer_xl.workbook.xlsx._strings import StringTable
 from keizer_xl.workbook.xlsx._xmltext import (
-    _TAG_REST,
     CELL_REF,
+    TAG_REST,
     attr,
     column_letters,
     column_number,
     root_prefix,
+    unfinished,
 )
 from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge, reason
 
@@ -41,22 +40,25 @@ MAX_ROWS = 100_000  # rows of a sheet, unless the reader asks for another limit
 MAX_COLUMNS = 1_000
 MAX_CELLS = 4_000_000  # the rectangles from A1 to the farthest values, all sheets together
 MAX_TEXT = 128 << 20  # bytes of text in the cells read, a shared text counted at every use
-MAX_STRINGS = 1_000_000  # texts in the shared-string table
-MAX_TABLE = 64 << 20  # bytes the shared-string table may unpack to
 _LONG_PIECE = 4 << 20  # bytes without a cell's end: the piece is cut after any tag
 _LONG_ROW = 64 << 20  # bytes of one row, past which a row-by-row scan refuses the sheet
 _LOOSE, _PER_TAG = 64 << 20, 512  # a sheet's bytes: see `_Markup`
 
 
+ErrorCell = tuple[int, int, str]  # a cell holding an error value: row, column, the error
+
+
 @dataclass
 class Scan:
     """What a sheet's XML says before it is read: its farthest cells that hold something,
-    as (row, column), its formulas without a saved value, the bytes of text its cells hold,
-    and (sheet, cell, why) for each limit it passes."""
+    as (row, column), its formulas without a saved value and cells holding an error value
+    (`#N/A`, which calamine reads as empty), the bytes of text its cells hold, and (sheet,
+    cell, why) for each limit it passes."""
 
     bottom: tuple[int, int] = (0, 0)  # a cell in the last row
     right: tuple[int, int] = (0, 0)  # a cell in the last column
     unsaved: list[tuple[int, int]] = field(default_factory=list)
+    errors: list[ErrorCell] = field(default_factory=list)
     text: int = 0
     far: list[tuple[str, str, Reason]] = field(default_factory=list)
 
@@ -68,96 +70,6 @@ class Scan:
 
 def _ref(cell: tuple[int, int]) -> str:
     return f"{column_letters(cell[1])}{cell[0]}" if cell[0] and cell[1] else "A1"
-
-
-# -- the shared-string table -----------------------------------------------------------------
-
-@dataclass
-class StringTable:
-    """The shared-string table as counted while it was unpacked: for each text the length
-    of its markup (its text is no longer), and how many texts the table claims to hold."""
-
-    lengths: array[int] = field(default_factory=lambda: array("q"))
-    declared: int | None = None  # its uniqueCount, if it gives one
-    longest: int = 0
-
-    @property
-    def honest(self) -> bool:
-        """Does it claim no more texts than it holds (a reader may reserve room for them)?"""
-        return self.declared is None or self.declared <= len(self.lengths)
-
-    def text(self, indexes: Sequence[bytes]) -> int:
-        """The bytes of text at most that cells referring to these entries hold."""
-        if not indexes:
-            return 0
-        import numpy as np
-
-        found = np.fromiter(map(int, indexes), dtype=np.int64, count=len(indexes))
-        lengths = np.frombuffer(self.lengths, dtype=np.int64) if self.lengths else \
-            np.zeros(0, dtype=np.int64)
-        return int(lengths[found[found < len(lengths)]].sum())
-
-
-@functools.cache
-def _string_patterns(p: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
-    """For a prefix: the start of each text of the table, and the table's start tag."""
-    e = re.escape(p.encode())
-    return (re.compile(rb"<" + e + rb"si(?=[\s>/])"),
-            re.compile(rb"<" + e + rb"sst" + _TAG_REST.encode()))
-
-
-def count_strings(pieces: Iterable[bytes], file: str, part: str) -> StringTable:
-    """Count the texts of a shared-string table as it is unpacked: NotAWorkbook as soon as
-    there are more than `MAX_STRINGS` (the caller unpacks it under `MAX_TABLE`)."""
-    table = StringTable()
-    starts, head = None, None
-    offset = last = 0
-    rest = b""
-    for data in pieces:
-        if starts is None:
-            p = root_prefix(data[:4096].decode("utf-8", "replace"), "sst")
-            starts, head = _string_patterns(p)
-            found = head.search(data[:4096])
-            declared = attr(found.group(0).decode("utf-8", "replace"), "uniqueCount") \
-                if found else None
-            table.declared = int(declared) if declared and declared.isdigit() else None
-        buf = rest + data
-        cut = buf.rfind(b">") + 1  # a start tag is never cut in two
-        for at in (offset + m.start() for m in starts.finditer(buf, 0, cut)):
-            if last:
-                table.lengths.append(at - last)
-            last = at
-        if len(table.lengths) >= MAX_STRINGS:
-            raise NotAWorkbook("{file} is damaged or hostile: its part {part} holds more than "
-                               "{most} texts.", file=file, part=part, most=f"{MAX_STRINGS:,}")
-        rest = _unfinished(buf, cut)
-        offset += len(buf) - len(rest)
-    if last:
-        table.lengths.append(offset + len(rest) - last)
-    table.longest = max(table.lengths, default=0)
-    return table
-
-
-def _unfinished(buf: bytes, cut: int) -> bytes:
-    """What is kept of a piece cut after its last tag (`cut`) for the next: from a tag
-    begun after it, if any (text after the last tag need not be kept)."""
-    begun = buf.rfind(b"<", cut)
-    return buf[begun:] if begun >= 0 else b""
-
-
-def told_its_size(data: bytes, table: StringTable) -> bytes:
-    """The table with its start tag telling the number of texts it really holds, for a
-    table that claims more (calamine would reserve room for what it claims)."""
-    if table.honest:
-        return data
-    p = root_prefix(data[:4096].decode("utf-8", "replace"), "sst")
-    head = _string_patterns(p)[1].search(data)
-    if head is None:
-        return data
-    count = str(len(table.lengths)).encode()
-    tag = re.sub(rb"""(\s(?:uniqueCount|count)\s*=\s*)(["'])[^"']*\2""",
-                 lambda m: m.group(1) + b'"' + count + b'"', head.group(0))
-    return data[: head.start()] + tag + data[head.end() :]
 
 
 # -- scanning a sheet ------------------------------------------------------------------------
@@ -192,7 +104,7 @@ def _patterns(p: str) -> _Patterns:
         shared=re.compile(shared_type + rb"[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</"),
         any_shared=re.compile(shared_type),
         inline=re.compile(rb"<" + e + rb"is[\s>](.*?)</" + e + rb"is>", re.DOTALL),
-        sheet_data=re.compile(rb"<" + e + rb"sheetData" + _TAG_REST.encode()),
+        sheet_data=re.compile(rb"<" + e + rb"sheetData" + TAG_REST.encode()),
         cell_end=f"</{p}c>".encode(), row_end=f"</{p}row>".encode(),
         data_end=f"</{p}sheetData>".encode())
 
@@ -288,10 +200,12 @@ class _SheetScan:
     not first) is scanned again from the start, taken apart row by row (`closely`)."""
 
     def __init__(self, sheet: str, file: str, rows: int, budget: Budget,
-                 strings: StringTable | None, closely: bool = False, size: int = 0):
+                 strings: StringTable | None, closely: bool = False,
+                 size: int | None = None):
         self.sheet, self.file, self.most_rows = sheet, file, rows
-        self.size = size  # the sheet's bytes (unpacked), as its package says
-        self.passed: int | None = 0  # bytes passed by without counting their own text
+        self.size = size or 0  # the sheet's bytes (unpacked), as its package says
+        # bytes passed by without counting their own text (None: each piece's is counted)
+        self.passed: int | None = 0 if size is not None else None
         self.where = f"{file}: sheet {sheet!r}"
         self.budget, self.strings, self.closely = budget, strings, closely
         self.result = Scan()
@@ -318,7 +232,7 @@ class _SheetScan:
         if cut:
             self._piece(buf[:cut])
         elif len(buf) >= _LONG_PIECE and not self.closely:  # no tag at all: not kept
-            self.rest = _unfinished(buf, 0)
+            self.rest = unfinished(buf, 0)
             if not buf[: len(buf) - len(self.rest)].isspace():  # a cell's text, perhaps
                 self._count_text(len(buf) - len(self.rest))
             self.markup.check(self.result.text)
@@ -391,6 +305,7 @@ class _SheetScan:
                     if not self._take((int(number), column_number(letters.decode()))):
                         return
         result.unsaved += _unsaved(piece, self.p)
+        result.errors += _errors(piece, self.p)
 
     def _settle(self) -> None:
         """The farthest cells found in the pieces that held them (kept until now)."""
@@ -500,6 +415,8 @@ class _SheetScan:
                 if not self._take(here):
                     return
                 markup = cell.markup
+                if attr(cell.start, "t") == "e":
+                    self.result.errors.append((*here, _error_text(markup, p)))
                 if f"<{p}f" in markup and re.search(rf"<{re.escape(p)}f[\s>/]", markup) \
                         and not _saved(markup, cell.start, p):
                     self.result.unsaved.append(here)
@@ -516,10 +433,10 @@ class _SheetScan:
 
 def scan_sheet(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
                rows: int = MAX_ROWS, budget: Budget | None = None,
-               strings: StringTable | None = None, size: int = MAX_PART) -> Scan:
+               strings: StringTable | None = None, size: int | None = None) -> Scan:
     """Scan the sheet `sheet` of the workbook `file` as `pieces()` unpacks it (called again
-    if it must be read closely), `size` bytes at most; stops at the first limit it passes
-    (see `Scan.far`). NotAWorkbook for a damaged one."""
+    if it must be read closely), `size` bytes at most where that is known; stops at the
+    first limit it passes (see `Scan.far`). NotAWorkbook for a damaged one."""
     budget = budget or Budget()
     scanner = _SheetScan(sheet, file, rows, budget, strings, size=size)
     for piece in pieces():
@@ -564,7 +481,7 @@ def check_editable(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
         buf = rest + data
         cut = buf.rfind(b">") + 1  # a start tag is never cut in two
         found = starts.findall(buf, 0, cut)
-        rest = _unfinished(buf, cut)
+        rest = unfinished(buf, cut)
         if count + len(found) > rows:
             r = attr(found[rows - count].decode("utf-8", "replace"), "r") or ""
             number = int(r) if r.isdigit() else rows + 1
@@ -579,6 +496,37 @@ def check_editable(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
 def scan(data: bytes, sheet: str, rows: int = MAX_ROWS) -> Scan:
     """`scan_sheet` of a sheet's whole XML."""
     return scan_sheet(lambda: [data], sheet, "?", rows, size=len(data))
+
+
+def _errors(data: bytes, p: str) -> list[ErrorCell]:
+    """(row, column, error) of each cell holding an error value (`t="e"`); they are few,
+    and most sheets have none, which one plain search tells."""
+    if b'"e"' not in data and b"'e'" not in data:
+        return []
+    found = []
+    for m in _error_pattern(p).finditer(data):
+        tag = m.group(0).decode("utf-8", "replace")
+        ref = CELL_REF.fullmatch(attr(tag, "r") or "")
+        if ref is None or attr(tag, "t") != "e":
+            continue
+        end = data.find(f"</{p}c>".encode(), m.end()) if not tag.endswith("/>") else m.end()
+        found.append((int(ref.group(2)), column_number(ref.group(1)),
+                      _error_text(data[m.end():max(end, m.end())].decode("utf-8", "replace"),
+                                  p)))
+    return found
+
+
+@functools.cache
+def _error_pattern(p: str) -> re.Pattern[bytes]:
+    """The start tag of a cell whose type is `e`."""
+    e = re.escape(p.encode())
+    return re.compile(rb"<" + e + rb"c\s[^>]*\bt\s*=\s*[\"']e[\"'][^>]*>")
+
+
+def _error_text(inside: str, p: str) -> str:
+    """The error a cell shows, from its saved value (`#N/A` when it has none)."""
+    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", inside)
+    return v.group(1).strip() if v is not None and v.group(1).strip() else "#N/A"
 
 
 def _unsaved(data: bytes, p: str) -> list[tuple[int, int]]:

@@ -24,21 +24,27 @@ from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 
 
 class Workbook:
-    """An .xlsx/.xlsm file, its package read (parts unpacked only when needed)."""
+    """An .xlsx/.xlsm file, its package read (parts unpacked only when needed).
 
-    def __init__(self, path: Path, check_open: bool = True,
+    Opened to write (the default), it is refused while Excel or LibreOffice has it open,
+    which would save over the edits later; opened only to read (`write=False`), it is read
+    as last saved there, and `save` refuses instead. `rows`: the most rows of a sheet (by
+    its name) that is read or edited (else `MAX_ROWS`)."""
+
+    def __init__(self, path: Path, write: bool = True,
                  rows: Callable[[str], int] | None = None):
-        """`check_open` False: a file only to be read may be open elsewhere. `rows`: the
-        most rows of a sheet (by its name) that is read or edited (else `MAX_ROWS`)."""
         self.rows = rows or (lambda sheet: MAX_ROWS)
         self.path = Path(path)
         self.target = Path(os.path.realpath(self.path))
-        if check_open:
-            check_not_open(self.path)
-            if self.target != self.path.absolute():
-                check_not_open(self.target)
+        if write:
+            self._check_not_open()
         self.package = Package.read(self.target)
         self.parts = WorkbookParts(self.package)
+
+    def _check_not_open(self) -> None:
+        check_not_open(self.path)
+        if self.target != self.path.absolute():
+            check_not_open(self.target)
 
     def worksheets(self) -> list[str]:
         """The names of the ordinary worksheets, in the workbook's order."""
@@ -73,6 +79,7 @@ class Workbook:
         Raises as `save_edits` does; in every such case the file is left as it was."""
         if not self.package.apply(edits, self.rows):
             return False
+        self._check_not_open()  # opened since it was read, or opened only to read
         target = self.target
         if not os.access(target, os.W_OK) or not os.stat(target).st_mode & stat.S_IWUSR:
             raise PermissionError(errno.EACCES,

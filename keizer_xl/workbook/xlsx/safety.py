@@ -434,7 +434,8 @@ def _check_folder(target: Path) -> None:
 
 def _not_written(exc: OSError, target: Path) -> NotWritten:
     """The system's error while writing `target`, naming it (and no temporary file)."""
-    if isinstance(exc, NotWritten):
+    if isinstance(exc, NotWritten):  # perhaps of a file written into the temporary one
+        exc.filename = str(target)
         return exc
     kind = WriteRefused if isinstance(exc, PermissionError) else NotWritten
     error = kind(exc.errno, exc.strerror or str(exc), str(target))

@@ -1,5 +1,5 @@
-"""Small files that ask for a lot: the inputs whose memory `make bench` measures and the
-tests bound (tests/cli/test_memory.py), each made here once.
+"""Small files that ask for a lot: the inputs whose memory the tests bound
+(tests/cli/test_memory.py) and `make bench` measures, each made here once.
 
 Every one of them is at most a few MB, and each repeats or declares what would cost a reader
 gigabytes: texts, rows, players, lines. Only the standard library and keizer_xl are used,

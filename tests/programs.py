@@ -1,0 +1,43 @@
+"""The programs some tests drive (LibreOffice, poppler, Chromium), and one policy for when
+one is missing: in CI (`CI=true`) the test fails, because .ci/system-packages installs them
+all and a missing one means the tests did not run; elsewhere it is skipped with the reason,
+so a machine without LibreOffice still runs everything else.
+
+Tests that drive a program or another process carry the `programs` marker, with the
+programs they need: `@pytest.mark.programs("pdftotext")`; `make check` leaves them out."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+# Where a program comes from: the Debian package .ci/system-packages installs
+PACKAGES = {
+    "soffice": "libreoffice-calc-nogui",
+    "pdftoppm": "poppler-utils",
+    "pdftotext": "poppler-utils",
+    "pdfinfo": "poppler-utils",
+    "chromium": "chromium",
+}
+# Other names a program goes by
+ALIASES = {"soffice": ("soffice", "libreoffice")}
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("true", "1", "yes")
+
+
+def need(program: str) -> str:
+    """The program's path; without it the test fails in CI and is skipped elsewhere."""
+    for name in ALIASES.get(program, (program,)):
+        found = shutil.which(name)
+        if found:
+            return found
+    package = PACKAGES.get(program, program)
+    reason = (f"needs {program} (Debian package {package}; `bash .ci/system-packages` "
+              "installs it)")
+    if in_ci():
+        pytest.fail(f"{reason}: CI must run every test", pytrace=False)
+    pytest.skip(reason)
