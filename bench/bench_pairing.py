@@ -112,6 +112,8 @@ def growth_cases() -> list[tuple[str, Callable[[], object]]]:
 
 
 GROWTH = (60, 200, 1000, 5000)
+DOOR = (1000, 5000)  # present players for the pandas door
+DOOR_RUNS = 5
 
 
 def door_pair_frames(players: int, rounds: int) -> tuple[Any, Any, dict[str, object]]:
@@ -175,11 +177,15 @@ def main() -> list[Figure]:
 
     from keizer_xl.engine import pair
 
-    door = {}
-    for n in (1000, 5000):
-        players, rounds, settings = door_pair_frames(n, 30)
-        door[n] = _time(partial(pair, players, rounds, settings), repeat=3)
-        print(f"keizer_xl.engine.pair, {n} present after 30 rounds: {door[n] * 1000:.0f} ms")
+    # the two sizes take turns, so that a busy spell of the machine slows both alike
+    frames = {n: door_pair_frames(n, 30) for n in DOOR}
+    door = {n: float("inf") for n in DOOR}
+    for _ in range(DOOR_RUNS):
+        for n in DOOR:
+            door[n] = min(door[n], _time(partial(pair, *frames[n]), repeat=1))
+    for n in DOOR:
+        print(f"keizer_xl.engine.pair, {n} present after 30 rounds: {door[n] * 1000:.0f} ms "
+              f"(best of {DOOR_RUNS})")
     results.append(Figure("keizer_xl.engine.pair, 5,000 / 1,000 present",
                           door[5000] / door[1000], 5.5, "x", issue=24))
     print(f"keizer_xl.engine.pair: 5000 present {door[5000] / door[1000]:.2f} x the time for "

@@ -3,24 +3,30 @@ was measured.
 
 The figures are taken in a venv made by `pip install` of this checkout (bench/secretary.py),
 because what else is installed changes what a click imports. `--here` measures in the
-Python running this script instead, as it is. The run starts with the date, the machine
-and its load, which a figure is worthless without on a shared machine; the whole output is
-also kept in bench/results/.
+Python running this script instead, as it is. Each script runs in a fresh Python of its
+own. The run starts with the date, the machine and its load, which a figure is worthless
+without on a shared machine; the whole output is also kept in bench/results/.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import importlib
+import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
+
+if TYPE_CHECKING:
+    from measure import Figure
 
 SCRIPTS = ("bench_live", "bench_lite", "bench_imports", "bench_workbook", "bench_publish",
            "bench_pairing", "bench_engine", "bench_memory")
@@ -62,12 +68,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--here", action="store_true",
                         help="measure in this Python as it is, not in the secretary's venv")
+    parser.add_argument("--figures", type=Path, help=argparse.SUPPRESS)  # see `in_own_process`
     parser.add_argument("scripts", nargs="*", metavar="SCRIPT",
                         help=f"run only these ({', '.join(SCRIPTS)})")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.scripts) - set(SCRIPTS))
     if unknown:
         parser.error(f"no such bench script: {', '.join(unknown)}")
+    if args.figures is not None:
+        (script,) = args.scripts
+        found = importlib.import_module(script).main()
+        args.figures.write_text(json.dumps([dataclasses.asdict(f) for f in found]))
+        return 0
     if not args.here:
         code = in_secretary_python(args.scripts)
         if code is not None:
@@ -86,14 +98,32 @@ def main(argv: list[str] | None = None) -> int:
             print(f"kept in {kept.name}")
 
 
+def in_own_process(script: str) -> list[Figure]:
+    """One bench script's figures, measured in a Python of its own: what an earlier script
+    left in memory (a thousand pages, seasons of 5,000 players) must not slow a later one."""
+    from measure import Figure
+
+    with tempfile.TemporaryDirectory() as folder:
+        kept = Path(folder) / "figures.json"
+        done = subprocess.Popen([sys.executable, __file__, "--here", "--figures", str(kept),
+                                 script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True)
+        assert done.stdout is not None
+        for line in done.stdout:
+            print(line, end="")
+        if done.wait() != 0:
+            raise SystemExit(f"{script} failed")
+        return [Figure(**figure) for figure in json.loads(kept.read_text())]
+
+
 def measure(scripts: list[str]) -> int:
-    from measure import Figure, load, machine
+    from measure import load, machine
 
     print("\n".join(machine()))
     figures: list[Figure] = []
     for name in scripts:
         print(f"\n== {name} (load average now {load()})")
-        figures.extend(importlib.import_module(name).main())
+        figures.extend(in_own_process(name))
     print(f"\n== targets against what was measured (load average now {load()})")
     for issue in sorted({f.issue for f in figures if f.issue is not None}):
         print(f"issue {issue}:")

@@ -10,7 +10,9 @@ label stands for (label 0 is row 2, under the headers).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+import contextlib
+import gc
+from collections.abc import Hashable, Iterator, Mapping
 from fractions import Fraction
 
 import numpy as np
@@ -121,6 +123,24 @@ def read_settings(settings: SettingsLike, problems: Problems | None = None) -> S
     return parse_settings(settings, "Settings", problems)
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while a season is read and worked on.
+
+    Reading a season makes tens of thousands of objects that live until the answer is
+    made, and no cycles; the collector, counting them, would every so often walk the
+    caller's whole heap (a notebook's DataFrames and all), more often the larger the
+    season: the door would grow faster than the season. A collector the caller paused
+    stays paused."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 class Competition(CheckedCompetition):
     """A checked season with its settings, read from DataFrames."""
 
@@ -128,14 +148,15 @@ class Competition(CheckedCompetition):
     def from_frames(cls, players: pd.DataFrame, rounds: pd.DataFrame | None = None,
                     settings: SettingsLike = None) -> Competition:
         """Check everything and raise KeizerError listing every problem at once."""
-        problems = Problems()
-        parsed = read_settings(settings, problems)
-        if rounds is None:
-            rounds = pd.DataFrame(columns=list(ROUND_COLUMNS))
-        season = build_season(table("Players", players, PLAYER_COLUMNS),
-                              table("Rounds", rounds, ROUND_COLUMNS), parsed, problems)
-        problems.raise_if_any(_places(Players=players, Rounds=rounds, Settings=settings))
-        return cls(season, parsed)
+        with _collector_paused():
+            problems = Problems()
+            parsed = read_settings(settings, problems)
+            if rounds is None:
+                rounds = pd.DataFrame(columns=list(ROUND_COLUMNS))
+            season = build_season(table("Players", players, PLAYER_COLUMNS),
+                                  table("Rounds", rounds, ROUND_COLUMNS), parsed, problems)
+            problems.raise_if_any(_places(Players=players, Rounds=rounds, Settings=settings))
+            return cls(season, parsed)
 
 
 def _places(**frames: object) -> Places:
@@ -205,11 +226,13 @@ def _round_worths(standings: Standings) -> np.ndarray:
 def standings(players: pd.DataFrame, rounds: pd.DataFrame | None = None,
               settings: SettingsLike = None, after_round: int | None = None) -> pd.DataFrame:
     """The standings after `after_round` (default: the last completed round)."""
-    return standings_frame(Competition.from_frames(players, rounds, settings)
-                           .standings(after_round))
+    with _collector_paused():
+        return standings_frame(Competition.from_frames(players, rounds, settings)
+                               .standings(after_round))
 
 
 def pair(players: pd.DataFrame, rounds: pd.DataFrame | None = None,
          settings: SettingsLike = None) -> pd.DataFrame:
     """The next round's rows (games in board order, bye, absences), results blank."""
-    return round_frame(Competition.from_frames(players, rounds, settings).next_round())
+    with _collector_paused():
+        return round_frame(Competition.from_frames(players, rounds, settings).next_round())

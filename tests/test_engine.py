@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 from fractions import Fraction
+from typing import Any
 
 import pandas as pd
 import pytest
 
+from keizer_xl import engine
 from keizer_xl.core.errors import KeizerError, Places, Problem
 from keizer_xl.engine import pair, standings
 
@@ -133,3 +136,31 @@ def test_round_columns_are_each_rows_worths() -> None:
         want = list(row.rounds) if row.score is not None else [None, None]
         assert [line["R1"], line["R2"]] == want
     assert frame["R1"].tolist().count(None) == 1  # the newcomer N
+
+
+@pytest.mark.parametrize("door", [standings, pair])
+def test_the_door_works_without_the_cycle_collector_and_gives_it_back(
+        door: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A season read makes thousands of objects and no cycles: the collector, which would
+    walk the caller's whole heap every so often, waits until the answer is made, and is
+    the caller's again after (left paused if the caller paused it)."""
+    collecting: list[bool] = []
+
+    def watched(work: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            collecting.append(gc.isenabled())
+            return work(*args, **kwargs)
+        return run
+
+    for name in ("build_season", "round_frame", "standings_frame"):
+        monkeypatch.setattr(engine, name, watched(getattr(engine, name)))
+    try:
+        assert gc.isenabled()
+        door(PLAYERS, None, {"Top value": 10})  # type: ignore[operator]
+        assert collecting == [False, False]  # reading, and making the answer
+        assert gc.isenabled()
+        gc.disable()
+        door(PLAYERS, None, {"Top value": 10})  # type: ignore[operator]
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -22,12 +23,24 @@ OK, PROBLEMS, USAGE = 0, 1, 2
 
 _program = [False]  # this process is the keizer-xl program (see `as_program`)
 
+# The linear-algebra libraries numpy is built with (OpenBLAS in its wheels, MKL in conda's)
+# start a thread per core as numpy is imported, and spin them a while; keizer_xl multiplies
+# no matrices, so on a busy machine they only take the command's own core from it.
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+COLLECTOR = (50_000, 20, 20)  # the collector's thresholds for one short command
+
 
 def as_program() -> None:
     """Mark this process as the `keizer-xl` program itself (or one of its workers), which
-    ends with its command: only then is the garbage collector tuned. Tests run the commands
-    inside their own long process, which must be left as it was."""
+    ends with its command: only then is the garbage collector tuned (from here on, so the
+    command's imports are not walked time and again either; see `_tune_gc`), and numpy's
+    linear algebra kept to one thread (before numpy is imported; a number the user set
+    stays, and so does a numpy imported already). Tests run the commands inside their own
+    long process, which must be left as it was."""
     _program[0] = True
+    gc.set_threshold(*COLLECTOR)
+    for name in BLAS_THREADS:
+        os.environ.setdefault(name, "1")
 
 
 Advice = Callable[[BaseException], list[str]]  # the lines a command adds to a refusal
@@ -91,4 +104,4 @@ def _tune_gc() -> None:
     imports' as many) hundreds of times: some 70 ms of a large pairing. The objects alive
     now are left out of its walks (`freeze`) and it runs every 50,000 new objects, not 700."""
     gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+    gc.set_threshold(*COLLECTOR)

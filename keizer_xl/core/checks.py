@@ -176,6 +176,8 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
     columns = [(col, table.column(col)) for col in ("Rating", "Joined", "Left", "Present")
                if col in table.columns]  # by column, not a dict per row: 2,000 rows and more
     has_present = "Present" in table.columns
+    # the column repeats a few words (x, excused, ...): each read once
+    presence_of: Callable[[Any], Absence | str] = _once(parse_presence)
     for n, (label, cell) in enumerate(zip(table.labels, table.column("Name"), strict=True)):
         row = {col: cells[n] for col, cells in columns}
         name = tidy_name(text(cell))
@@ -201,7 +203,7 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
                 elif col == "Left":
                     left = parse_round(value)
                 else:
-                    word = parse_presence(value)
+                    word = presence_of(value)
                     present = (settings.default_absence if word == DEFAULT_ABSENCE
                                else None if word == PRESENT else word)
             except WordError as exc:
@@ -221,6 +223,23 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
         problems.add(msg("no players yet: write their names under 'Name'"), table.name, None,
                      "Name")
     return players
+
+
+def _once(read: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`read`, remembering what it made of each text and number (a column of 5,000 cells
+    may hold a few different ones); values of other kinds are read each time."""
+    known: dict[tuple[type, object], Any] = {}
+
+    def reader(value: Any) -> Any:
+        if type(value) not in (str, int, float):
+            return read(value)
+        key = (type(value), value)
+        found = known.get(key, known)
+        if found is known:
+            found = known[key] = read(value)  # a WordError is raised for every row
+        return found
+
+    return reader
 
 
 def read_entries(table: Table, players: Sequence[Player], problems: Problems) -> list[Entry]:
@@ -360,7 +379,9 @@ def read_rows(table: Table, players: Sequence[Player]) -> SeasonRows | None:
     def player(cell: object) -> int:
         if cell is None:
             return NOBODY
-        found = exact.get(tidy_name(cell))  # type: ignore[arg-type]
+        found = exact.get(cell) if isinstance(cell, str) else None
+        if found is None:  # a name as written on the sheet is tidy already
+            found = exact.get(tidy_name(cell))  # type: ignore[arg-type]
         if found is None:  # not on the sheet, or not as written there: a word to say
             raise WordError("")
         return found
@@ -387,7 +408,9 @@ def read_rows(table: Table, players: Sequence[Player]) -> SeasonRows | None:
         return None  # a round without rows
     who = np.concatenate([white, black[game]])
     when = np.concatenate([rnd, rnd[game]])
-    if _repeats(who * (last + 1) + when, len(players) * (last + 1)):
+    keys = who * (last + 1)
+    keys += when  # in place: at 5,000 players each of these arrays is a megabyte
+    if _repeats(keys, len(players) * (last + 1)):
         return None  # a player twice in a round
     joined = np.array([p.joined for p in players], dtype=np.int64)
     left = np.array([last if p.left is None else p.left for p in players], dtype=np.int64)
@@ -396,7 +419,8 @@ def read_rows(table: Table, players: Sequence[Player]) -> SeasonRows | None:
     if (game & (result == NO_RESULT) & (rnd < last)).any():
         return None  # no result in an earlier round
     return SeasonRows(tuple(p.name for p in players), len(players), rnd, board,
-                      white.astype(np.intp), black.astype(np.intp), result.astype(np.int8))
+                      white.astype(np.intp, copy=False), black.astype(np.intp, copy=False),
+                      result.astype(np.int8))
 
 
 def _repeats(keys: np.ndarray, size: int) -> bool:

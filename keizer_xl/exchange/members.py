@@ -76,7 +76,7 @@ def read_members(path: Path) -> MemberList:
 def _workbook_rows(path: Path) -> tuple[Sequence[Sequence[object]], str]:
     """The first sheet with a name column in its first row (else the first sheet), read as
     keizer_xl reads a club's workbook: within the Players sheet's limits, whatever the file
-    declares or repeats (error values as the words Excel shows)."""
+    declares or repeats (an error value as the error it is)."""
     from keizer_xl.workbook.files import list_sheets
 
     first: tuple[str, Sequence[Sequence[object]]] | None = None

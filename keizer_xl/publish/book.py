@@ -24,10 +24,13 @@ def titles_of(competition: Competition, language: str = "en") -> Titles:
 
 def workbook_report(path: Path, language: str | None = None) -> tuple[Report, Titles]:
     """Read and check a workbook (BookError lists every problem with its cell); published
-    in `language`, by default the workbook's own."""
-    from keizer_xl.workbook.files import check, language_of_file
+    in `language`, by default the workbook's own.
 
-    competition = check(path)
+    The workbook is read and checked once, and its standings and report made once: nothing
+    is written into it, so the Standings a recalculation would write are not planned."""
+    from keizer_xl.workbook.files import language_of_file, load
+
+    competition, _ = load(path)
     return competition_report(competition, language or language_of_file(path) or "en")
 
 

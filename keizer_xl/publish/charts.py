@@ -15,6 +15,7 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8
 
 
 _DOT = 2.6  # radius of the round marks
+_ROUND = f"a{_DOT},{_DOT} 0 1,0 {2 * _DOT},0a{_DOT},{_DOT} 0 1,0 {-2 * _DOT},0"  # from its left
 
 
 @dataclass(frozen=True)
@@ -72,9 +73,9 @@ def rank_chart(series: Sequence[tuple[str, Sequence[int | None], str | None]], r
                 if segments[-1]:
                     segments.append([])
                 continue
-            segments[-1].append(f"{x(k)},{y(rank)}")
-            dots.append(f"M{x(k) - _DOT},{y(rank)}a{_DOT},{_DOT} 0 1,0 {2 * _DOT},0"
-                        f"a{_DOT},{_DOT} 0 1,0 {-2 * _DOT},0")
+            at_x, at_y = x(k), y(rank)
+            segments[-1].append(f"{at_x},{at_y}")
+            dots.append(f"M{at_x - _DOT},{at_y}{_ROUND}")
         parts = tuple(" ".join(s) for s in segments if s)
         lines.append(Line(name, PALETTE[i % len(PALETTE)], " ".join(parts), parts,
                           "".join(dots), href))

@@ -15,7 +15,8 @@ def number(x: Fraction | int | None, language: str = "en") -> str:
         return ""
     if type(x) is int:
         return str(x)
-    x = Fraction(x)
+    if type(x) is not Fraction:  # a Fraction as it is: a site shows tens of thousands
+        x = Fraction(x)
     if x.denominator == 1:
         return str(x.numerator)
     if x.denominator == 2 and abs(x) < 1:

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace as View
 from typing import Any
 
-from keizer_xl.core.model import Absence, Game, Rest
+from keizer_xl.core.model import Absence, Entry, Game, Rest
 from keizer_xl.core.report import FORFEIT, GAME, GONE, NOT_YET, OPEN, PlayerReport, Report
 from keizer_xl.core.report import latest_round as find_latest_round
 from keizer_xl.i18n import say, translate
@@ -39,6 +39,16 @@ class Words:
 
     def __init__(self, language: str) -> None:
         self.language = language
+        # said tens of thousands of times on a large site's pages: translated once
+        self._reasons = {Absence.BYE.value: translate("bye", language),
+                         Absence.EXCUSED.value: translate("excused absence", language),
+                         Absence.CLUB.value: translate("club duty", language),
+                         Absence.UNEXCUSED.value: translate("unexcused absence", language)}
+        self._results = {"1": translate("won", language), "½": translate("draw", language),
+                         "0": translate("lost", language),
+                         "+": translate("won by forfeit", language),
+                         "-": translate("lost by forfeit", language)}
+        self._not_played = translate("not played yet", language)
 
     def t(self, template: str, **values: Any) -> str:
         text = translate(template, self.language)
@@ -51,18 +61,10 @@ class Words:
         return points(x, self.language)
 
     def reason(self, kind: str) -> str:
-        return {Absence.BYE.value: translate("bye", self.language),
-                Absence.EXCUSED.value: translate("excused absence", self.language),
-                Absence.CLUB.value: translate("club duty", self.language),
-                Absence.UNEXCUSED.value: translate("unexcused absence", self.language),
-                }.get(kind, kind)
+        return self._reasons.get(kind, kind)
 
     def result(self, mark: str) -> str:
-        return {"1": translate("won", self.language), "½": translate("draw", self.language),
-                "0": translate("lost", self.language),
-                "+": translate("won by forfeit", self.language),
-                "-": translate("lost by forfeit", self.language),
-                }.get(mark) or translate("not played yet", self.language)
+        return self._results.get(mark) or self._not_played
 
 
 @dataclass(frozen=True)
@@ -83,10 +85,11 @@ class Titles:
 def _environment() -> Any:
     import jinja2
 
+    # the templates ship with the package: no look at each one's date for every page
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("keizer_xl.publish", "templates"),
         autoescape=True, trim_blocks=True, lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined)
+        undefined=jinja2.StrictUndefined, auto_reload=False)
     return env
 
 
@@ -170,8 +173,11 @@ def rounds_view(report: Report, links: _Links, words: Words) -> list[View]:
     season = report.season
     latest, games, rests = find_latest_round(season)
     out = [round_view(report, links, latest, games, rests, words)] if latest else []
+    by_round: dict[int, list[Entry]] = {}  # one pass over the season, not one per round
+    for e in season.entries:
+        by_round.setdefault(e.round, []).append(e)
     for r in range(latest - 1, 0, -1):
-        entries = season.round_entries(r)
+        entries = by_round.get(r, [])
         played = sorted((e for e in entries if isinstance(e, Game)),
                         key=lambda g: (g.board is None, g.board or 0))
         out.append(round_view(report, links, r, played,
@@ -322,7 +328,8 @@ def build_site(report: Report, titles: Titles, fragment: bool = False,
 def write_site(pages: dict[str, str], folder: Path) -> list[Path]:
     """Write the pages (UTF-8), all of them or none: each is written beside its place first
     and only then are they put in place, so a reader never sees half a page, and a full disk
-    leaves the site as it was."""
+    leaves the site as it was. What killed earlier runs left behind is cleared once per
+    folder, not once per page."""
     files = {folder / relative: html.encode("utf-8") for relative, html in pages.items()}
     write_files_atomically(files, sync=False)
     return list(files)

@@ -210,16 +210,16 @@ def test_a_read_only_folder_refuses_only_what_must_write_there(
 def full_disk(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
     """The disk fills up while a file of this name is written (after its bytes)."""
     def fill(name: str) -> None:
-        writing = safety._written_beside
+        making = safety._new_temp
 
-        def written(target: Path, write: Callable[[Path], None], *args: Any) -> Path:
-            def full(temp: Path) -> None:
-                write(temp)
+        def made(target: Path, fill: Callable[[Path, int], None], *args: Any) -> Path:
+            def full(temp: Path, new: int) -> None:
+                fill(temp, new)
                 raise OSError(errno.ENOSPC, "No space left on device", str(temp))
 
-            return writing(target, full if target.name == name else write, *args)
+            return making(target, full if target.name == name else fill, *args)
 
-        monkeypatch.setattr(safety, "_written_beside", written)
+        monkeypatch.setattr(safety, "_new_temp", made)
 
     return fill
 

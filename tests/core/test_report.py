@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError, fields
 from fractions import Fraction
 
 import pytest
@@ -9,7 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from keizer_xl.core.colours import ColourHistory
-from keizer_xl.core.report import FORFEIT, GAME, NOT_YET, build_report, latest_round
+from keizer_xl.core.report import (
+    FORFEIT,
+    GAME,
+    NOT_YET,
+    RoundLine,
+    build_report,
+    latest_round,
+)
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.settings import Settings
 from tests.seasons import club_season
@@ -112,3 +120,18 @@ def test_latest_round_is_the_last_paired_one() -> None:
     assert [g.board for g in games] == sorted(g.board for g in games)  # type: ignore[type-var]
     report = build_report(season, compute_standings(season, Settings()))
     assert report.after_round == 2
+
+
+def test_every_line_is_the_round_line_its_fields_make() -> None:
+    """Lines are made without RoundLine's own __init__ (a report has tens of thousands):
+    each is still the frozen RoundLine of its fields, equal, hashed and shown alike."""
+    season = club_season(NAMES[:9], 5, seed=11, late=8, leaver=2)
+    report = build_report(season, compute_standings(season, Settings()))
+    for p in report.players:
+        for line in p.rounds:
+            made = RoundLine(**{f.name: getattr(line, f.name) for f in fields(RoundLine)})
+            assert type(line) is RoundLine
+            assert line == made and hash(line) == hash(made) and repr(line) == repr(made)
+            assert vars(line) == vars(made)
+            with pytest.raises(FrozenInstanceError):
+                line.mark = "1"  # type: ignore[misc]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -181,6 +184,26 @@ def test_written_site_opens_from_a_folder(tmp_path: Path, hostile_report: Report
         assert path.resolve().is_relative_to((tmp_path / "site").resolve())
     assert not [p for p in (tmp_path / "site").rglob(".*")]  # no temporary files left
     assert (tmp_path / "site" / "index.html").read_text(encoding="utf-8") == pages["index.html"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="asks whether a process is alive")
+def test_writing_the_site_clears_what_killed_runs_left_of_its_pages(
+        tmp_path: Path, hostile_report: Report) -> None:
+    pages = build_site(hostile_report, HOSTILE_TITLES)
+    site = tmp_path / "site"
+    card = site / next(path for path in pages if path.startswith("players/"))
+    card.parent.mkdir(parents=True)
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()  # a process that is gone: its temporaries are left over
+    left = [site / f".index.html.{ended.pid}-0a1b2c3d.keizer-xl.tmp",
+            card.with_name(f".{card.name}.{ended.pid}-0a1b2c3d.keizer-xl.tmp")]
+    kept = [card.with_name(f".{card.name}.{os.getppid()}-0a1b2c3d.keizer-xl.tmp"),  # alive
+            site / f".notes.txt.{ended.pid}-0a1b2c3d.keizer-xl.tmp"]  # not a page
+    for path in (*left, *kept):
+        path.write_bytes(b"half")
+    write_site(pages, site)
+    assert [path for path in left if path.exists()] == []
+    assert [path for path in kept if path.exists()] == kept
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -33,7 +33,9 @@ from tests.helpers_package import (
 )
 
 TEXTS = ["Anna", "Player 0042", " padded", "trailing ", "a&b", "<x>", "_x0041_", "line\nbreak",
-         "tab\tin", "Ünïcødé", "", "   ", "½-½", "bell\x07", "9", ";:[]", "~", "M" * 40]
+         "tab\tin", "Ünïcødé", "", "   ", "½-½", "bell\x07", "9", ";:[]", "~", "M" * 40,
+         "12w½", "—", "Zoë", "李小龙", "😀 x", "\u00a0nbsp", "nbsp\u00a0", "\u3000wide",
+         "a\u2028b", "no\ufffe", "half\ud800", "_x", "x\u0301"]
 NUMBERS: list[CellValue] = [0, 7, -3, 10**15, 10**16 + 1, 0.5, 2.0, -0.0, 1 / 3, 1e16, 1e-7,
                             Fraction(2, 3), Fraction(4, 2), True, False]
 

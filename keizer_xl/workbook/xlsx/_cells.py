@@ -142,10 +142,11 @@ def plain_value(value: object) -> bool:
 
 
 def plain_text(text: str) -> bool:
-    """Text that a cell holds as it is: printable ASCII, not blank, nothing to escape or to
-    mark as space-preserving (`render_cell` would write it unchanged)."""
-    return (text.isascii() and text.isprintable() and text != ""
-            and _TEXT_TO_ESCAPE.search(text) is None)
+    """Text that a cell holds as it is: printable, not blank, nothing to escape or to mark
+    as space-preserving (`render_cell` would write it unchanged). Printable text has none
+    of the characters `clean_text` removes, no line break and no space but ASCII's, so
+    `12w½`, `—` and `Zoë` qualify."""
+    return text.isprintable() and text != "" and _TEXT_TO_ESCAPE.search(text) is None
 
 
 def check_value(value: object, where: str, cell: str) -> None:

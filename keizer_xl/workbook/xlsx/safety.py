@@ -22,8 +22,8 @@ import os
 import shutil
 import stat
 import time
-from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
+from collections.abc import Callable, Collection, Iterator, Mapping
+from pathlib import Path, PurePath
 
 from keizer_xl.workbook.xlsx.errors import (
     NotWritten,
@@ -290,7 +290,8 @@ def backup_path(path: Path) -> Path:
 
 def write_atomically(target: Path, write: Callable[[Path], None], *, backup: bool = False,
                      sync: bool = True, keep_suffix: bool = False,
-                     in_use: Callable[[PermissionError], OSError] | None = None) -> None:
+                     in_use: Callable[[PermissionError], OSError] | None = None,
+                     tidy: bool = True) -> None:
     """Make the file `target` whole or not at all, the one way keizer_xl writes a file.
 
     `write(temp)` fills a new hidden file beside `target`, which then replaces it in one
@@ -303,15 +304,96 @@ def write_atomically(target: Path, write: Callable[[Path], None], *, backup: boo
     `keep_suffix` ends the temporary name in `target`'s suffix too, for writers that go by
     it. `in_use` makes the error to raise when another program holds `target` open (Windows
     then refuses the rename); without it, the system's is raised. Temporary files that a
-    killed earlier write of `target` left are removed first.
+    killed earlier write of `target` left are removed first (`tidy`; a caller writing many
+    files into one folder removes them all at once with `remove_stale_temps`).
 
     A failure of the system is raised as `NotWritten` naming `target` (never the temporary
     file), `ReadOnlyFolder` when its folder cannot be written in at all.
     """
-    target = Path(target)
-    _check_folder(target)
+    def fill(temp: Path, new: int) -> None:
+        os.close(new)
+        write(temp)
+        if sync:
+            _sync_file(temp)
+
+    _replace(Path(target), fill, backup=backup, sync=sync, keep_suffix=keep_suffix,
+             in_use=in_use, tidy=tidy)
+
+
+def write_bytes_atomically(target: Path, data: bytes, *, sync: bool = True,
+                           tidy: bool = True) -> None:
+    """A file of these bytes, written as `write_atomically` writes (an exchange file, a page,
+    a PDF), through the new file's own handle: a site's thousand pages are not each
+    opened twice."""
+    _replace(Path(target), _bytes(data, sync), sync=sync, tidy=tidy)
+
+
+def _bytes(data: bytes, sync: bool) -> Callable[[Path, int], None]:
+    """A `fill` writing these bytes through the new file's handle."""
+    def fill(temp: Path, new: int) -> None:
+        with open(new, "wb") as file:
+            file.write(data)
+            if sync:
+                file.flush()
+                os.fsync(file.fileno())
+
+    return fill
+
+
+def write_files_atomically(files: Mapping[Path, bytes], *, sync: bool = True) -> None:
+    """Several files made as `write_bytes_atomically` makes one, together: all of them are
+    written beside their places first (missing folders made, what killed earlier runs left
+    cleared once per folder), and only then renamed into place, so a failure while writing
+    them (a full disk) leaves every one as it was and removes the folders it made."""
+    made: list[tuple[Path, Path]] = []  # (temporary file, its target)
+    folders: list[Path] = []
+    names: dict[Path, list[str]] = {}  # folder -> the names of the files written there
+    for target in files:
+        _check_folder(target)
+        names.setdefault(target.parent, []).append(target.name)
     try:
-        temp = _written_beside(target, write, sync, keep_suffix)
+        for folder, in_it in names.items():
+            target = folder / in_it[0]  # said of its first file, should the folder fail
+            folders += _make_folders(folder)
+            remove_stale_temps(folder, in_it)
+        for target, data in files.items():
+            made.append((_new_temp(target, _bytes(data, sync)), target))
+        for temp, target in made:
+            os.chmod(temp, _mode_for(target))
+    except BaseException as exc:
+        for temp, _ in made:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+        for folder in reversed(folders):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        if isinstance(exc, OSError):
+            raise _not_written(exc, target) from exc
+        raise
+    for at, (temp, target) in enumerate(made):
+        try:
+            os.replace(temp, target)
+        except OSError as exc:
+            for left, _ in made[at:]:
+                with contextlib.suppress(OSError):
+                    os.unlink(left)
+            raise _not_written(exc, target) from exc
+    if sync:
+        for folder in names:
+            _sync_folder(folder)
+
+
+def _replace(target: Path, fill: Callable[[Path, int], None], *, backup: bool = False,
+             sync: bool = True, keep_suffix: bool = False,
+             in_use: Callable[[PermissionError], OSError] | None = None,
+             tidy: bool = True) -> None:
+    """`write_atomically`'s way: `fill(temp, handle)` fills the new hidden file, just made
+    for this write alone (and closes the handle); then it replaces `target`."""
+    _check_folder(target)
+    if tidy:
+        remove_stale_temps(target.parent, [target.name])
+    try:
+        temp = _new_temp(target, fill, keep_suffix)
     except OSError as exc:
         raise _not_written(exc, target) from exc
     try:
@@ -334,70 +416,15 @@ def write_atomically(target: Path, write: Callable[[Path], None], *, backup: boo
         _sync_folder(target.parent)
 
 
-def write_bytes_atomically(target: Path, data: bytes, *, sync: bool = True) -> None:
-    """A file of these bytes, written as `write_atomically` writes (an exchange file, a page,
-    a PDF)."""
-    def write(temp: Path) -> None:
-        temp.write_bytes(data)
-
-    write_atomically(target, write, sync=sync)
-
-
-def write_files_atomically(files: Mapping[Path, bytes], *, sync: bool = True) -> None:
-    """Several files made as `write_atomically` makes one, together: all of them are
-    written beside their places first (and missing folders made), and only then renamed
-    into place; a failure while writing them (a full disk) leaves every one as it was and
-    removes the folders it made."""
-    made: list[tuple[Path, Path]] = []  # (temporary file, its target)
-    folders: list[Path] = []
-    for target in files:
-        _check_folder(target)
-    try:
-        for target, data in files.items():
-            folders += _make_folders(target.parent)
-
-            def write(temp: Path, data: bytes = data) -> None:
-                temp.write_bytes(data)
-
-            try:
-                made.append((_written_beside(target, write, sync), target))
-            except OSError as exc:
-                raise _not_written(exc, target) from exc
-        for temp, target in made:
-            os.chmod(temp, _mode_for(target))
-    except BaseException:
-        for temp, _ in made:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-        for folder in reversed(folders):
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        raise
-    for at, (temp, target) in enumerate(made):
-        try:
-            os.replace(temp, target)
-        except OSError as exc:
-            for left, _ in made[at:]:
-                with contextlib.suppress(OSError):
-                    os.unlink(left)
-            raise _not_written(exc, target) from exc
-    if sync:
-        for folder in dict.fromkeys(target.parent for target in files):
-            _sync_folder(folder)
-
-
-def _written_beside(target: Path, write: Callable[[Path], None], sync: bool,
-                    keep_suffix: bool = False) -> Path:
-    """A new hidden file beside `target`, filled by `write` (and flushed with `sync`); it
-    is removed again if that fails. Stale ones a killed earlier write left go first."""
-    _remove_stale_temps(target)
+def _new_temp(target: Path, fill: Callable[[Path, int], None],
+              keep_suffix: bool = False) -> Path:
+    """A new hidden file beside `target`, made for this write alone and filled by `fill`
+    (which closes its handle); removed again if that fails."""
     temp = _temp_name(target, keep_suffix)
-    os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                     0o600))
+    new = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                  0o600)
     try:
-        write(temp)
-        if sync:
-            _sync_file(temp)
+        fill(temp, new)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)
@@ -453,17 +480,22 @@ def _temp_name(target: Path, keep_suffix: bool = False) -> Path:
 STALE_AFTER = 3600  # seconds: a temporary file this old is left over, whoever wrote it
 
 
-def _remove_stale_temps(target: Path) -> None:
-    """Delete temporary files a killed earlier write left beside `target`; never those of
-    a run still writing (its process is alive and its file is fresh)."""
-    prefix = f".{target.name}."
-    ends = (TEMP_SUFFIX, TEMP_SUFFIX + target.suffix)
+def remove_stale_temps(folder: Path, names: Collection[str]) -> None:
+    """Delete the temporary files killed earlier writes of the files `names` in `folder`
+    left; never those of a run still writing (its process is alive and its file is fresh).
+
+    One look at the folder for all of them: a site's thousand pages share one folder."""
+    wanted = set(names)
     with contextlib.suppress(OSError):
-        for entry in os.scandir(target.parent):
-            end = next((e for e in ends if entry.name.endswith(e)), None)
-            if entry.name.startswith(prefix) and end is not None:
+        for entry in os.scandir(folder):
+            name = entry.name
+            if not name.startswith(".") or TEMP_SUFFIX not in name:
+                continue
+            body, _, rest = name[1:].rpartition(TEMP_SUFFIX)  # .<file>.<middle><end>
+            target, _, middle = body.rpartition(".")
+            if target in wanted and rest in ("", PurePath(target).suffix):
                 with contextlib.suppress(OSError):
-                    if _stale(entry.name[len(prefix) : -len(end)], entry.stat()):
+                    if _stale(middle, entry.stat()):
                         os.unlink(entry.path)
 
 
