@@ -29,6 +29,7 @@ ROUND_HEADERS = ("Round", "Board", "White", "Black", "Result")
 RESULTS = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW) * 6 + (
     Result.WHITE_FORFEIT_WIN, Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT)
 REASONS = (Absence.EXCUSED, Absence.CLUB, Absence.UNEXCUSED)
+PLAYED = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
 FIRST = ("Anna", "Bram", "Carla", "Daan", "Eva", "Fleur", "Gert", "Hanna", "Joël", "Zoë")
 LAST = ("de Vries", "Jansen", "van der Berg", "Bakker", "Visser", "Smit", "Mulder",
         "de Boer", "Bos", "Çelik", "O'Brien")
@@ -88,6 +89,37 @@ def club_season(players: int | Sequence[str], rounds: int, seed: int = 1, *,
             entries.append(Rest(r, pairing.bye, Absence.BYE))
         entries += [Rest(r, n, rnd.choice(REASONS)) for n in taking
                     if n not in here and (typed == 1 or rnd.random() < typed)]
+    return Season(people, tuple(entries))
+
+
+def large_season(players: int, rounds: int, seed: int = 1,
+                 attendance: float = 0.8) -> Season:
+    """A season as large as keizer_xl is made for (10,000 players over 100 rounds) in
+    seconds: each round pairs the players present in order of their points so far (the
+    engine's own pairing of ten thousand players, a hundred times over, would take long of
+    its own, and only the files' size matters here); about `attendance` of them come, the
+    others are absent with a reason, an odd one out gets the bye."""
+    rnd = random.Random(seed)
+    people = tuple(Player(f"Player {i:05d}", Fraction(rnd.randint(1000, 2400)), order=i)
+                   for i in range(players))
+    points = {p.name: Fraction(0) for p in people}
+    rating = {p.name: p.rating for p in people}
+    entries: list[Entry] = []
+    for r in range(1, rounds + 1):
+        ranking = sorted(points, key=lambda name: (-points[name], -rating[name]))
+        present = [name for name in ranking if rnd.random() < attendance]
+        here = set(present)
+        if len(present) % 2:
+            entries.append(Rest(r, present.pop(), Absence.BYE))
+        for board, at in enumerate(range(0, len(present), 2), start=1):
+            white, black = present[at : at + 2]
+            if rnd.random() < 0.5:
+                white, black = black, white
+            result = rnd.choice(PLAYED)
+            entries.append(Game(r, board, white, black, result))
+            points[white] += {Result.WHITE_WINS: 1, Result.DRAW: Fraction(1, 2)}.get(result, 0)
+            points[black] += {Result.BLACK_WINS: 1, Result.DRAW: Fraction(1, 2)}.get(result, 0)
+        entries += [Rest(r, name, rnd.choice(REASONS)) for name in ranking if name not in here]
     return Season(people, tuple(entries))
 
 

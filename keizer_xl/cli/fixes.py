@@ -1,4 +1,5 @@
-"""Putting a mistake right: take back the last pairing, rename a player."""
+"""Putting a mistake right: take back the last pairing, rename a player, clear the lock a
+crashed program left on a workbook."""
 
 from __future__ import annotations
 
@@ -57,3 +58,20 @@ def rename(file: Path, old: str, new: str) -> None:
         if cells == 1 else
         t("{was} is now {new} in {file}: the Players sheet and {count} cells of the Rounds "
           "sheet. keizer-xl recalc {file} shows the new name in the Standings.", **values))
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def unlock(file: Path) -> None:
+    """Clear the lock that Excel, LibreOffice or another user's keizer-xl left on FILE when
+    it ended without closing it (after a crash, or on another computer).
+
+    Refused while FILE is really open, or being changed by keizer-xl: close it there first.
+    """
+    from keizer_xl.workbook import files as workbook
+
+    speak(file)
+    left = perform(lambda: workbook.unlock(file))
+    say(t("{file} is unlocked: cleared the lock left by {who}.", file=file,
+          who=t(" and ").join(left)) if left else
+        t("{file} was not locked; nothing to clear.", file=file))

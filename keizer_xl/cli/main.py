@@ -15,7 +15,7 @@ import click
 from keizer_xl import __version__
 from keizer_xl.cli.batch import recalc
 from keizer_xl.cli.exchange import export, ratings
-from keizer_xl.cli.fixes import rename, unpair
+from keizer_xl.cli.fixes import rename, unlock, unpair
 from keizer_xl.cli.lite import lite as lite_command
 from keizer_xl.cli.prelude import as_program, perform, read_as_saved, refuse
 from keizer_xl.cli.speech import note, said, say, speak, speaking, t, told, typed
@@ -371,7 +371,7 @@ def demo(folder: Path) -> None:
 
 def _add_commands() -> None:
     """Commands kept in their own modules, registered on the group."""
-    for command in (recalc, ratings, export, unpair, rename, lite_command):
+    for command in (recalc, ratings, export, unpair, rename, unlock, lite_command):
         main.add_command(command)
 
 

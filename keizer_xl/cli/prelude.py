@@ -59,8 +59,10 @@ def attempt(action: Callable[[], T], advice: Advice | None = None
         return action(), []
     except KeizerXLError as exc:
         return None, [in_language(exc.message, speaking()), *(advice(exc) if advice else [])]
-    except OSError as exc:
-        return None, [f"{exc.filename or ''}: {exc.strerror or exc}"]
+    except OSError as exc:  # the system's: said naming the file, as every command says it
+        from keizer_xl.workbook.files import system_message
+
+        return None, [in_language(system_message(exc), speaking())]
     except Exception as exc:  # a bug: say so plainly, without a traceback
         return None, [t("keizer-xl could not finish ({cause}). Your file was not changed. "
                         "Please report this.", cause=f"{type(exc).__name__}: {exc}")]

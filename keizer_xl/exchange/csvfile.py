@@ -7,10 +7,13 @@ with or without a byte-order mark, or Windows-1252 (the KNSB rating list is Lati
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from keizer_xl.core.errors import KeizerXLError, Problems
 from keizer_xl.core.messages import msg
@@ -46,6 +49,39 @@ def read_text(path: Path) -> str:
     return decode(data)
 
 
+def file_lines(path: Path) -> Iterator[str]:
+    """A text file's lines (each with its line break), decoded as `read_text` decodes the
+    whole file, but read as they are needed: a rating list of a million lines is never held
+    whole. Whether the file is UTF-8 is told by reading it once first, piece by piece."""
+    if path.is_dir():
+        raise TextFileProblem(msg("{file}: this is a folder, not a file", file=path))
+    try:
+        with open(path, "rb") as raw:
+            if b"\0" in raw.read(4096):
+                raise TextFileProblem(msg("{file}: not a text file", file=path))
+            raw.seek(0)
+            encoding = "utf-8-sig" if _utf8(raw) else "cp1252"
+        with open(path, encoding=encoding, errors="replace", newline="") as text:
+            yield from text
+    except FileNotFoundError:
+        raise TextFileProblem(msg("{file}: there is no such file", file=path)) from None
+    except OSError as exc:
+        raise TextFileProblem(msg("{file}: could not be read ({reason})", file=path,
+                                  reason=exc.strerror or exc)) from None
+
+
+def _utf8(raw: BinaryIO) -> bool:
+    """Is the whole file valid UTF-8?"""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        while piece := raw.read(1 << 20):
+            decoder.decode(piece)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def sniff_dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
     """The separator of a CSV text: comma, semicolon or tab, told by its first lines."""
     sample = "\n".join(text.splitlines()[:20])
@@ -70,19 +106,27 @@ class Record:
 
 
 def read_records(text: str, problems: Problems) -> list[Record]:
-    """A CSV text as rows of cells, separator sniffed, each with the line it starts on.
+    """A CSV text as rows of cells, separator sniffed, each with the line it starts on (see
+    `records`)."""
+    return list(records(io.StringIO(text, newline=""), problems))
+
+
+def records(lines: Iterable[str], problems: Problems) -> Iterator[Record]:
+    """CSV lines (each with its line break) as rows of cells, separator sniffed from the
+    first lines, each with the line it starts on, read as they are asked for: a list of a
+    million lines is never held whole.
 
     A quoted cell may hold a line break, so one row may take several lines; but a quote that
     is not closed would take the lines after it into one cell, merging members into one. So
     a row is a problem at its first line when its quote runs to the end of the file, or
     takes in whole lines of the list (as many separators as the first line has). So is a
     line the CSV reader cannot read at all (a NUL character, a cell of a megabyte)."""
-    lines = io.StringIO(text, newline="").readlines()
-    dialect = sniff_dialect(text)
-    reader = csv.reader(lines, dialect=dialect)
-    records: list[Record] = []
-    start, width = 1, 0
+    source = _Lines(lines)
+    dialect = sniff_dialect("".join(source.head(20)))
     quote = str(dialect.quotechar or '"')
+    source.quote = quote
+    reader = csv.reader(source, dialect=dialect)
+    start, width = 1, 0
     while True:
         try:
             cells = next(reader)
@@ -90,23 +134,58 @@ def read_records(text: str, problems: Problems) -> list[Record]:
             break
         except csv.Error as exc:
             problems.add(_unreadable(exc), line=max(start, reader.line_num))
+            source.taken()
             if reader.line_num < start:  # the reader did not move on: nothing more to read
                 break
             start = reader.line_num + 1
             continue
         end = reader.line_num
         width = width or len(cells)
-        if end > start and _unclosed(lines[start - 1:end], str(dialect.delimiter), quote,
-                                     width):
+        row = source.taken()
+        if end > start and _unclosed(row, str(dialect.delimiter), quote, width):
             problems.add(msg("a quote ({quote}) on this line is not closed before line {end}; "
                              "close it or take it out", quote=quote, end=end)
-                         if end < len(lines) or text.count(quote) % 2 == 0 else
+                         if source.more() or source.quotes % 2 == 0 else
                          msg("a quote ({quote}) on this line is not closed before the end of "
                              "the file; close it or take it out", quote=quote), line=start)
         else:
-            records.append(Record(start, cells))
+            yield Record(start, cells)
         start = end + 1
-    return records
+
+
+class _Lines:
+    """Lines handed to the CSV reader one by one, keeping those of the row being read
+    (`taken`) and counting the quotes that went by; the first can be looked at before."""
+
+    def __init__(self, lines: Iterable[str]):
+        self.lines = iter(lines)
+        self.ahead: list[str] = []
+        self.row: list[str] = []
+        self.quote = '"'
+        self.quotes = 0
+
+    def head(self, count: int) -> list[str]:
+        while len(self.ahead) < count and (line := next(self.lines, None)) is not None:
+            self.ahead.append(line)
+        return self.ahead[:count]
+
+    def more(self) -> bool:
+        """Is there a line after those read so far?"""
+        return bool(self.head(1))
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        line = self.ahead.pop(0) if self.ahead else next(self.lines)
+        self.row.append(line)
+        self.quotes += line.count(self.quote)
+        return line
+
+    def taken(self) -> list[str]:
+        """The lines read since the last time this was asked."""
+        row, self.row = self.row, []
+        return row
 
 
 def _unclosed(lines: list[str], separator: str, quote: str, width: int) -> bool:

@@ -11,6 +11,7 @@ Players sheet.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import name_key, tidy_name
 from keizer_xl.core.words import ERROR_VALUES, MAX_TEXT, CellError
-from keizer_xl.exchange.csvfile import read_records, read_text
+from keizer_xl.exchange.csvfile import Record, file_lines, records
 
 # The headers keizer_xl reads, by the Players column they fill; matched ignoring case,
 # spaces, dots, dashes and underscores. Any other column is the club's own.
@@ -67,33 +68,38 @@ def read_members(path: Path) -> MemberList:
         rows, source = _workbook_rows(path)
         return parse_members(rows, source)
     problems = Problems(file=path.name)
-    records = read_records(read_text(path), problems)
-    return parse_members([r.cells for r in records], path.name, [r.line for r in records],
+    listed = _text_records(path, problems)
+    return parse_members([r.cells for r in listed], path.name, [r.line for r in listed],
                          problems)
 
 
-def _workbook_rows(path: Path) -> tuple[list[list[object]], str]:
-    """The first sheet with a name column in its first row (else the first sheet)."""
-    import openpyxl
+def _workbook_rows(path: Path) -> tuple[Sequence[Sequence[object]], str]:
+    """The first sheet with a name column in its first row (else the first sheet), read as
+    keizer_xl reads a club's workbook: within the Players sheet's limits, whatever the file
+    declares or repeats (an error value as the error it is)."""
+    from keizer_xl.workbook.files import list_sheets
 
-    from keizer_xl.exchange.csvfile import TextFileProblem
-
-    try:
-        with open(path, "rb") as handle:  # closed even when openpyxl gives up half-way
-            book = openpyxl.load_workbook(handle, read_only=True, data_only=True)
-            try:
-                sheets = [(ws.title, [list(r) for r in ws.iter_rows(values_only=True)])
-                          for ws in book.worksheets]
-            finally:
-                book.close()
-    except Exception as exc:  # openpyxl raises many kinds for a file that is no workbook
-        raise TextFileProblem(msg("{file}: could not be read as a workbook ({reason})",
-                                  file=path.name, reason=exc)) from None
-    for title, rows in sheets:
+    first: tuple[str, Sequence[Sequence[object]]] | None = None
+    for title, rows in list_sheets(path):
         if rows and _has_names([_key(h) for h in rows[0]]):
             return rows, msg("{file} (sheet {sheet})", file=path.name, sheet=title)
-    title, rows = sheets[0] if sheets else ("", [])
+        first = first or (title, rows)
+    title, rows = first or ("", [])
     return rows, msg("{file} (sheet {sheet})", file=path.name, sheet=title)
+
+
+def _text_records(path: Path, problems: Problems) -> list[Record]:
+    """The rows of a list in a text file, read no further than a Players sheet holds."""
+    from keizer_xl.exchange.csvfile import TextFileProblem
+    from keizer_xl.workbook.files import ROWS
+
+    most = ROWS["Players"]
+    listed = list(itertools.islice(records(file_lines(path), problems), most + 1))
+    if len(listed) > most:
+        raise TextFileProblem(msg("{file}: more than {most} lines; keizer_xl takes at most "
+                                  "{players} players from a list", file=path.name,
+                                  most=f"{most:,}", players=f"{most - 1:,}"))
+    return listed
 
 
 def _has_names(keys: Sequence[str]) -> bool:
@@ -170,14 +176,16 @@ def _check_size(header: Sequence[str], own: Sequence[int], count: int, line: int
                 problems: Problems) -> None:
     """A list that would make a Players sheet larger than keizer_xl reads is refused."""
     from keizer_xl.core.checks import PLAYER_COLUMNS
-    from keizer_xl.workbook.xlsx import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
+    from keizer_xl.workbook.files import ROWS
+    from keizer_xl.workbook.xlsx import MAX_CELLS, MAX_COLUMNS
 
+    most_rows = ROWS["Players"]
     columns = len(PLAYER_COLUMNS) + len(own)
-    if columns > MAX_COLUMNS or count + 1 > MAX_ROWS or columns * (count + 1) > MAX_CELLS:
+    if columns > MAX_COLUMNS or count + 1 > most_rows or columns * (count + 1) > MAX_CELLS:
         problems.add(msg("the list has {rows} lines and {columns} columns; a Players sheet "
                          "keizer_xl reads has at most {most_rows} rows, {most_columns} "
                          "columns and {most_cells} cells", rows=f"{count + 1:,}",
-                         columns=f"{len(header):,}", most_rows=f"{MAX_ROWS:,}",
+                         columns=f"{len(header):,}", most_rows=f"{most_rows:,}",
                          most_columns=f"{MAX_COLUMNS:,}", most_cells=f"{MAX_CELLS:,}"),
                      line=line)
         problems.raise_if_any()

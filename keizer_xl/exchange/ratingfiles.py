@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from keizer_xl.core.messages import msg
-from keizer_xl.exchange.csvfile import read_text
-from keizer_xl.exchange.ratings import RatingPlan, parse_rating_list, plan_ratings
+from keizer_xl.exchange.csvfile import file_lines
+from keizer_xl.exchange.ratings import RatingPlan, parse_rating_list, plan_ratings, wanted_for
+
+if TYPE_CHECKING:
+    from keizer_xl.core.season import Season
+    from keizer_xl.workbook.layout import Grid
 
 
 @dataclass
@@ -28,16 +33,15 @@ def update_ratings(book: Path, rating_list: Path, everyone: bool = False) -> Rat
 
     grids = read_grids(book)
     competition, layout = read_book(grids)
-    listed = parse_rating_list(read_text(rating_list), rating_list.name)
     season = competition.season
     grid = grids[layout.sheet["Players"]]
-    id_col = identity_columns(grid[0]).get(listed.id_column) if grid else None
-    ids = {}
-    if id_col is not None:
-        for p in season.players:
-            row = grid[int(p.source) - 1] if isinstance(p.source, int) else ()
-            ids[p.name] = str(row[id_col]) if id_col < len(row) and row[id_col] != "" else ""
-    plan = plan_ratings(season, ids, listed, everyone)
+    columns = identity_columns(grid[0]) if grid else {}
+    ids = {column: _ids(season, grid, at) for column, at in columns.items()
+           if column in ("KNSB id", "FIDE id")}
+    known = [ident for found in ids.values() for ident in found.values()]
+    listed = parse_rating_list(file_lines(rating_list), rating_list.name,
+                               wanted_for(season, known))
+    plan = plan_ratings(season, ids.get(listed.id_column, {}), listed, everyone)
     places = {p.name: layout.place(Problem("", "Players", p.source, "Name"))
               for p in season.players}
     if not plan.changes:
@@ -52,3 +56,12 @@ def update_ratings(book: Path, rating_list: Path, everyone: bool = False) -> Rat
         for m in plan.changes}
     written = write_cells(book, [SheetCells("Players", layout.sheet["Players"], cells)])
     return RatingsOutcome(plan, places, written)
+
+
+def _ids(season: Season, grid: Grid, column: int) -> dict[str, str]:
+    """Each player's id in this Players column ('' where there is none)."""
+    ids = {}
+    for p in season.players:
+        row = grid[int(p.source) - 1] if isinstance(p.source, int) else ()
+        ids[p.name] = str(row[column]) if column < len(row) and row[column] != "" else ""
+    return ids

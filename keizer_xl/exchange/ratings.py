@@ -8,9 +8,11 @@ is `Anna de Vries`), then by last name and first initial (`Vries, A. de`).
 
 from __future__ import annotations
 
+import io
+import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -19,7 +21,7 @@ from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Game, Player, tidy_name
 from keizer_xl.core.season import Season
 from keizer_xl.core.words import WordError, checked_rating, short_text
-from keizer_xl.exchange.csvfile import read_records
+from keizer_xl.exchange.csvfile import records
 
 # Dutch and Flemish tussenvoegsels (and the usual foreign ones), written after the first
 # name in `Vries, Anna de`.
@@ -81,32 +83,41 @@ def _rating(word: str) -> Fraction | None:
     return rating or None
 
 
-def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
+def parse_rating_list(text: str | Iterable[str], source: str = "the rating list",
+                      wanted: Callable[[str, str], bool] | None = None) -> RatingList:
     """A KNSB list (`Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S`) or a FIDE list as
-    CSV (`ID Number`/`fideid`, `Name`, `SRtng`/`Rating`, …), separator sniffed."""
+    CSV (`ID Number`/`fideid`, `Name`, `SRtng`/`Rating`, …), separator sniffed; its text,
+    or its lines as they are read (see `file_lines`).
+
+    With `wanted` (id, name), only the lines it wants are kept: a list of the world's
+    players (a million lines) costs the memory of the few that can be the club's."""
     problems = Problems(file=source)
-    records = read_records(text, problems)
-    problems.raise_if_any()  # a quote left open may have merged any of the lines
-    rows = [r.cells for r in records]
-    header = [_key(cell) for cell in rows[0]] if rows else []
+    lines = io.StringIO(text, newline="") if isinstance(text, str) else text
+    rows = records(lines, problems)
+    first = next(rows, None)
+    header = [_key(cell) for cell in first.cells] if first else []
     id_col = next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
     name_col = next((i for i, h in enumerate(header) if h in NAME_HEADERS), None)
     rating_col = next((header.index(h) for h in RATING_HEADERS if h in header), None)
     if name_col is None or rating_col is None:
+        for _ in rows:  # a quote left open may have merged any of the lines: said first
+            pass
+        problems.raise_if_any()
         problems.add(msg("the first line should name the columns; found no name column (Naam "
                          "or Name) and no rating column (Rating or SRtng)")
                      if name_col is None and rating_col is None else
                      msg("the first line should name the columns; found no name column (Naam "
                          "or Name)") if name_col is None else
                      msg("the first line should name the columns; found no rating column "
-                         "(Rating or SRtng)"), line=records[0].line if records else 1)
+                         "(Rating or SRtng)"), line=first.line if first else 1)
         problems.raise_if_any()
     assert name_col is not None and rating_col is not None
     column = ID_HEADERS[header[id_col]] if id_col is not None else "FIDE id"
     if any(h.startswith("knsb") or h == "relatienummer" for h in header):
         column = "KNSB id"
     entries = []
-    for record in records[1:]:
+    listed = 0
+    for record in rows:
         row = record.cells
         if not any(cell.strip() for cell in row):
             continue
@@ -114,15 +125,19 @@ def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
         name = tidy_name(cells[name_col])
         if not name:
             continue
+        listed += 1
+        ident = federation_id(cells[id_col]) if id_col is not None else ""
+        if wanted is not None and not wanted(ident, name):
+            continue
         typed, problem = cells[rating_col].strip(), ""
         try:
             rating = _rating(typed)
             typed = ""
         except WordError as exc:
             rating, problem = None, exc.message
-        ident = federation_id(cells[id_col]) if id_col is not None else ""
         entries.append(ListedRating(record.line, ident, name, rating, typed, problem))
-    if not entries:
+    problems.raise_if_any()  # a quote left open may have merged any of the lines
+    if not listed:
         problems.add(msg("no players listed under the first line"))
 
     problems.raise_if_any()
@@ -132,13 +147,18 @@ def parse_rating_list(text: str, source: str = "the rating list") -> RatingList:
 
 # -- names --------------------------------------------------------------------------------
 
+_JOINERS = str.maketrans("", "", "'’‘`-‐‑–")  # an apostrophe or a hyphen keeps a word whole
+_BETWEEN_WORDS = re.compile(r"[\W_]+")  # what is not a letter or digit (`str.isalnum`)
+
+
 def _words(text: str) -> list[str]:
     """Lower-case words without accents or punctuation; an apostrophe or a hyphen keeps a
-    word whole: `Zoë O'Brien-Çelik` gives zoe, obriencelik; `van 't Hof` van, t, hof."""
-    plain = "".join(ch for ch in unicodedata.normalize("NFKD", text)
-                    if not unicodedata.combining(ch)).casefold()
-    plain = "".join(ch for ch in plain if ch not in "'’‘`-‐‑–")
-    return "".join(ch if ch.isalnum() else " " for ch in plain).split()
+    word whole: `Zoë O'Brien-Çelik` gives zoe, obriencelik; `van 't Hof` van, t, hof.
+    (Done by the str and re methods: a list of the world's players is a million names.)"""
+    plain = unicodedata.normalize("NFKD", text)
+    if not plain.isascii():
+        plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    return [w for w in _BETWEEN_WORDS.split(plain.casefold().translate(_JOINERS)) if w]
 
 
 def _parts(name: str) -> tuple[list[str], list[str]]:
@@ -169,6 +189,25 @@ def initials_key(name: str) -> tuple[str, ...] | None:
     """Last name and the first initial (`Vries, A.J. de` and `Anna de Vries`)."""
     first, last = _parts(name)
     return (*sorted(last), "|", first[0][0]) if first and last else None
+
+
+def wanted_for(season: Season, ids: Iterable[str]) -> Callable[[str, str], bool]:
+    """Which lines of a list can match one of the players (`plan_ratings` looks at no
+    others): those with one of the players' `ids`, a player's name, or a player's last name
+    and first initial."""
+    known = {federation_id(ident) for ident in ids} - {""}
+    names = {name_key(p.name) for p in season.players}
+    initials = {initials_key(p.name) for p in season.players} - {None}
+
+    def wanted(ident: str, name: str) -> bool:
+        if ident and ident in known:
+            return True
+        first, last = _parts(name)  # as `name_key` and `initials_key`, taken apart once
+        if (*sorted(last), "|", *first) in names:
+            return True
+        return bool(first and last) and (*sorted(last), "|", first[0][0]) in initials
+
+    return wanted
 
 
 # -- matching -----------------------------------------------------------------------------

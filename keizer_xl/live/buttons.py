@@ -248,19 +248,20 @@ def _grid(sheet: Any) -> list[list[object]]:
     """The sheet's values from A1 to the end of its used range; a used range past the
     limits (one value typed far away) is refused before Excel is asked for its values."""
     from keizer_xl.core.words import ERROR_VALUES, CellError
-    from keizer_xl.workbook.files import FileProblem
-    from keizer_xl.workbook.xlsx import MAX_CELLS, MAX_COLUMNS, MAX_ROWS, column_letters
+    from keizer_xl.workbook.files import FileProblem, most_rows
+    from keizer_xl.workbook.xlsx import MAX_CELLS, MAX_COLUMNS, column_letters
 
     used = sheet.used_range
     address = used.address.split("!")[-1]
     top, left = _top_left(address)
     bottom, right = _top_left(address.split(":")[-1])
-    if bottom > MAX_ROWS or right > MAX_COLUMNS or bottom * right > MAX_CELLS:
+    rows = most_rows(sheet.name)
+    if bottom > rows or right > MAX_COLUMNS or bottom * right > MAX_CELLS:
         raise FileProblem(msg(
             "{sheet}!{cell}: the sheet's used range reaches this cell; keizer_xl reads at most "
             "{rows} rows, {columns} columns and {cells} cells of a sheet. Clear what is there "
             "(and any formatting) and try again.", sheet=sheet.name,
-            cell=f"{column_letters(right)}{bottom}", rows=f"{MAX_ROWS:,}",
+            cell=f"{column_letters(right)}{bottom}", rows=f"{rows:,}",
             columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}"))
     # error values (#N/A) as the words Excel shows, not as blanks: the checks name them
     values = used.options(ndim=2, err_to_str=True).value

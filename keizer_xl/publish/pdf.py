@@ -23,7 +23,7 @@ from keizer_xl.i18n.names import withdrawn_name
 from keizer_xl.publish.names import shown
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.site import Titles, Words
-from keizer_xl.workbook.xlsx import write_bytes_atomically
+from keizer_xl.workbook.xlsx import write_files_atomically
 
 FONT = "DejaVu"
 _INK, _SOFT, _UP, _DOWN = (27, 31, 36), (89, 99, 110), (26, 127, 55), (207, 34, 46)
@@ -213,11 +213,8 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
 
 
 def write_pdfs(report: Report, titles: Titles, folder: Path) -> list[Path]:
-    """standings.pdf and pairings.pdf in `folder`, each replaced whole."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, make in (("standings.pdf", standings_pdf), ("pairings.pdf", pairings_pdf)):
-        target = folder / name
-        write_bytes_atomically(target, make(report, titles))
-        written.append(target)
-    return written
+    """standings.pdf and pairings.pdf in `folder`, both replaced whole or neither."""
+    files = {folder / name: make(report, titles)
+             for name, make in (("standings.pdf", standings_pdf), ("pairings.pdf", pairings_pdf))}
+    write_files_atomically(files)
+    return list(files)

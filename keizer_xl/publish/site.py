@@ -25,7 +25,7 @@ from keizer_xl.publish.charts import Chart, rank_chart
 from keizer_xl.publish.names import page_names, shown
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.rules import settings_in_force
-from keizer_xl.workbook.xlsx import remove_stale_temps, write_bytes_atomically
+from keizer_xl.workbook.xlsx import write_files_atomically
 
 TOP_CHART = 10  # players on the index page's chart
 PLAYERS_DIR = "players"
@@ -326,17 +326,10 @@ def build_site(report: Report, titles: Titles, fragment: bool = False,
 
 
 def write_site(pages: dict[str, str], folder: Path) -> list[Path]:
-    """Write the pages (UTF-8), each file replaced whole so a reader never sees half.
-
-    What killed earlier runs left behind is cleared once per folder, not once per page."""
-    folder.mkdir(parents=True, exist_ok=True)
-    targets = [folder / relative for relative in pages]
-    folders: dict[Path, list[str]] = {}
-    for target in targets:
-        folders.setdefault(target.parent, []).append(target.name)
-    for where, names in folders.items():
-        where.mkdir(parents=True, exist_ok=True)
-        remove_stale_temps(where, names)
-    for target, html in zip(targets, pages.values(), strict=True):
-        write_bytes_atomically(target, html.encode("utf-8"), sync=False, tidy=False)
-    return targets
+    """Write the pages (UTF-8), all of them or none: each is written beside its place first
+    and only then are they put in place, so a reader never sees half a page, and a full disk
+    leaves the site as it was. What killed earlier runs left behind is cleared once per
+    folder, not once per page."""
+    files = {folder / relative: html.encode("utf-8") for relative, html in pages.items()}
+    write_files_atomically(files, sync=False)
+    return list(files)

@@ -10,6 +10,7 @@ cells, atomically, holding the workbook's writer lock from reading to saving.
 from __future__ import annotations
 
 import contextlib
+import errno
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,9 @@ from keizer_xl.workbook.layout import (
 from keizer_xl.workbook.pairings import pairings_edit
 from keizer_xl.workbook.plans import Unpaired, plan_pair, plan_recalc, plan_rename, plan_unpair
 from keizer_xl.workbook.xlsx import (
+    MAX_ROWS,
+    NotWritten,
+    ReadOnlyFolder,
     Reason,
     SheetEdit,
     SheetTooLarge,
@@ -45,6 +49,7 @@ from keizer_xl.workbook.xlsx import (
     lock_files,
     one_writer,
 )
+from keizer_xl.workbook.xlsx import unlock as xlsx_unlock
 
 SUFFIXES = (".xlsx", ".xlsm")
 OTHER_KINDS = {
@@ -69,6 +74,16 @@ COLUMNS = {name: columns for table, columns in (("Players", PLAYER_COLUMNS),
                                                 ("Rounds", ROUND_COLUMNS),
                                                 ("Settings", SETTINGS_COLUMNS))
            for name in sheet_names(table)}
+# The most rows of a sheet keizer_xl reads: what the largest season it is made for needs
+# (10,000 players over 100 rounds, a Rounds row for every game, bye and absence), with room
+# to spare; what is past them is refused before it costs memory. Other sheets: MAX_ROWS.
+ROWS = {"Players": 20_000, "Rounds": 700_000}
+_ROWS = {name: rows for table, rows in ROWS.items() for name in sheet_names(table)}
+
+
+def most_rows(sheet: str) -> int:
+    """The most rows keizer_xl reads of this sheet (by its name in any language)."""
+    return _ROWS.get(name_key(sheet), MAX_ROWS)
 
 
 def _open(path: Path, write: bool = False) -> tuple[Workbook, dict[str, Grid], list[Unsaved]]:
@@ -90,7 +105,7 @@ def _open(path: Path, write: bool = False) -> tuple[Workbook, dict[str, Grid], l
     if path.suffix.lower() not in SUFFIXES:
         raise FileProblem(msg("{file}: not an Excel workbook (.xlsx or .xlsm)", file=path))
     with _as_file_problem(path):
-        book = Workbook(path, write)
+        book = Workbook(path, write, rows=most_rows)
         names = book.worksheets()
         values = book.read([name for name in names if name_key(name) in COLUMNS])
     grids: dict[str, Grid] = {name: _with_errors(values[name]) if name in values else []
@@ -151,10 +166,7 @@ def _as_file_problem(path: Path) -> Iterator[None]:
     except XlsxError as exc:
         raise FileProblem(_named(path, xlsx_message(exc))) from None
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        reason = f"{reason[:1].lower()}{reason[1:]}"
-        raise FileProblem(msg("{file}: {problem}", file=exc.filename or path,
-                              problem=_REASONS.get(reason, reason))) from None
+        raise FileProblem(system_message(exc, path)) from None
 
 
 # The writer's own reasons for refusing a file (the system's are said as they come)
@@ -163,6 +175,29 @@ _REASONS = {str(m): m for m in (
     msg("cannot replace the backup; is it open?"),
     msg("the workbook is read-only; keizer_xl cannot save into it"),
     msg("there is no workbook at this place"))}
+_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+
+
+def system_message(error: OSError, path: Path | str | None = None) -> Message:
+    """An error of the system as the secretary reads it, on every command: the file it was
+    about as it was given (never a temporary or lock file beside it), what went wrong, and,
+    when a file could not be written, that nothing was changed: `disk full while writing
+    club_site/index.html; nothing was changed`. `path`: the file, when the error names none.
+    """
+    file = error.filename or path or ""
+    reason = error.strerror or str(error)
+    reason = f"{reason[:1].lower()}{reason[1:]}"
+    if isinstance(error, ReadOnlyFolder):
+        return msg("the folder {folder} is read-only, so {file} cannot be written there; "
+                   "nothing was changed", folder=error.filename2, file=file)
+    if reason in _REASONS or not isinstance(error, NotWritten):
+        return msg("{file}: {problem}", file=file, problem=_REASONS.get(reason, reason))
+    if error.errno in _FULL:
+        return msg("disk full while writing {file}; nothing was changed", file=file)
+    if isinstance(error, PermissionError):
+        return msg("no permission to write {file}; nothing was changed", file=file)
+    return msg("{file} could not be written ({problem}); nothing was changed", file=file,
+               problem=reason)
 
 
 def xlsx_message(error: XlsxError) -> Message:
@@ -184,6 +219,19 @@ def _named(path: Path, message: str) -> str:
     return message if message.startswith((str(path), path.name)) else \
         msg("{file}: {problem}", file=path, problem=message)
 
+
+
+def list_sheets(path: Path) -> Iterator[tuple[str, Grid]]:
+    """The worksheets of a workbook that is no club workbook (a member list), one at a time
+    as they are asked for, each read within the Players sheet's limits, error values as
+    `CellError`s (open in Excel is no matter: it is only read)."""
+    with _as_file_problem(path):
+        book = Workbook(path, write=False, rows=lambda _: ROWS["Players"])
+        names = book.worksheets()
+    for name in names:
+        with _as_file_problem(path):
+            rows = _with_errors(book.read([name])[name])
+        yield name, rows
 
 
 def read_grids(path: Path) -> dict[str, Grid]:
@@ -289,7 +337,7 @@ def write_cells(path: Path, edits: list[SheetCells]) -> bool:
     """Write these cells and nothing else (refused while the workbook is open), atomically,
     keeping a backup, holding the writer lock; False when they already hold these values."""
     with _one_writer(path), _as_file_problem(path):
-        return Workbook(path).save(_edits(edits))
+        return Workbook(path, rows=most_rows).save(_edits(edits))
 
 
 def check(path: Path) -> Competition:
@@ -333,6 +381,13 @@ def _notes(standings: Standings) -> list[str]:
     return [standings.note] if standings.note else []
 
 
+def unlock(path: Path) -> list[str]:
+    """Clear the locks that programs which have ended left on the workbook; who left them
+    (`LibreOffice (Anna)`). Refused while it is really open or being changed."""
+    with _as_file_problem(path):
+        return xlsx_unlock(path)
+
+
 def language_of_file(path: Path) -> str | None:
     """The language a workbook file is written in (told by its sheet names); None when it
     cannot be opened (the work that follows will say why)."""
@@ -360,5 +415,6 @@ __all__ = [
     "pair",
     "read_grids",
     "recalc",
+    "unlock",
     "write_cells",
 ]

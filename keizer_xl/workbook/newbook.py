@@ -35,10 +35,8 @@ def create(path: Path, players: Sequence[Mapping[str, object]] = (),
         if fill is not None:
             fill(temp)
 
-    try:
-        write_atomically(path, build, keep_suffix=True)  # `fill` reads it as a workbook
-    except OSError as exc:  # said of the file the secretary asked for, not of its temporary
-        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+    # `fill` reads it as a workbook; a failure is said of `path`, never of its temporary
+    write_atomically(path, build, keep_suffix=True)
 
 
 OwnColumn = tuple[object, Sequence["CellValue"]]  # a header and its values

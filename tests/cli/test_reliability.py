@@ -19,7 +19,7 @@ from openpyxl import Workbook as OpenpyxlWorkbook
 
 from keizer_xl.workbook import files
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits, writer_lock_path
-from keizer_xl.workbook.xlsx import _zipcopy as zipcopy
+from keizer_xl.workbook.xlsx import _package as package
 from tests.conftest import run_cli
 from tests.seasons import golden_book, make_book
 
@@ -374,10 +374,11 @@ def test_a_full_disk_is_reported_with_the_file_name(
     def full(*args: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(zipcopy, "_write_zip", full)
+    monkeypatch.setattr(package, "write_members", full)  # the save's (reading makes its own)
     result = run_cli("pair", path)
     assert result.exit_code == 1
-    assert f"{path}: no space left on device" in result.output, result.output
+    assert f"disk full while writing {path}; nothing was changed" in result.output, \
+        result.output
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.xlsx"]
 

@@ -270,8 +270,9 @@ def test_a_problem_raised_in_the_rule_book_is_said_in_dutch() -> None:
 def test_a_value_typed_far_away_is_reported_in_dutch(tmp_path: Path) -> None:
     """The xlsx package's own refusals (here: data past the limits) are said in Dutch too,
     each part of them."""
-    from keizer_xl.workbook.xlsx import MAX_ROWS
+    from keizer_xl.workbook.files import most_rows
 
+    MAX_ROWS = most_rows("Spelers")
     path = book(tmp_path, "nl")
     save_edits(path, [SheetEdit("Spelers", {(MAX_ROWS + 5, 1): "oeps"})], backup=False)
     result = run_cli("check", path)

@@ -301,7 +301,8 @@ def test_not_a_workbook_missing_file_and_open_in_excel(tmp_path: Path) -> None:
     (tmp_path / "~$club.xlsx").write_bytes(b"owner")
     before = path.read_bytes()
     locked = run_cli("pair", path)
-    assert locked.exit_code == 1 and "~$club.xlsx" in locked.stderr
+    assert locked.exit_code == 1 and "club.xlsx is open in Excel" in locked.stderr
+    assert "~$club.xlsx" not in locked.stderr and f"keizer-xl unlock {path}" in locked.stderr
     assert path.read_bytes() == before
 
 

@@ -8,12 +8,14 @@ what the package offers: `book` (a file opened once to read, check and save: `Wo
 `save_edits`), `errors` (why a workbook is refused) and `safety` (locks, backup, atomic
 replace). The private ones are its machinery, one job each: `_zipcopy` (raw member
 copies), `_package` (members, relationships), `_xmltext` (XML as text), `_sheet` (the sheet
-editor), `_cells` (values: render, compare, check) and `_reading` (values of a few sheets,
-bounded).
+editor), `_cells` (values: render, compare, check), `_strings` (the shared-string table,
+counted as it is unpacked), `_scan` (a sheet, counted as it is unpacked) and `_reading`
+(values of a few sheets, bounded).
 """
 
 from keizer_xl.workbook.xlsx._cells import CellValue, Formula
-from keizer_xl.workbook.xlsx._reading import MAX_CELLS, MAX_COLUMNS, MAX_ROWS, SheetValues
+from keizer_xl.workbook.xlsx._reading import SheetValues
+from keizer_xl.workbook.xlsx._scan import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
 from keizer_xl.workbook.xlsx._xmltext import column_letters
 from keizer_xl.workbook.xlsx.book import Workbook, save_edits
@@ -23,12 +25,15 @@ from keizer_xl.workbook.xlsx.errors import (
     MissingSheet,
     NotACellValue,
     NotAWorkbook,
+    NotWritten,
     OutsideSheet,
+    ReadOnlyFolder,
     Reason,
     SheetTooLarge,
     UnstorableValue,
     WorkbookBusy,
     WorkbookLocked,
+    WriteRefused,
     XlsxError,
 )
 from keizer_xl.workbook.xlsx.safety import (
@@ -37,8 +42,10 @@ from keizer_xl.workbook.xlsx.safety import (
     lock_files,
     one_writer,
     remove_stale_temps,
+    unlock,
     write_atomically,
     write_bytes_atomically,
+    write_files_atomically,
     writer_lock_path,
 )
 
@@ -53,7 +60,9 @@ __all__ = [
     "MissingSheet",
     "NotACellValue",
     "NotAWorkbook",
+    "NotWritten",
     "OutsideSheet",
+    "ReadOnlyFolder",
     "Reason",
     "SheetEdit",
     "SheetTooLarge",
@@ -62,6 +71,7 @@ __all__ = [
     "Workbook",
     "WorkbookBusy",
     "WorkbookLocked",
+    "WriteRefused",
     "XlsxError",
     "backup_path",
     "check_not_open",
@@ -70,7 +80,9 @@ __all__ = [
     "one_writer",
     "remove_stale_temps",
     "save_edits",
+    "unlock",
     "write_atomically",
     "write_bytes_atomically",
+    "write_files_atomically",
     "writer_lock_path",
 ]

@@ -16,8 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-
-from defusedxml.ElementTree import fromstring as parse_xml
+from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._xmltext import (
     attr,
@@ -89,22 +88,40 @@ class SharedStrings:
         return self._items[index] if 0 <= index < len(self._items) else None
 
     def _load(self) -> list[str]:
+        """The texts, parsed as they stream by (a tree of the table would cost a hundred
+        bytes and more for each of its texts); none when the table cannot be parsed."""
         data = self.load()
         if not data:
             return []
+        items: list[str] = []
+        texts: list[str] = []
+        path: list[str] = []
+
+        def start(name: str, _: object) -> None:
+            path.append(local(name))
+            if len(path) == 2:
+                texts.clear()
+
+        def end(_: str) -> None:
+            if len(path) == 2 and path[1] == "si":
+                items.append(decode_escapes("".join(texts)))
+            path.pop()
+
+        def text(data: str) -> None:
+            if path[-1] == "t" and (len(path) == 3 or (len(path) == 4 and path[2] == "r")):
+                texts.append(data)
+
+        def refuse_dtd(*_: object) -> None:
+            raise expat.ExpatError("DTD")
+
+        parser = expat.ParserCreate(namespace_separator="}")
+        parser.StartElementHandler, parser.EndElementHandler = start, end
+        parser.CharacterDataHandler = text
+        parser.StartDoctypeDeclHandler = refuse_dtd
         try:
-            root = parse_xml(data)
-        except Exception:
+            parser.Parse(data, True)
+        except expat.ExpatError:
             return []
-        items = []
-        for si in root:
-            texts = []
-            for child in si:
-                if local(child.tag) == "t":
-                    texts.append(child.text or "")
-                elif local(child.tag) == "r":
-                    texts += [t.text or "" for t in child if local(t.tag) == "t"]
-            items.append(decode_escapes("".join(texts)))
         return items
 
 

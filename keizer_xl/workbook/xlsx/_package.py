@@ -14,13 +14,14 @@ damage).
 from __future__ import annotations
 
 import errno
+import functools
 import html
 import io
 import posixpath
 import re
 import zipfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -52,7 +53,10 @@ if TYPE_CHECKING:
 
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-MAX_PART = 64 << 20  # bytes: the most one part may unpack to (a 100,000-row sheet is ~30 MB)
+# bytes: the most one part may unpack to (the Rounds sheet of 10,000 players over 100
+# rounds is about 150 MB); a sheet that is only read is counted piece by piece, never kept
+MAX_PART = 256 << 20
+PIECE = 1 << 20  # bytes unpacked at a time
 
 
 class Package:
@@ -71,6 +75,7 @@ class Package:
         self.infos = {info.filename: info for info in self.members}
         self.by_lower = {info.filename.lower(): info.filename for info in self.members}
         self.data: dict[str, bytes] = {}  # part name -> its unpacked bytes, once needed
+        self.scanned: set[str] = set()  # sheets counted within their limits (see `apply`)
         self.changed: dict[str, bytes | None] = {}  # part name -> new bytes (None: drop it)
         self.packing: dict[str, tuple[bytes, Future[tuple[bytes, int]]]] = {}  # `_pack_early`
 
@@ -101,29 +106,44 @@ class Package:
                 "(.xlsx, or .xlsm with the buttons) and use that.", file=name)
         return pkg
 
-    def content(self, name: str) -> bytes:
-        """The unpacked bytes of the member called `name` (its CRC checked), unpacked once."""
+    def content(self, name: str, most: int = MAX_PART) -> bytes:
+        """The unpacked bytes of the member called `name` (its CRC checked), unpacked once,
+        and never beyond `most` bytes."""
         found = self.data.get(name)
         if found is not None:
             return found
+        data = b"".join(self.stream(name, most))
+        self.data[name] = data
+        return data
+
+    def stream(self, name: str, most: int = MAX_PART) -> Iterator[bytes]:
+        """The member called `name` unpacked piece by piece (its CRC checked at the end), so
+        that a reader can count what it holds before anything is kept; NotAWorkbook once
+        it passes `most` bytes, or when it cannot be unpacked."""
+        found = self.data.get(name)
+        if found is not None:
+            yield found
+            return
         info = self.infos[name]
         where = {"file": self.path.name, "part": name}
-        if info.file_size > MAX_PART:
+        if info.file_size > most:
             raise NotAWorkbook("{file} is damaged or hostile: its part {part} would unpack to "
                                "{size} MB; keizer_xl unpacks at most {most} MB of one part.",
-                               size=info.file_size >> 20, most=MAX_PART >> 20, **where)
+                               size=info.file_size >> 20, most=most >> 20, **where)
+        seen = 0
         try:
             with self.zip.open(info) as member:
-                data = member.read(MAX_PART + 1)  # to the end, where zipfile checks the CRC
+                while piece := member.read(PIECE):  # to the end, where zipfile checks the CRC
+                    seen += len(piece)
+                    if seen > most:
+                        raise NotAWorkbook("{file} is damaged or hostile: its part {part} "
+                                           "unpacks to more than {most} MB.", most=most >> 20,
+                                           **where)
+                    yield piece
         except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError, RuntimeError,
                 ValueError, zlib.error) as exc:
             raise NotAWorkbook("{file} is damaged or hostile: its part {part} cannot be "
                                "unpacked ({reason}).", reason=exc, **where) from None
-        if len(data) > MAX_PART:
-            raise NotAWorkbook("{file} is damaged or hostile: its part {part} unpacks to more "
-                               "than {most} MB.", most=MAX_PART >> 20, **where)
-        self.data[name] = data
-        return data
 
     def mentions(self, name: str, pattern: re.Pattern[bytes], limit: int = MAX_PART) -> bool:
         """Does the member's content match `pattern` (a short one)? Read in pieces, without
@@ -162,16 +182,26 @@ class Package:
             raise NotAWorkbook("{file}: its part {part} is not stored as UTF-8 and cannot be "
                                "edited.", file=self.path.name, part=name) from None
 
-    def apply(self, edits: Sequence[SheetEdit]) -> bool:
-        """Apply the edits in memory; True when some part really changes."""
+    def apply(self, edits: Sequence[SheetEdit],
+              rows: Callable[[str], int] | None = None) -> bool:
+        """Apply the edits in memory; True when some part really changes.
+
+        A sheet is counted as it is unpacked before it is taken apart (see
+        `check_editable`), `rows(sheet)` its most rows."""
+        from keizer_xl.workbook.xlsx._scan import MAX_ROWS, check_editable
+
         book = WorkbookParts(self)
         strings = SharedStrings(
-            lambda: self.part(book.shared_strings) if book.shared_strings else None)
+            lambda: self._strings(book.shared_strings) if book.shared_strings else None)
         formulas_removed = False
         for edit in edits:
             if edit.create and edit.sheet.casefold() not in book.sheets:
                 book.add_sheet(edit.sheet)
             part = book.sheet_part(edit.sheet)
+            if part in self.infos and part not in self.scanned and part not in self.data:
+                check_editable(functools.partial(self.stream, part), edit.sheet,
+                               self.path.name, rows(edit.sheet) if rows else MAX_ROWS)
+                self.scanned.add(part)
             sheet = Sheet(self.part(part) or b"", f"{self.path.name}: sheet {edit.sheet!r}")
             if sheet.apply(edit, strings):
                 self.changed[part] = sheet.to_bytes()
@@ -186,6 +216,14 @@ class Package:
         if self._has_formulas(book):
             book.recalculate_on_load()
         return True
+
+    def _strings(self, part: str) -> bytes | None:
+        """The shared-string table, once its texts are counted (see `count_strings`)."""
+        from keizer_xl.workbook.xlsx._strings import MAX_TABLE, count_strings
+
+        if part not in self.data and part not in self.changed:
+            count_strings(self.stream(part, MAX_TABLE), self.path.name, part)
+        return self.part(part)
 
     def _has_formulas(self, book: WorkbookParts) -> bool:
         """Does any worksheet hold a formula (whose cached value our edit may make stale)?"""
@@ -269,7 +307,7 @@ def _not_a_zip(path: Path) -> NotAWorkbook:
     try:
         with open(path, "rb") as f:
             head = f.read(8)
-            rest = f.read(MAX_PART) if head == _OLE_MAGIC else b""
+            rest = f.read(64 << 20) if head == _OLE_MAGIC else b""  # its directory
     except OSError:
         head = rest = b""
     if head == _OLE_MAGIC and "EncryptedPackage".encode("utf-16-le") in rest:
@@ -350,8 +388,9 @@ class WorkbookParts:
         return found
 
     def _target_of(self, kind: str) -> str | None:
+        """The part of this kind the workbook refers to, if it is there (not unpacked)."""
         for rel_kind, target in self.rels.values():
-            if rel_kind.endswith(kind) and self.package.part(target) is not None:
+            if rel_kind.endswith(kind) and target.lower() in self.package.by_lower:
                 return self.package.by_lower[target.lower()]
         return None
 

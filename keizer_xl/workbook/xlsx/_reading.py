@@ -1,40 +1,36 @@
-"""Reading the values of a few sheets with bounded memory, and what a value hides.
+"""Reading the values of a few sheets with bounded memory.
 
-A reader that builds a sheet as a rectangle from A1 to its farthest value allocates for
-every empty cell in between: one value typed at XFD1048576 asks for seventeen billion.
-So the sheet's XML is scanned first, cheaply, for the cells that hold something; a sheet
-reaching past the limits is refused with that far cell, and only a sheet within them is
-handed to python-calamine, inside a small package of just the parts it needs (all of them
-unpacked under `MAX_PART`, so calamine never unpacks anything unchecked). The same scan
-finds formulas whose value was never saved and cells holding an error value (`#N/A`),
-which calamine reads as empty too.
+Each sheet is scanned first as it is unpacked (see `_scan`), and only sheets within the
+limits are handed to python-calamine, inside a small package of just the parts it needs:
+the sheets as they are stored (calamine unpacks what was scanned; a small one is handed on
+as it was unpacked), the shared-string table counted (and told its true size where it
+claims more), the other parts unpacked under `MAX_PART`, so calamine never unpacks anything
+unchecked.
 """
 
 from __future__ import annotations
 
-import functools
 import io
-import re
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from keizer_xl.workbook.xlsx._sheet import Sheet
-from keizer_xl.workbook.xlsx._xmltext import (
-    CELL_REF,
-    attr,
-    column_letters,
-    column_number,
-    root_prefix,
+from keizer_xl.workbook.xlsx._scan import (
+    MAX_CELLS,
+    MAX_COLUMNS,
+    MAX_ROWS,
+    Budget,
+    ErrorCell,
+    Scan,
+    scan_sheet,
 )
-from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge, reason
+from keizer_xl.workbook.xlsx._strings import MAX_TABLE, count_strings, told_its_size
+from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge
 
-MAX_ROWS = 100_000
-MAX_COLUMNS = 1_000
-MAX_CELLS = 1_000_000  # the rectangles from A1 to the farthest values, all sheets together
-
-
-ErrorCell = tuple[int, int, str]  # a cell holding an error value: row, column, the error
+if TYPE_CHECKING:
+    from keizer_xl.workbook.xlsx._package import Package
+    from keizer_xl.workbook.xlsx._zipcopy import Member
 
 
 @dataclass
@@ -48,186 +44,91 @@ class SheetValues:
     errors: list[ErrorCell] = field(default_factory=list)
 
 
-@dataclass
-class Scan:
-    """What a sheet's XML says before it is read: its farthest cells that hold something,
-    as (row, column), and its formulas without a saved value."""
-
-    bottom: tuple[int, int] = (0, 0)  # a cell in the last row
-    right: tuple[int, int] = (0, 0)  # a cell in the last column
-    unsaved: list[tuple[int, int]] = field(default_factory=list)
-    errors: list[ErrorCell] = field(default_factory=list)
-
-    def too_far(self, sheet: str) -> list[tuple[str, str, Reason]]:
-        """(sheet, cell, why) for each limit the sheet's data passes."""
-        rows, columns = self.bottom[0], self.right[1]
-        found = []
-        if rows > MAX_ROWS:
-            found.append((sheet, _ref(self.bottom), reason(
-                "row {row}, past {most} rows", row=f"{rows:,}", most=f"{MAX_ROWS:,}")))
-        if columns > MAX_COLUMNS:
-            found.append((sheet, _ref(self.right), reason(
-                "column {column}, past {most} columns", column=column_letters(columns),
-                most=f"{MAX_COLUMNS:,}")))
-        if not found and rows * columns > MAX_CELLS:
-            found.append((sheet, _ref(self.bottom), reason(
-                "{area} is {cells} cells, past {most}",
-                area=f"A1:{column_letters(columns)}{rows}", cells=f"{rows * columns:,}",
-                most=f"{MAX_CELLS:,}")))
-        return found
+_KEPT = 8 << 20  # bytes: a sheet this small is handed to calamine unpacked (no second inflate)
 
 
-def _ref(cell: tuple[int, int]) -> str:
-    return f"{column_letters(cell[1])}{cell[0]}"
+def _as_stored(package: Package, part: str) -> Member:
+    """A part for calamine's package as it is stored in the file (calamine unpacks it: it
+    was counted as it was unpacked here), or unpacked where it cannot be taken over."""
+    from keizer_xl.workbook.xlsx._zipcopy import stored_data
+
+    info = package.infos[part]
+    stored = stored_data(package.blob, info)
+    return (info, None, (stored, info.CRC)) if stored is not None else \
+        (_stored(info), package.content(part), None)
 
 
-@functools.cache
-def _patterns(p: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
-    """For a prefix: every cell start tag, giving its row when `r` comes first (b"" when
-    not); and the columns of the cells whose `r` comes first."""
-    e = re.escape(p.encode())
-    return (re.compile(rb"<" + e + rb'c(?: r="[A-Z]{1,3}([0-9]{1,7})")?[\s>/]'),
-            re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})'))
+def _stored(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
+    """An entry for a part handed to calamine unpacked: stored, not packed again."""
+    entry = zipfile.ZipInfo(info.filename, info.date_time)
+    entry.compress_type = zipfile.ZIP_STORED
+    return entry
 
 
-def scan(data: bytes, where: str) -> Scan:
-    """Where the cells that hold something end, and which formulas have no saved value.
+def _pieces(package: Package, part: str,
+            kept: dict[str, list[bytes]] | None) -> Callable[[], Iterable[bytes]]:
+    """The part's pieces as they are unpacked, each time asked for; kept in `kept` too."""
+    def pieces() -> Iterable[bytes]:
+        if kept is None:
+            yield from package.stream(part)
+            return
+        kept[part] = []
+        for piece in package.stream(part):
+            kept[part].append(piece)
+            yield piece
 
-    Most sheets write every cell as `<c r="B7" ...>`: their farthest cells, empty or not,
-    are found by two patterns and a few passes in C, quickly. Only when those reach past
-    the limits, or cells are written otherwise, is the sheet taken apart row by row to
-    tell the cells that hold something from those that only carry a format."""
-    p = root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
-    cells, columns = _patterns(p)
-    rows = cells.findall(data)
-    if b"" in rows:
-        return _scan_rows(data, where)
-    result = Scan()
-    if rows:
-        last = max(map(int, rows))
-        widest = max(set(columns.findall(data)), key=lambda c: (len(c), c))
-        result.bottom, result.right = (last, 0), (0, column_number(widest.decode()))
-        if result.too_far("?"):  # perhaps only formatted cells out there: look closely
-            return _scan_rows(data, where)
-    result.unsaved = _unsaved(data, p)
-    result.errors = _errors(data, p)
-    return result
+    return pieces
 
 
-def _errors(data: bytes, p: str) -> list[ErrorCell]:
-    """(row, column, error) of each cell holding an error value (`t="e"`); they are few,
-    and most sheets have none, which one plain search tells."""
-    if b'"e"' not in data and b"'e'" not in data:
-        return []
-    found = []
-    for m in _error_pattern(p).finditer(data):
-        tag = m.group(0).decode("utf-8", "replace")
-        ref = CELL_REF.fullmatch(attr(tag, "r") or "")
-        if ref is None or attr(tag, "t") != "e":
-            continue
-        end = data.find(f"</{p}c>".encode(), m.end()) if not tag.endswith("/>") else m.end()
-        found.append((int(ref.group(2)), column_number(ref.group(1)),
-                      _error_text(data[m.end():max(end, m.end())].decode("utf-8", "replace"),
-                                  p)))
-    return found
+def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
+                strings: str | None, where: str,
+                rows: Mapping[str, int] | None = None) -> dict[str, SheetValues]:
+    """The values of the sheets `wanted` (sheet name -> its part) of `package`; `others`
+    are the package parts calamine needs besides (workbook, relationships, styles),
+    `strings` the shared-string table's part if there is one; `rows` the most rows of each
+    sheet, where it is not `MAX_ROWS`.
 
-
-@functools.cache
-def _error_pattern(p: str) -> re.Pattern[bytes]:
-    """The start tag of a cell whose type is `e`."""
-    e = re.escape(p.encode())
-    return re.compile(rb"<" + e + rb"c\s[^>]*\bt\s*=\s*[\"']e[\"'][^>]*>")
-
-
-def _error_text(inside: str, p: str) -> str:
-    """The error a cell shows, from its saved value (`#N/A` when it has none)."""
-    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", inside)
-    return v.group(1).strip() if v is not None and v.group(1).strip() else "#N/A"
-
-
-def _unsaved(data: bytes, p: str) -> list[tuple[int, int]]:
-    """(row, column) of each formula cell without a saved value; formulas are few, so
-    they are found by plain search."""
-    found = []
-    start, formula, close = (f"<{p}c".encode(), f"<{p}f".encode(), f"</{p}c>".encode())
-    at = data.find(formula)
-    while at >= 0:
-        after = data[at + len(formula) : at + len(formula) + 1]
-        if after in (b" ", b">", b"/", b"\t", b"\r", b"\n"):
-            begin = max(data.rfind(start + b" ", 0, at), data.rfind(start + b">", 0, at))
-            cell = data[begin : data.find(close, at)].decode("utf-8", "replace")
-            tag = cell[: cell.find(">") + 1]
-            ref = CELL_REF.fullmatch(attr(tag, "r") or "")
-            if ref and not _saved(cell, tag, p):
-                found.append((int(ref.group(2)), column_number(ref.group(1))))
-        at = data.find(formula, at + 1)
-    return found
-
-
-def _saved(cell: str, tag: str, p: str) -> bool:
-    """Does a formula cell hold its value? An empty `<v>` is a saved value only for a formula
-    giving text (t="str"): Excel and LibreOffice write it so for ""; openpyxl and other
-    writers write it, or no `<v>` at all, for a value never computed."""
-    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", cell)
-    if v is None:
-        return False
-    return bool(v.group(1)) or attr(tag, "t") == "str"
-
-
-def _scan_rows(data: bytes, where: str) -> Scan:
-    """`scan` for any markup, through the sheet editor's own reading of rows and cells."""
-    sheet = Sheet(data, where)
-    result = Scan()
-    for item in sheet.items:
-        if isinstance(item, str):
-            continue
-        cells, _ = sheet.row_cells(item)
-        for cell in cells:
-            if cell.start.endswith("/>"):
-                continue
-            here = (item.number, cell.column)
-            if here[0] > result.bottom[0]:
-                result.bottom = here
-            if here[1] > result.right[1]:
-                result.right = here
-            if attr(cell.start, "t") == "e":
-                result.errors.append((*here, _error_text(cell.markup, sheet.p)))
-            if f"<{sheet.p}f" in cell.markup and re.search(
-                    rf"<{re.escape(sheet.p)}f[\s>/]", cell.markup) and not _saved(
-                    cell.markup, cell.start, sheet.p):
-                result.unsaved.append(here)
-    return result
-
-
-def read_values(parts: dict[str, bytes], wanted: dict[str, str],
-                where: str) -> dict[str, SheetValues]:
-    """The values of the sheets `wanted` (sheet name -> its part) of a package whose parts
-    calamine needs are given, unpacked, in `parts` (part name -> bytes).
-
-    Each sheet is scanned first; sheets past the limits raise SheetTooLarge naming every
-    far cell. Calamine then reads a package holding only `parts`, never the original file.
+    The table is counted and each sheet scanned first; sheets past the limits raise
+    SheetTooLarge naming the first cell of each past them. Calamine then reads a package
+    holding only these parts, never the original file.
     """
+    from keizer_xl.workbook.xlsx._zipcopy import write_members_to
+
+    rows = rows or {}
+    table = None
+    if strings is not None:
+        table = count_strings(package.stream(strings, MAX_TABLE), where, strings)
+    budget = Budget()
     scans: dict[str, Scan] = {}
+    kept: dict[str, list[bytes]] = {}  # the pieces of small sheets, handed on unpacked
     far: list[tuple[str, str, Reason]] = []
     for name, part in wanted.items():
-        scans[name] = scan(parts[part], f"{where}: sheet {name!r}")
-        far += scans[name].too_far(name)
-    total = sum(s.bottom[0] * s.right[1] for s in scans.values())
-    if not far and total > MAX_CELLS:
-        name, most = max(scans.items(), key=lambda item: item[1].bottom[0] * item[1].right[1])
-        corner = (most.bottom[0], most.right[1])
-        far.append((name, _ref(corner), reason(
-            "the sheets read hold {cells} cells from A1 together, past {most}",
-            cells=f"{total:,}", most=f"{MAX_CELLS:,}")))
+        size = package.infos[part].file_size
+        scans[name] = scan_sheet(_pieces(package, part, kept if size <= _KEPT else None),
+                                 name, where, rows.get(name, MAX_ROWS), budget, table, size)
+        far += scans[name].far
+    package.scanned.update(wanted.values())
     if far:
         raise SheetTooLarge(far, "keizer_xl reads at most {rows} rows, {columns} columns and "
                             "{cells} cells of a sheet. Clear what is there (and any "
-                            "formatting) and try again.", rows=f"{MAX_ROWS:,}",
+                            "formatting) and try again.",
+                            rows=f"{rows.get(far[0][0], MAX_ROWS):,}",
                             columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}")
+    members: list[Member] = []
+    for part in others:
+        members.append((_stored(package.infos[part]), package.content(part, MAX_TABLE), None))
+    if strings is not None and table is not None and table.honest:
+        members.append(_as_stored(package, strings))  # counted as it was unpacked
+    elif strings is not None and table is not None:
+        content = told_its_size(package.content(strings, MAX_TABLE), table)
+        members.append((_stored(package.infos[strings]), content, None))
+    for part in wanted.values():
+        if part in kept:
+            members.append((_stored(package.infos[part]), b"".join(kept.pop(part)), None))
+        else:
+            members.append(_as_stored(package, part))  # scanned as it was unpacked
     small = io.BytesIO()
-    with zipfile.ZipFile(small, "w", zipfile.ZIP_STORED) as package:
-        for name, data in parts.items():
-            package.writestr(name, data)
+    write_members_to(small, members, lambda info: package.content(info.filename))
     small.seek(0)
     try:
         from python_calamine import CalamineWorkbook
@@ -239,4 +140,3 @@ def read_values(parts: dict[str, bytes], wanted: dict[str, str],
     except Exception as exc:  # calamine raises its own types for damaged parts
         raise NotAWorkbook("{where} could not be read as a workbook ({reason}).",
                            where=where, reason=exc) from None
-

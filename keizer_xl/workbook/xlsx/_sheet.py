@@ -123,22 +123,7 @@ class Sheet:
         return int(r) if r and r.isdigit() else None
 
     def _elements(self, text: str, name: str) -> Iterator[tuple[int, int, str]]:
-        """(start, end, start tag) of each `<name>` element in text (they do not nest)."""
-        close_tag = f"</{self.p}{name}>"
-        pos = 0
-        for m in start_tag(self.p, name).finditer(text):
-            if m.start() < pos:
-                continue
-            tag = m.group(0)
-            if tag.endswith("/>"):
-                pos = m.end()
-            else:
-                close = text.find(close_tag, m.end())
-                if close < 0:
-                    raise NotAWorkbook("{where} is damaged (a <{tag}> is not closed).",
-                                       where=self.where, tag=name)
-                pos = close + len(close_tag)
-            yield m.start(), pos, tag
+        return elements(text, self.p, name, self.where)
 
     def _split_rows(self, body: str) -> list[Row | str]:
         """The rows in order; anything between them is kept as plain text."""
@@ -157,21 +142,7 @@ class Sheet:
 
     def row_cells(self, row: Row) -> tuple[list[Cell], str]:
         """The cells of a row (each given its reference), and what follows them (extLst)."""
-        inner = (
-            "" if row.start.endswith("/>") else row.markup[len(row.start) : -len(f"</{self.p}row>")]
-        )
-        cells: list[Cell] = []
-        pos = column = 0
-        for start, end, tag in self._elements(inner, "c"):
-            ref = CELL_REF.fullmatch(attr(tag, "r") or "")
-            column = column_number(ref.group(1)) if ref else column + 1
-            markup = inner[start:end]
-            if not ref:
-                new_tag = set_attr(tag, "r", f"{column_letters(column)}{row.number}")
-                markup, tag = new_tag + markup[len(tag) :], new_tag
-            cells.append(Cell(column, markup, tag))
-            pos = end
-        return cells, inner[pos:].strip()
+        return row_cells(row, self.p, self.where)
 
     def apply(self, edit: SheetEdit, strings: SharedStrings) -> bool:
         """Apply one edit to the rows; True when the sheet's text changes."""
@@ -458,6 +429,42 @@ class Sheet:
             ref = first if first == last else f"{first}:{last}"
         tag = set_attr(m.group(0), "ref", ref)
         return self.head[: m.start()] + tag + self.head[m.end() :]
+
+
+def elements(text: str, p: str, name: str, where: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, start tag) of each `<name>` element in text (they do not nest)."""
+    close_tag = f"</{p}{name}>"
+    pos = 0
+    for m in start_tag(p, name).finditer(text):
+        if m.start() < pos:
+            continue
+        tag = m.group(0)
+        if tag.endswith("/>"):
+            pos = m.end()
+        else:
+            close = text.find(close_tag, m.end())
+            if close < 0:
+                raise NotAWorkbook("{where} is damaged (a <{tag}> is not closed).",
+                                   where=where, tag=name)
+            pos = close + len(close_tag)
+        yield m.start(), pos, tag
+
+
+def row_cells(row: Row, p: str, where: str) -> tuple[list[Cell], str]:
+    """The cells of a row (each given its reference), and what follows them (extLst)."""
+    inner = "" if row.start.endswith("/>") else row.markup[len(row.start) : -len(f"</{p}row>")]
+    cells: list[Cell] = []
+    pos = column = 0
+    for start, end, tag in elements(inner, p, "c", where):
+        ref = CELL_REF.fullmatch(attr(tag, "r") or "")
+        column = column_number(ref.group(1)) if ref else column + 1
+        markup = inner[start:end]
+        if not ref:
+            new_tag = set_attr(tag, "r", f"{column_letters(column)}{row.number}")
+            markup, tag = new_tag + markup[len(tag) :], new_tag
+        cells.append(Cell(column, markup, tag))
+        pos = end
+    return cells, inner[pos:].strip()
 
 
 @functools.cache

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from xml.parsers import expat
 
-_TAG_REST = r"""(?=[\s/>])[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>"""
+TAG_REST = r"""(?=[\s/>])[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>"""
 _ATTR_PAIR = re.compile(r"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 CELL_REF = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
@@ -31,7 +31,7 @@ def local(tag: str) -> str:
 @functools.cache
 def start_tag(prefix: str, name: str) -> re.Pattern[str]:
     """A start or empty-element tag `<prefix:name ...>` (quoted `>` in values allowed)."""
-    return re.compile("<" + re.escape(prefix + name) + _TAG_REST)
+    return re.compile("<" + re.escape(prefix + name) + TAG_REST)
 
 
 @functools.cache
@@ -128,3 +128,10 @@ def escape_text(text: str) -> str:
     """Text for a `<t>` element: XML-escaped, and a literal `_xHHHH_` kept from being decoded."""
     text = _ESCAPED.sub(lambda m: "_x005F" + m.group(0), text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def unfinished(buf: bytes, cut: int) -> bytes:
+    """What is kept of a piece of XML cut after its last tag (`cut`) for the next piece:
+    from a tag begun after it, if any (text after the last tag need not be kept)."""
+    begun = buf.rfind(b"<", cut)
+    return buf[begun:] if begun >= 0 else b""

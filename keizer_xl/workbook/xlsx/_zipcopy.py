@@ -138,12 +138,18 @@ def write_members(path: Path, members: Sequence[Member], comment: bytes,
     """Write a package of `members` into the file at `path`; `load` gives the content of a
     member given without it, should zipfile have to write the package."""
     with open(path, "wb") as out:
-        if _plain_zip(members):
-            _write_zip(out, members, comment)
-        else:  # zip64 sizes or a rare compression: zipfile writes it
-            with zipfile.ZipFile(out, "w") as package:
-                package.comment = comment
-                for info, content, _ in members:
-                    entry = _same_entry(info)
-                    package.writestr(entry, load(info) if content is None else content)
-                    entry.external_attr = info.external_attr  # zipfile fills in 0o600
+        write_members_to(out, members, load, comment)
+
+
+def write_members_to(out: BinaryIO, members: Sequence[Member],
+                     load: Callable[[zipfile.ZipInfo], bytes], comment: bytes = b"") -> None:
+    """`write_members` into an open file (or a file in memory)."""
+    if _plain_zip(members):
+        _write_zip(out, members, comment)
+    else:  # zip64 sizes or a rare compression: zipfile writes it
+        with zipfile.ZipFile(out, "w") as package:
+            package.comment = comment
+            for info, content, _ in members:
+                entry = _same_entry(info)
+                package.writestr(entry, load(info) if content is None else content)
+                entry.external_attr = info.external_attr  # zipfile fills in 0o600

@@ -3,7 +3,7 @@
 Checking a workbook and changing it must accept and refuse the same files, so both go
 through `Workbook`: opening refuses what is open elsewhere, no zip package, an OpenDocument
 or binary workbook and a damaged package; `read` gives the values of the sheets asked for
-under the limits of `_reading`; `try_edits` makes every edit in memory with all of the
+under the limits of `_scan`; `try_edits` makes every edit in memory with all of the
 writer's checks; `save` does the same and replaces the file atomically (see `safety`).
 """
 
@@ -12,13 +12,14 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from keizer_xl.workbook.xlsx._package import Package, WorkbookParts
 from keizer_xl.workbook.xlsx._reading import SheetValues, read_values
-from keizer_xl.workbook.xlsx._sheet import Sheet, SheetEdit
-from keizer_xl.workbook.xlsx.errors import NotAWorkbook
+from keizer_xl.workbook.xlsx._scan import MAX_ROWS
+from keizer_xl.workbook.xlsx._sheet import SheetEdit
+from keizer_xl.workbook.xlsx.errors import NotWritten
 from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 
 
@@ -27,9 +28,12 @@ class Workbook:
 
     Opened to write (the default), it is refused while Excel or LibreOffice has it open,
     which would save over the edits later; opened only to read (`write=False`), it is read
-    as last saved there, and `save` refuses instead."""
+    as last saved there, and `save` refuses instead. `rows`: the most rows of a sheet (by
+    its name) that is read or edited (else `MAX_ROWS`)."""
 
-    def __init__(self, path: Path, write: bool = True):
+    def __init__(self, path: Path, write: bool = True,
+                 rows: Callable[[str], int] | None = None):
+        self.rows = rows or (lambda sheet: MAX_ROWS)
         self.path = Path(path)
         self.target = Path(os.path.realpath(self.path))
         if write:
@@ -49,37 +53,31 @@ class Workbook:
                 if kinds.get(rid, ("", ""))[0].endswith("/worksheet")]
 
     def read(self, sheets: Collection[str]) -> dict[str, SheetValues]:
-        """The values of these worksheets (exact names), each checked as the writer would
-        check a sheet it edits; SheetTooLarge names the cells past the limits."""
-        package = self.package
+        """The values of these worksheets (exact names), each scanned as it is unpacked
+        and checked as the writer would check a sheet it edits; SheetTooLarge names the
+        first cell past the limits of each."""
         wanted = {name: self.parts.sheet_part(name) for name in sheets}
-        where = self.path.name
-        for name, part in wanted.items():  # as the writer will find them
-            if not Sheet(package.content(part), f"{where}: sheet {name!r}").sound_outside_cells():
-                raise NotAWorkbook("{file}: the sheet '{sheet}' is damaged (its markup is "
-                                   "broken).", file=where, sheet=name)
-        names = [*wanted.values(), self.parts.workbook, self.parts.rels_part, "_rels/.rels",
-                 "[Content_Types].xml"]
-        names += [t for kind, t in self.parts.rels.values()
-                  if kind.endswith(("/sharedStrings", "/styles"))]
-        parts = {}
-        for name in names:
-            real = package.by_lower.get(name.lower())
-            if real is not None:
-                parts[real] = package.content(real)
-        return read_values(parts, wanted, where)
+        package = self.package
+        others = [self.parts.workbook, self.parts.rels_part, "_rels/.rels",
+                  "[Content_Types].xml",
+                  *(t for kind, t in self.parts.rels.values() if kind.endswith("/styles"))]
+        found = [real for name in others
+                 if (real := package.by_lower.get(name.lower())) is not None]
+        return read_values(package, wanted, list(dict.fromkeys(found)),
+                           self.parts.shared_strings, self.path.name,
+                           {name: self.rows(name) for name in wanted})
 
     def try_edits(self, edits: Sequence[SheetEdit]) -> bool:
         """Make the edits in memory, with every check a save makes; True if a part changes.
 
         The edits stay made: `save` afterwards writes them without making them again."""
-        return self.package.apply(edits)
+        return self.package.apply(edits, self.rows)
 
     def save(self, edits: Sequence[SheetEdit], backup: bool = True) -> bool:
         """Write `edits` into the file; False (and nothing written) if nothing changes.
 
         Raises as `save_edits` does; in every such case the file is left as it was."""
-        if not self.package.apply(edits):
+        if not self.package.apply(edits, self.rows):
             return False
         self._check_not_open()  # opened since it was read, or opened only to read
         target = self.target
@@ -87,9 +85,13 @@ class Workbook:
             raise PermissionError(errno.EACCES,
                                   "The workbook is read-only; keizer_xl cannot save into it",
                                   str(self.path))
-        write_atomically(target, self.package.write, backup=backup, in_use=lambda exc: (
-            PermissionError(exc.errno, "The workbook is in use by another program; close it",
-                            str(target))))
+        try:
+            write_atomically(target, self.package.write, backup=backup, in_use=lambda exc: (
+                PermissionError(exc.errno, "The workbook is in use by another program; close "
+                                "it", str(target))))
+        except NotWritten as exc:  # named as the secretary gave it, not its real path
+            exc.filename = str(self.path)
+            raise
         return True
 
 

@@ -16,7 +16,10 @@ language as keizer_xl's own errors, so nothing here needs to know about those.
         └── UnstorableValue a value Excel cannot store
             └── NotACellValue   a value of a type no cell holds (also a TypeError)
 
-A failure of the system (a missing file, no permission) stays an `OSError`.
+A failure of the system (a missing file, no permission) stays an `OSError`; one while
+writing a file is a `NotWritten` (an OSError too) naming the file that was to be written,
+never the temporary file beside it, with `ReadOnlyFolder` for a folder that cannot be
+written in at all.
 """
 
 from __future__ import annotations
@@ -99,3 +102,18 @@ class UnstorableValue(EditRefused):
 
 class NotACellValue(UnstorableValue, TypeError):
     """A value of a type no cell holds (a TypeError too)."""
+
+
+class NotWritten(OSError):
+    """A file could not be written (a full disk, no permission): the system's reason, and
+    `filename` the file that was to be written, never a temporary or lock file beside it.
+    Nothing was changed: the file is as it was."""
+
+
+class WriteRefused(NotWritten, PermissionError):
+    """The system refused the write: no permission, or another program holds the file."""
+
+
+class ReadOnlyFolder(WriteRefused):
+    """The folder of a file to be written cannot be written in: `filename` the file,
+    `filename2` the folder."""

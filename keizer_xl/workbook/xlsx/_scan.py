@@ -1,0 +1,558 @@
+"""Counting what a sheet holds as it is unpacked, keeping nothing of it, so that the limits
+of what keizer_xl reads and edits are known before anything is allocated for them.
+
+A reader that builds a sheet as a rectangle from A1 to its farthest value allocates for
+every empty cell in between: one value typed at XFD1048576 asks for seventeen billion; one
+long text of the shared-string table used by a million cells becomes a million copies; a
+table declaring two billion texts makes calamine reserve room for them; a sheet the writer
+takes apart row by row costs some hundred bytes a row. So a sheet is scanned piece by piece
+(`scan_sheet`): which cells hold something and how far they reach, how much text they hold
+(a shared text counted at every cell that uses it), whether the markup around the cells is
+sound, which formulas have no saved value (calamine reads those as empty), and whether it
+is mostly filler. A sheet past a limit is refused, naming its first cell past it, and the
+rest of it is not even unpacked. A sheet about to be edited is counted by `check_editable`;
+the shared-string table by `_strings`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from xml.parsers import expat
+
+from keizer_xl.workbook.xlsx._cells import Row
+from keizer_xl.workbook.xlsx._sheet import elements, row_cells
+from keizer_xl.workbook.xlsx._strings import StringTable
+from keizer_xl.workbook.xlsx._xmltext import (
+    CELL_REF,
+    TAG_REST,
+    attr,
+    column_letters,
+    column_number,
+    root_prefix,
+    unfinished,
+)
+from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge, reason
+
+MAX_ROWS = 100_000  # rows of a sheet, unless the reader asks for another limit
+MAX_COLUMNS = 1_000
+MAX_CELLS = 4_000_000  # the rectangles from A1 to the farthest values, all sheets together
+MAX_TEXT = 128 << 20  # bytes of text in the cells read, a shared text counted at every use
+_LONG_PIECE = 4 << 20  # bytes without a cell's end: the piece is cut after any tag
+_LONG_ROW = 64 << 20  # bytes of one row, past which a row-by-row scan refuses the sheet
+_LOOSE, _PER_TAG = 64 << 20, 512  # a sheet's bytes: see `_Markup`
+
+
+ErrorCell = tuple[int, int, str]  # a cell holding an error value: row, column, the error
+
+
+@dataclass
+class Scan:
+    """What a sheet's XML says before it is read: its farthest cells that hold something,
+    as (row, column), its formulas without a saved value and cells holding an error value
+    (`#N/A`, which calamine reads as empty), the bytes of text its cells hold, and (sheet,
+    cell, why) for each limit it passes."""
+
+    bottom: tuple[int, int] = (0, 0)  # a cell in the last row
+    right: tuple[int, int] = (0, 0)  # a cell in the last column
+    unsaved: list[tuple[int, int]] = field(default_factory=list)
+    errors: list[ErrorCell] = field(default_factory=list)
+    text: int = 0
+    far: list[tuple[str, str, Reason]] = field(default_factory=list)
+
+    @property
+    def cells(self) -> int:
+        """The rectangle from A1 to the farthest values: what a reader allocates."""
+        return self.bottom[0] * self.right[1]
+
+
+def _ref(cell: tuple[int, int]) -> str:
+    return f"{column_letters(cell[1])}{cell[0]}" if cell[0] and cell[1] else "A1"
+
+
+# -- scanning a sheet ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Patterns:
+    """A prefix's patterns for scanning a sheet (bytes), made once."""
+
+    odd: re.Pattern[bytes]  # a cell whose start tag does not begin with its reference
+    rows: re.Pattern[bytes]  # a cell holding something: its row
+    columns: re.Pattern[bytes]  # ... its column letters
+    cells: re.Pattern[bytes]  # ... both
+    shared: re.Pattern[bytes]  # a cell holding a shared text: its index
+    any_shared: re.Pattern[bytes]  # any cell of the shared-text type
+    inline: re.Pattern[bytes]  # a cell's own text
+    sheet_data: re.Pattern[bytes]
+    cell_end: bytes
+    row_end: bytes
+    data_end: bytes
+
+
+@functools.cache
+def _patterns(p: str) -> _Patterns:
+    e = re.escape(p.encode())
+    holding = rb'"[^>]*(?<!/)>'  # the rest of a start tag that is not empty (`<c .../>`)
+    shared_type = rb"""<""" + e + rb"""c\s[^>]*?\bt\s*=\s*["']s["']"""
+    return _Patterns(
+        odd=re.compile(rb"<" + e + rb'c(?=[\s>/])(?! r=")'),
+        rows=re.compile(rb"<" + e + rb'c r="[A-Z]{1,3}([0-9]{1,7})' + holding),
+        columns=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})[0-9]{1,7}' + holding),
+        cells=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})([0-9]{1,7})' + holding),
+        shared=re.compile(shared_type + rb"[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</"),
+        any_shared=re.compile(shared_type),
+        inline=re.compile(rb"<" + e + rb"is[\s>](.*?)</" + e + rb"is>", re.DOTALL),
+        sheet_data=re.compile(rb"<" + e + rb"sheetData" + TAG_REST.encode()),
+        cell_end=f"</{p}c>".encode(), row_end=f"</{p}row>".encode(),
+        data_end=f"</{p}sheetData>".encode())
+
+
+class _Outside:
+    """The markup around the cells, parsed as it streams by (the cells themselves are
+    calamine's to parse): the sheet as the writer checks it, with `<sheetData/>` empty."""
+
+    def __init__(self, p: str, patterns: _Patterns):
+        self.p, self.patterns = p, patterns
+        self.parser = expat.ParserCreate(namespace_separator="}")
+        self.parser.StartDoctypeDeclHandler = self._refuse_dtd
+        self.state = "head"
+        self.sound = True
+
+    @staticmethod
+    def _refuse_dtd(*_: object) -> None:
+        raise expat.ExpatError("DTD")
+
+    def feed(self, piece: bytes) -> None:
+        if self.state == "head":
+            found = self.patterns.sheet_data.search(piece)
+            if found is None:
+                self._parse(piece)
+                return
+            self._parse(piece[: found.start()] + f"<{self.p}sheetData/>".encode())
+            self.state = "tail" if found.group(0).endswith(b"/>") else "body"
+            piece = piece[found.end() :]
+        if self.state == "body":
+            end = piece.find(self.patterns.data_end)
+            if end < 0:
+                return
+            self.state = "tail"
+            piece = piece[end + len(self.patterns.data_end) :]
+        self._parse(piece)
+
+    def _parse(self, data: bytes, last: bool = False) -> None:
+        if self.sound:
+            try:
+                self.parser.Parse(data, last)
+            except expat.ExpatError:
+                self.sound = False
+
+    def problem(self, file: str, sheet: str, where: str) -> NotAWorkbook | None:
+        """Why the sheet cannot be read, once it has all been fed; None if it can."""
+        if self.state == "head":
+            return NotAWorkbook("{where} is damaged (it has no cell data).", where=where)
+        if self.state == "body":
+            return NotAWorkbook("{where} is damaged (its cell data is not closed).",
+                                where=where)
+        self._parse(b"", last=True)
+        if not self.sound:
+            return NotAWorkbook("{file}: the sheet '{sheet}' is damaged (its markup is "
+                                "broken).", file=file, sheet=sheet)
+        return None
+
+
+@dataclass
+class Budget:
+    """What the sheets read may still hold, shared by all of them: cells (the rectangles
+    from A1) and bytes of text."""
+
+    cells: int = MAX_CELLS
+    text: int = MAX_TEXT
+
+
+class _Markup:
+    """A sheet's bytes against its tags, counted as they are unpacked: past `_LOOSE` bytes,
+    a sheet of more than `_PER_TAG` bytes a tag on average (text its cells hold, counted
+    against `MAX_TEXT`, aside) is mostly filler, which would cost its size several times
+    over when it is edited."""
+
+    def __init__(self, where: str):
+        self.where = where
+        self.size = self.tags = 0
+
+    def count(self, data: bytes) -> None:
+        self.size += len(data)
+        self.tags += data.count(b">")
+
+    def check(self, text: int = 0) -> None:
+        if self.size - text > _LOOSE + _PER_TAG * self.tags:
+            raise NotAWorkbook("{where} is damaged or hostile: more than {most} MB of it is "
+                               "not cells.", where=self.where, most=_LOOSE >> 20)
+
+
+class _SheetScan:
+    """One sheet scanned as it is unpacked: `feed` each piece, then `finish`.
+
+    Pieces are cut after the end of a cell or a row, so that no cell is split. Most sheets
+    write every cell as `<c r="B7" ...>`: their cells are found by a few patterns run in C
+    over each piece. A sheet with a cell written otherwise (no reference, or the reference
+    not first) is scanned again from the start, taken apart row by row (`closely`)."""
+
+    def __init__(self, sheet: str, file: str, rows: int, budget: Budget,
+                 strings: StringTable | None, closely: bool = False,
+                 size: int | None = None):
+        self.sheet, self.file, self.most_rows = sheet, file, rows
+        self.size = size or 0  # the sheet's bytes (unpacked), as its package says
+        # bytes passed by without counting their own text (None: each piece's is counted)
+        self.passed: int | None = 0 if size is not None else None
+        self.where = f"{file}: sheet {sheet!r}"
+        self.budget, self.strings, self.closely = budget, strings, closely
+        self.result = Scan()
+        self.rest = b""
+        self.p = ""
+        self.patterns: _Patterns | None = None
+        self.outside: _Outside | None = None
+        self.markup = _Markup(self.where)
+        self.where_bottom: bytes | None = None  # the piece with the farthest row
+        self.where_right: bytes | None = None  # ... and the farthest column
+        self.row = 0  # the row being read (`closely`)
+        self.odd = False  # a cell written otherwise: to be scanned `closely`
+        self.done = False  # a limit is passed: the rest need not be read
+
+    def feed(self, data: bytes) -> None:
+        if self.patterns is None:
+            self.p = root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
+            self.patterns = _patterns(self.p)
+            self.outside = _Outside(self.p, self.patterns)
+        self.markup.count(data)
+        buf = self.rest + data if self.rest else data
+        cut = self._cut(buf)
+        self.rest = buf[cut:]
+        if cut:
+            self._piece(buf[:cut])
+        elif len(buf) >= _LONG_PIECE and not self.closely:  # no tag at all: not kept
+            self.rest = unfinished(buf, 0)
+            if not buf[: len(buf) - len(self.rest)].isspace():  # a cell's text, perhaps
+                self._count_text(len(buf) - len(self.rest))
+            self.markup.check(self.result.text)
+
+    def _cut(self, buf: bytes) -> int:
+        """Where the piece ends: after its last row (`closely`), else its last cell or
+        row; 0 to wait for more."""
+        assert self.patterns is not None
+        ends = [self.patterns.row_end] if self.closely else [self.patterns.cell_end,
+                                                             self.patterns.row_end]
+        cut = max((at + len(end) for end in ends if (at := buf.rfind(end)) >= 0), default=0)
+        if cut or len(buf) < _LONG_PIECE:
+            return cut
+        if self.closely:
+            if len(buf) > _LONG_ROW:
+                raise NotAWorkbook("{where} is damaged or hostile: one of its rows is more "
+                                   "than {most} MB.", where=self.where, most=_LONG_ROW >> 20)
+            return 0
+        return buf.rfind(b">") + 1  # a long stretch without cells: cut after any tag
+
+    def finish(self) -> Scan:
+        if self.rest and not self.done:
+            self._piece(self.rest)
+        self._settle()
+        if self.outside is None:  # an empty part
+            raise NotAWorkbook("{where} is damaged (it has no cell data).", where=self.where)
+        if not self.done:
+            problem = self.outside.problem(self.file, self.sheet, self.where)
+            if problem is not None:
+                raise problem
+        return self.result
+
+    def _piece(self, piece: bytes) -> None:
+        assert self.outside is not None and self.patterns is not None
+        self.outside.feed(piece)
+        if self.closely:
+            self._rows(piece)
+        elif self.patterns.odd.search(piece):
+            self.odd = self.done = True
+        else:
+            self._cells(piece)
+            if not self.done:
+                self._text(piece)
+        if not self.done:
+            self.markup.check(self.result.text)
+
+    # -- most sheets: patterns over the piece ---------------------------------------------
+
+    def _cells(self, piece: bytes) -> None:
+        patterns, result = self.patterns, self.result
+        assert patterns is not None
+        rows = patterns.rows.findall(piece)  # two passes in C: quicker than one in Python
+        if rows:
+            bottom, right = result.bottom, result.right
+            last = max(map(int, rows))
+            widest = max(set(patterns.columns.findall(piece)), key=lambda c: (len(c), c))
+            if last > bottom[0]:  # its column is found at the end (`_settle`)
+                bottom = (last, 0)
+            if column_number(widest.decode()) > right[1]:
+                right = (0, column_number(widest.decode()))
+            if self._within(bottom, right):
+                if bottom != result.bottom:
+                    self.where_bottom = piece
+                if right != result.right:
+                    self.where_right = piece
+                result.bottom, result.right = bottom, right
+            else:  # find the first cell past a limit, in the order of the sheet
+                self._settle()
+                for letters, number in patterns.cells.findall(piece):
+                    if not self._take((int(number), column_number(letters.decode()))):
+                        return
+        result.unsaved += _unsaved(piece, self.p)
+        result.errors += _errors(piece, self.p)
+
+    def _settle(self) -> None:
+        """The farthest cells found in the pieces that held them (kept until now)."""
+        result = self.result
+        if self.where_bottom is not None:
+            result.bottom = (result.bottom[0], self._cell(
+                self.where_bottom, rb"([A-Z]{1,3})", str(result.bottom[0]).encode())[1])
+        if self.where_right is not None:
+            letters = column_letters(result.right[1]).encode()
+            result.right = (self._cell(self.where_right, letters, rb"([0-9]{1,7})")[0],
+                            result.right[1])
+        self.where_bottom = self.where_right = None
+
+    def _cell(self, piece: bytes, letters: bytes, number: bytes) -> tuple[int, int]:
+        """The first cell holding something with these letters and number (patterns)."""
+        e = re.escape(self.p.encode())
+        found = re.search(rb"<" + e + rb'c r="' + letters + number + rb'"[^>]*(?<!/)>', piece)
+        assert found is not None
+        ref = CELL_REF.fullmatch(found.group(0).split(b'"')[1].decode())
+        assert ref is not None
+        return int(ref.group(2)), column_number(ref.group(1))
+
+    def _within(self, bottom: tuple[int, int], right: tuple[int, int]) -> bool:
+        return (bottom[0] <= self.most_rows and right[1] <= MAX_COLUMNS
+                and bottom[0] * right[1] <= self.budget.cells)
+
+    def _take(self, here: tuple[int, int]) -> bool:
+        """Count a cell holding something; False (and the sheet done) once it is past a
+        limit, which is then named with it."""
+        result = self.result
+        bottom = here if here[0] > result.bottom[0] else result.bottom
+        right = here if here[1] > result.right[1] else result.right
+        if self._within(bottom, right):
+            result.bottom, result.right = bottom, right
+            return True
+        ref = _ref(here)
+        rows, columns = bottom[0], right[1]
+        if here[0] > self.most_rows:
+            result.far.append((self.sheet, ref, reason(
+                "row {row}, past {most} rows", row=f"{here[0]:,}", most=f"{self.most_rows:,}")))
+        if here[1] > MAX_COLUMNS:
+            result.far.append((self.sheet, ref, reason(
+                "column {column}, past {most} columns", column=column_letters(here[1]),
+                most=f"{MAX_COLUMNS:,}")))
+        if not result.far and rows * columns > MAX_CELLS:
+            result.far.append((self.sheet, ref, reason(
+                "{area} is {cells} cells, past {most}", area=f"A1:{column_letters(columns)}{rows}",
+                cells=f"{rows * columns:,}", most=f"{MAX_CELLS:,}")))
+        elif not result.far:
+            result.far.append((self.sheet, ref, reason(
+                "the sheets read hold {cells} cells from A1 together, past {most}",
+                cells=f"{MAX_CELLS - self.budget.cells + rows * columns:,}",
+                most=f"{MAX_CELLS:,}")))
+        self.done = True
+        return False
+
+    def _text(self, piece: bytes) -> None:
+        """Count the text the piece's cells hold: a shared text at every cell that uses it
+        (one whose index cannot be read as the longest), a cell's own text as its markup."""
+        patterns, strings = self.patterns, self.strings
+        assert patterns is not None
+        text = 0
+        if strings is not None and strings.lengths and (b'"s"' in piece or b"'s'" in piece):
+            shared = patterns.shared.findall(piece)
+            text += strings.text(shared) + strings.longest * (
+                len(patterns.any_shared.findall(piece)) - len(shared))
+        if b"is>" in piece and self._inline_counts(len(piece)):
+            text += sum(map(len, patterns.inline.findall(piece)))
+        self._count_text(text)
+
+    def _inline_counts(self, piece: int) -> bool:
+        """Must the cells' own text in this piece be counted? Not while all the sheet's
+        bytes (`size`, a bound of its own text) fit in what is left of the budget: then the
+        pieces passed by are counted by their size, should counting start later."""
+        if self.passed is None:
+            return True
+        if self.result.text + self.size <= self.budget.text:
+            self.passed += piece
+            return False
+        self._count_text(self.passed)
+        self.passed = None
+        return True
+
+    def _count_text(self, text: int) -> None:
+        self.result.text += text
+        if self.result.text > self.budget.text:
+            self._settle()
+            self.result.far.append((self.sheet, _ref(self.result.bottom), reason(
+                "the cells read up to here hold more than {most} MB of text (a text of the "
+                "shared table counted at every cell that uses it)",
+                most=f"{MAX_TEXT >> 20:,}")))
+            self.done = True
+
+    # -- cells written otherwise: row by row ----------------------------------------------
+
+    def _rows(self, piece: bytes) -> None:
+        p, where = self.p, self.where
+        text = piece.decode("utf-8", "replace")
+        for start, end, tag in elements(text, p, "row", where):
+            r = attr(tag, "r")
+            self.row = int(r) if r and r.isdigit() else self.row + 1
+            cells, _ = row_cells(Row(self.row, text[start:end], tag), p, where)
+            for cell in cells:
+                if cell.start.endswith("/>"):
+                    continue
+                here = (self.row, cell.column)
+                if not self._take(here):
+                    return
+                markup = cell.markup
+                if attr(cell.start, "t") == "e":
+                    self.result.errors.append((*here, _error_text(markup, p)))
+                if f"<{p}f" in markup and re.search(rf"<{re.escape(p)}f[\s>/]", markup) \
+                        and not _saved(markup, cell.start, p):
+                    self.result.unsaved.append(here)
+                self._count_text(self._cell_text(cell.start, markup))
+                if self.done:
+                    return
+
+    def _cell_text(self, start: str, markup: str) -> int:
+        if attr(start, "t") == "s" and self.strings is not None:
+            v = re.search(rf"<{re.escape(self.p)}v>\s*([0-9]{{1,10}})\s*<", markup)
+            return self.strings.text([v.group(1).encode()]) if v else self.strings.longest
+        return len(markup) if f"<{self.p}is" in markup else 0
+
+
+def scan_sheet(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
+               rows: int = MAX_ROWS, budget: Budget | None = None,
+               strings: StringTable | None = None, size: int | None = None) -> Scan:
+    """Scan the sheet `sheet` of the workbook `file` as `pieces()` unpacks it (called again
+    if it must be read closely), `size` bytes at most where that is known; stops at the
+    first limit it passes (see `Scan.far`). NotAWorkbook for a damaged one."""
+    budget = budget or Budget()
+    scanner = _SheetScan(sheet, file, rows, budget, strings, size=size)
+    for piece in pieces():
+        scanner.feed(piece)
+        if scanner.done:
+            break
+    if scanner.odd:
+        scanner = _SheetScan(sheet, file, rows, budget, strings, closely=True, size=size)
+        for piece in pieces():
+            scanner.feed(piece)
+            if scanner.done:
+                break
+    found = scanner.finish()
+    if not found.far:  # a sheet refused is not read: what it holds costs nothing
+        budget.cells -= found.cells
+        budget.text -= found.text
+    return found
+
+
+@functools.cache
+def _row_start(p: str) -> re.Pattern[bytes]:
+    return re.compile(rb"<" + re.escape(p.encode()) + rb"row(?=[\s>/])[^>]*>")
+
+
+def check_editable(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
+                   rows: int = MAX_ROWS) -> None:
+    """Before the writer takes a sheet apart row by row (at some hundred bytes a row),
+    count its rows as it is unpacked: SheetTooLarge at the first row past `rows`, however
+    far the rows reach (the writer's cost is the rows there are, not where they are);
+    NotAWorkbook for a sheet that is mostly filler."""
+    where = f"{file}: sheet {sheet!r}"
+    markup = _Markup(where)
+    starts: re.Pattern[bytes] | None = None
+    count = 0
+    rest = b""
+    for data in pieces():
+        if starts is None:
+            starts = _row_start(root_prefix(data[:4096].decode("utf-8", "replace"),
+                                            "worksheet"))
+        markup.count(data)
+        markup.check()
+        buf = rest + data
+        cut = buf.rfind(b">") + 1  # a start tag is never cut in two
+        found = starts.findall(buf, 0, cut)
+        rest = unfinished(buf, cut)
+        if count + len(found) > rows:
+            r = attr(found[rows - count].decode("utf-8", "replace"), "r") or ""
+            number = int(r) if r.isdigit() else rows + 1
+            raise SheetTooLarge([(sheet, f"{number}:{number}", reason(
+                "row {row}, past {most} rows", row=f"{number:,}", most=f"{rows:,}"))],
+                "keizer_xl reads at most {rows} rows, {columns} columns and {cells} cells of "
+                "a sheet. Clear what is there (and any formatting) and try again.",
+                rows=f"{rows:,}", columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}")
+        count += len(found)
+
+
+def scan(data: bytes, sheet: str, rows: int = MAX_ROWS) -> Scan:
+    """`scan_sheet` of a sheet's whole XML."""
+    return scan_sheet(lambda: [data], sheet, "?", rows, size=len(data))
+
+
+def _errors(data: bytes, p: str) -> list[ErrorCell]:
+    """(row, column, error) of each cell holding an error value (`t="e"`); they are few,
+    and most sheets have none, which one plain search tells."""
+    if b'"e"' not in data and b"'e'" not in data:
+        return []
+    found = []
+    for m in _error_pattern(p).finditer(data):
+        tag = m.group(0).decode("utf-8", "replace")
+        ref = CELL_REF.fullmatch(attr(tag, "r") or "")
+        if ref is None or attr(tag, "t") != "e":
+            continue
+        end = data.find(f"</{p}c>".encode(), m.end()) if not tag.endswith("/>") else m.end()
+        found.append((int(ref.group(2)), column_number(ref.group(1)),
+                      _error_text(data[m.end():max(end, m.end())].decode("utf-8", "replace"),
+                                  p)))
+    return found
+
+
+@functools.cache
+def _error_pattern(p: str) -> re.Pattern[bytes]:
+    """The start tag of a cell whose type is `e`."""
+    e = re.escape(p.encode())
+    return re.compile(rb"<" + e + rb"c\s[^>]*\bt\s*=\s*[\"']e[\"'][^>]*>")
+
+
+def _error_text(inside: str, p: str) -> str:
+    """The error a cell shows, from its saved value (`#N/A` when it has none)."""
+    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", inside)
+    return v.group(1).strip() if v is not None and v.group(1).strip() else "#N/A"
+
+
+def _unsaved(data: bytes, p: str) -> list[tuple[int, int]]:
+    """(row, column) of each formula cell without a saved value; formulas are few, so
+    they are found by plain search."""
+    found = []
+    start, formula, close = (f"<{p}c".encode(), f"<{p}f".encode(), f"</{p}c>".encode())
+    at = data.find(formula)
+    while at >= 0:
+        after = data[at + len(formula) : at + len(formula) + 1]
+        if after in (b" ", b">", b"/", b"\t", b"\r", b"\n"):
+            begin = max(data.rfind(start + b" ", 0, at), data.rfind(start + b">", 0, at))
+            cell = data[begin : data.find(close, at)].decode("utf-8", "replace")
+            tag = cell[: cell.find(">") + 1]
+            ref = CELL_REF.fullmatch(attr(tag, "r") or "")
+            if ref and not _saved(cell, tag, p):
+                found.append((int(ref.group(2)), column_number(ref.group(1))))
+        at = data.find(formula, at + 1)
+    return found
+
+
+def _saved(cell: str, tag: str, p: str) -> bool:
+    """Does a formula cell hold its value? An empty `<v>` is a saved value only for a formula
+    giving text (t="str"): Excel and LibreOffice write it so for ""; openpyxl and other
+    writers write it, or no `<v>` at all, for a value never computed."""
+    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", cell)
+    if v is None:
+        return False
+    return bool(v.group(1)) or attr(tag, "t") == "str"

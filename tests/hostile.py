@@ -1,0 +1,139 @@
+"""Small files that ask for a lot: the inputs whose memory the tests bound
+(tests/cli/test_memory.py) and `make bench` measures, each made here once.
+
+Every one of them is at most a few MB, and each repeats or declares what would cost a reader
+gigabytes: texts, rows, players, lines. Only the standard library and keizer_xl are used,
+so that the bench (in the secretary's venv) and the tests make the same files.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+PLAYERS_PART = "xl/worksheets/sheet1.xml"  # in a workbook made from the template
+ROUNDS_PART = "xl/worksheets/sheet2.xml"
+STANDINGS_PART = "xl/worksheets/sheet3.xml"
+TABLE_PART = "xl/sharedStrings.xml"
+
+
+def club(path: Path, players: int = 6) -> Path:
+    """A club workbook from the template, its players present."""
+    from keizer_xl.workbook.template import build_template
+
+    build_template(path, [{"Name": f"Player {i}", "Rating": 2000 - i % 1000, "Present": "x"}
+                          for i in range(1, players + 1)])
+    return path
+
+
+def rewritten(source: Path, path: Path,
+              change: dict[str, Callable[[bytes], Iterator[bytes]]]) -> Path:
+    """A copy of the workbook `source`, parts in `change` written piece by piece."""
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(path, "w",
+                                                         zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            if info.filename in change:
+                with new.open(info.filename, "w") as member:
+                    for piece in change[info.filename](old.read(info)):
+                        member.write(piece)
+            else:
+                new.writestr(info, old.read(info))
+    return path
+
+
+def empty_texts(path: Path, count: int = 12_000_000) -> Path:
+    """A club workbook whose shared-string table ends in `count` empty texts, and says so
+    (131 KB: 12 million `<si/>` pack into almost nothing)."""
+    def table(old: bytes) -> Iterator[bytes]:
+        old = re.sub(rb'count="\d+" uniqueCount="\d+"',
+                     b'count="%d" uniqueCount="%d"' % (count, count), old, count=1)
+        yield old[: old.rindex(b"</sst>")]
+        block = b"<si/>" * 1_000_000
+        for _ in range(count // 1_000_000):
+            yield block
+        yield b"<si/>" * (count % 1_000_000) + b"</sst>"
+
+    return rewritten(club(path.with_name("plain-" + path.name)), path, {TABLE_PART: table})
+
+
+def many_players(path: Path, players: int = 99_960) -> Path:
+    """A club workbook of `players` players (0.8 MB of them)."""
+    return club(path, players)
+
+
+def past_the_rows(path: Path, last: int = 1_048_576, part: str = ROUNDS_PART) -> Path:
+    """A club workbook whose Rounds sheet (or another `part`) has a value in every row down
+    to `last`."""
+    def sheet(old: bytes) -> Iterator[bytes]:
+        end = old.index(b"</sheetData>")
+        yield old[:end]
+        for start in range(2, last + 1, 10_000):
+            yield b"".join(b'<row r="%d"><c r="A%d"><v>1</v></c></row>' % (r, r)
+                           for r in range(start, min(start + 10_000, last + 1)))
+        yield old[end:]
+
+    return rewritten(club(path.with_name("plain-" + path.name)), path, {part: sheet})
+
+
+def padded(path: Path, spaces: int = 1 << 30, part: str = STANDINGS_PART) -> Path:
+    """A club workbook whose Standings sheet (or another `part`) is `spaces` spaces between
+    its cells (1 GB of them pack into 1 MB)."""
+    def sheet(old: bytes) -> Iterator[bytes]:
+        end = old.index(b"</sheetData>")
+        yield old[:end]
+        block = b" " * (1 << 24)
+        for _ in range(spaces >> 24):
+            yield block
+        yield old[end:]
+
+    return rewritten(club(path.with_name("plain-" + path.name)), path, {part: sheet})
+
+
+def member_workbook(path: Path, rows: int = 1_000_000) -> Path:
+    """A member list .xlsx of `rows` members (11 MB)."""
+    import xlsxwriter
+
+    book = xlsxwriter.Workbook(str(path), {"constant_memory": True})
+    sheet = book.add_worksheet("Leden")
+    sheet.write_row(0, 0, ["Naam", "Rating"])
+    for row in range(1, rows + 1):
+        sheet.write_row(row, 0, [f"Lid {row}", 1000 + row % 1500])
+    book.close()
+    return path
+
+
+def member_text(path: Path, lines: int = 1_000_000) -> Path:
+    """A member list .csv of `lines` members (16 MB)."""
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        out.write("Naam;Rating\n")
+        for row in range(1, lines + 1):
+            out.write(f"Lid {row};{1000 + row % 1500}\n")
+    return path
+
+
+SYLLABLES = ("an", "ber", "ca", "del", "en", "fra", "go", "hol", "i", "jan", "ko", "lu",
+             "mar", "no", "ost", "pe", "ri", "sen", "tur", "vic", "wen", "zy")
+
+
+def fide_list(path: Path, lines: int = 1_000_000,
+              club: tuple[tuple[str, int], ...] = (), seed: int = 3) -> Path:
+    """The FIDE rating list as clubs pass it on (CSV: id, `Lastname, Firstname`, federation,
+    sex, title, standard rating, birth year), `lines` made-up players (44 MB for a million,
+    as FIDE's own), then `club` (name, rating) at the end."""
+    rnd = random.Random(seed)
+
+    def word() -> str:
+        return "".join(rnd.choice(SYLLABLES) for _ in range(rnd.randint(2, 3))).capitalize()
+
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        out.write("ID Number,Name,Fed,Sex,Tit,SRtng,B-day\n")
+        for n in range(lines):
+            out.write(f'{1_000_000 + 7 * n},"{word()}, {word()}",'
+                      f'{rnd.choice(("NED", "GER", "ITA", "FRA", "IND"))},{rnd.choice("MF")},'
+                      f",{rnd.randint(1000, 2800)},{rnd.randint(1940, 2015)}\n")
+        for name, rating in club:
+            out.write(f'9{len(name)},"{name}",NED,M,,{rating},1990\n')
+    return path
