@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from render_template import ROOT, SAMPLE_PLAYERS, _crop, _png, page_pixels
+from render_template import ROOT, SAMPLE_PLAYERS, _crop, _png, page_pixels, run_render
 
 DEFAULT_OUT = ROOT / "docs" / "lite.png"
 PLAYERS = [{k: v for k, v in p.items() if k != "Joined"} for p in SAMPLE_PLAYERS]  # all in
@@ -105,14 +105,7 @@ def render(out: Path = DEFAULT_OUT) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    try:
-        out = render(Path(args[0]) if args else DEFAULT_OUT)
-    except (OSError, RuntimeError, subprocess.SubprocessError) as exc:
-        print(f"render_lite: {exc}", file=sys.stderr)
-        return 1
-    print(f"wrote {out}")
-    return 0
+    return run_render(render, DEFAULT_OUT, "render_lite", argv)
 
 
 if __name__ == "__main__":

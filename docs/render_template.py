@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,15 +143,22 @@ def render(out: Path = DEFAULT_OUT) -> Path:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
+def run_render(make: Callable[[Path], Path], default: Path, program: str,
+               argv: list[str] | None = None) -> int:
+    """A render script's command line: the picture to the path given (else `default`), a
+    failure said in one line with exit code 1."""
     args = sys.argv[1:] if argv is None else argv
     try:
-        out = render(Path(args[0]) if args else DEFAULT_OUT)
+        out = make(Path(args[0]) if args else default)
     except (OSError, RuntimeError, subprocess.SubprocessError) as exc:
-        print(f"render_template: {exc}", file=sys.stderr)
+        print(f"{program}: {exc}", file=sys.stderr)
         return 1
     print(f"wrote {out}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_render(render, DEFAULT_OUT, "render_template", argv)
 
 
 if __name__ == "__main__":

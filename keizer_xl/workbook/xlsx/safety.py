@@ -109,16 +109,7 @@ def _held(lock_path: Path) -> bool:
     except OSError:
         return True
     try:
-        if os.name != "posix":  # pragma: no cover - Windows: an open lock file is held
-            return False
-        import fcntl
-
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return False
+        return _would_wait(fd, "flock")
     finally:
         os.close(fd)
 
@@ -268,18 +259,27 @@ def _in_use(path: Path) -> bool:
     except OSError:
         return False
     try:
-        if os.name != "posix":  # pragma: no cover
-            return False
-        import fcntl
-
-        try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        fcntl.lockf(fd, fcntl.LOCK_UN)
-        return False
+        return _would_wait(fd, "lockf")
     finally:
         os.close(fd)
+
+
+def _would_wait(fd: int, kind: str) -> bool:
+    """Would an exclusive lock on this open file wait for another process? `flock` asks
+    about keizer_xl's own lock files, `lockf` about the record locks LibreOffice puts on a
+    workbook (two kinds of lock that do not see each other). Not on Windows, where an open
+    file is the sign instead."""
+    if os.name != "posix":  # pragma: no cover
+        return False
+    import fcntl
+
+    lock = fcntl.flock if kind == "flock" else fcntl.lockf
+    try:
+        lock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    lock(fd, fcntl.LOCK_UN)
+    return False
 
 
 def backup_path(path: Path) -> Path:
