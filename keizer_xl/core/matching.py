@@ -54,6 +54,12 @@ class Blocks(Sequence[set[int]]):
     def degree(self, vertex: int) -> int:
         return int(self.degrees[vertex])
 
+    def forget(self, vertex: int) -> None:
+        """Drop the vertex's set once it is taken out and asked about no more: sets kept for
+        every player paired would pile up, and the garbage collector walks each of them
+        again at every collection, a cost that grew faster than the number of players."""
+        self.made.pop(vertex, None)
+
 
 class PairabilityOracle:
     """The vertices still to match (in a fixed order) and what is known about matching them.
@@ -141,6 +147,8 @@ class PairabilityOracle:
         if self.mate is not None and self.mate[vertex] != UNMATCHED:
             self.mate[self.mate[vertex]] = UNMATCHED
             self.mate[vertex] = UNMATCHED
+        if isinstance(self.blocked, Blocks):
+            self.blocked.forget(vertex)
 
     def _remove(self, vertex: int) -> None:
         """Out of the order, found by bisection; nearly always one of the first few, so
@@ -172,8 +180,9 @@ class PairabilityOracle:
         """
         pairable: list[bool] | None = None
         exact = False
+        barred = self.blocked[top] if top is not None else set()
         for c in order:
-            if top is not None and c in self.blocked[top]:
+            if c in barred:
                 continue
             gone = (c,) if top is None else (top, c)
             if self._dirac(gone):
