@@ -33,18 +33,37 @@ class EloRatings:
         scaled = [r.numerator * (self.scale // r.denominator) for r in ratings]
         safe = max(map(abs, scaled), default=0) * 2 < 2**53  # float Elo keeps them exact
         self.scaled: np.ndarray = np.array(scaled, dtype=np.int64 if safe else object)
-        self.k_hundredths = float(k_factor) * 100
+        self.narrow = safe  # int64; else Python integers, and so are the moves added to them
+        # the constants of `move` as numpy scalars: an operation with a Python number costs
+        # half as much again as one with a numpy scalar, and a season moves every round
+        self.k_hundredths = np.float64(float(k_factor) * 100)
+        self.per_gap = np.float64(self.scale * 400)
+        self.hundredth = self.scale // 100  # a hundredth of a point, scaled
+        self.one, self.ten = np.float64(1), np.float64(10)
 
     def move(self, who: np.ndarray, opponents: np.ndarray, points: np.ndarray) -> None:
-        """One round's games: player who[j] scored points[j] (1, ½, 0) against opponents[j]."""
+        """One round's games: player who[j] scored points[j] (1, ½, 0) against opponents[j].
+
+        The same floating-point operations, in the same order, as the formula written out:
+        E = 1 / (1 + 10 ** gap), change = rint(K·100 · (points − E)) hundredths."""
         if not len(who):
             return
-        gap = (self.scaled[opponents] - self.scaled[who]).astype(float) / (self.scale * 400)
-        hundredths = np.rint(self.k_hundredths * (points - 1 / (1 + 10 ** gap)))
-        self.scaled[who] += hundredths.astype(self.scaled.dtype) * (self.scale // 100)
+        gap = (self.scaled[opponents] - self.scaled[who]).astype(float)
+        gap /= self.per_gap
+        powers = self.ten ** gap
+        powers += self.one
+        hundredths = np.rint((points - np.reciprocal(powers)) * self.k_hundredths)
+        moves = hundredths.astype(np.int64)
+        if self.hundredth != 1:
+            moves *= self.hundredth
+        self.scaled[who] += moves if self.narrow else moves.astype(object)
 
     def rating(self, player: int) -> Fraction:
         return Fraction(int(self.scaled[player]), self.scale)
+
+    def ratings(self) -> list[Fraction]:
+        """Every player's current rating (one conversion out of numpy for them all)."""
+        return [Fraction(r, self.scale) for r in self.scaled.tolist()]
 
 
 def games_by_round(points: np.ndarray, opponent: np.ndarray,
@@ -54,8 +73,9 @@ def games_by_round(points: np.ndarray, opponent: np.ndarray,
     with an index past the last player where there was nobody to rate against."""
     n, rounds = points.shape
     played = ~np.isnan(points) & (opponent < n)
-    out = []
-    for k in range(rounds):
-        who = np.nonzero(played[:, k])[0]
-        out.append((who, opponent[who, k], points[who, k]))
-    return out
+    # every game at once, by round and then by player; each round is then one slice
+    when, who = np.nonzero(played.T)
+    opponents, scored = opponent[who, when], points[who, when]
+    ends = np.cumsum(np.bincount(when, minlength=rounds)).tolist()
+    return [(who[start:end], opponents[start:end], scored[start:end])
+            for start, end in zip([0, *ends[:-1]], ends, strict=True)]

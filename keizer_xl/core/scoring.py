@@ -178,8 +178,11 @@ class _Calculator:
         ratings = [p.rating for p in players]
         self.rating_scale = lcm_of_denominators(ratings)
         self.elo = EloRatings(ratings, settings.rating_k, self.rating_scale)
+        self.moving = settings.values == "rating" and bool(settings.rating_k)  # by Elo
+        self.rating_q = settings.rating_divisor.denominator
         scaled_ratings = [r.numerator * (self.rating_scale // r.denominator) for r in ratings]
         self.biggest_rating = max(scaled_ratings, default=0)
+        self.farthest_rating = max(map(abs, scaled_ratings), default=0)  # from 0, scaled
         self.value_scale, biggest = self._value_scale()
         bound = self._biggest_sum(biggest)
         self.dtype: type = np.int64 if bound < 2**62 else object
@@ -215,9 +218,11 @@ class _Calculator:
         """What values are multiplied by to be whole numbers, and the largest value."""
         s, players, n = self.settings, self.players, self.n
         if s.values == "rating":
-            biggest = max((abs(p.rating) + s.rating_k * self.rounds for p in players),
-                          default=Fraction(0)) / s.rating_divisor
-            return self.elo.scale * s.rating_divisor.numerator, biggest
+            # the largest rating after every round moved it by K at most; in integers, as
+            # Fractions player by player cost more than the rest of a small season's setup
+            most = (Fraction(self.farthest_rating, self.rating_scale) + s.rating_k * self.rounds
+                    if players else Fraction(0))
+            return self.elo.scale * s.rating_divisor.numerator, most / s.rating_divisor
         top = self.fixed_top if self.fixed_top is not None else \
             Fraction(round(n * s.ratio / (s.ratio - 1)))
         return lcm_of_denominators([s.step, top]), abs(top) + n * s.step
@@ -270,7 +275,8 @@ class _Calculator:
         s = self.settings
         out: np.ndarray = np.zeros(self.n + 1, dtype=self.dtype)
         if s.values == "rating":
-            out[ranking] = self.elo.scaled[ranking] * s.rating_divisor.denominator
+            out[ranking] = self.elo.scaled[ranking] * self.rating_q if self.rating_q != 1 \
+                else self.elo.scaled[ranking]
             return out
         ladder = self._ladder(len(ranking))  # the values by place, best first
         if s.ties == "shared" and score is not None and scored > 1:
@@ -375,7 +381,7 @@ class _Calculator:
                 score = self.scores(r, value, initial)
             priced_with = value
             ranking = self.rank(score, scored, newcomers)
-            if s.values == "rating" and s.rating_k:
+            if self.moving:
                 if elo_games is None:  # who played whom with what points, made once
                     elo_games = games_by_round(_ELO_POINTS[self.coef.kind], self.opp)
                 self.elo.move(*elo_games[r - 1])
@@ -437,8 +443,8 @@ class _Calculator:
         worth = terms[ranking]
         registered = kind != NONE
         breakdown = Breakdown(worth, registered, scale)
-        moved = self.settings.values == "rating" and bool(self.settings.rating_k)
         players = self.players
+        moved = self.elo.ratings() if self.moving else None
         rows = []
         for place, (i, counted, points, val, played, w, d, lo, byes, absent, own_points) in \
                 enumerate(zip(*(c.tolist() for c in columns), strict=True)):
@@ -448,7 +454,7 @@ class _Calculator:
                 score=Fraction(points, scale) if counted else None,
                 value=_fraction(val, value_scale), played=played, won=w, drawn=d, lost=lo,
                 byes=byes, absent=absent,
-                rating=self.elo.rating(i) if moved else p.rating,
+                rating=p.rating if moved is None else moved[i],
                 own=Fraction(own_points, scale) if counted else None,
                 terms=RowTerms(breakdown, place) if counted else (), scale=scale))
         top = None if self.settings.values == "rating" else self.top_value(len(ranking))

@@ -73,3 +73,14 @@ def test_values_from_ratings_move_by_elo() -> None:
     # score after round 2 uses the ratings after round 1
     assert {r.name: r.score for r in moving.rows}["B"] == b1 / 100 + a1 / 100 + a1 / 200
     assert {r.name: r.score for r in moving.rows}["A"] == a1 / 100 + b1 / 200
+
+
+def test_ratings_too_large_for_floats_still_move_exactly() -> None:
+    """Past 2**53 the ratings are Python integers: the moves stay whole hundredths."""
+    big = F(10**16)
+    players = (Player("A", big + 200), Player("B", big, order=1))
+    season = Season(players, (Game(1, 1, "A", "B", Result.BLACK_WINS),))
+    table = compute_standings(season, parse_settings({"Values": "rating",
+                                                      "Rating K-factor": "20"}), 1)
+    gain = F(round(20 * (1 / (1 + 10 ** -0.5)) * 100), 100)  # B's win against 200 more
+    assert {r.name: r.rating for r in table.rows} == {"A": big + 200 - gain, "B": big + gain}
