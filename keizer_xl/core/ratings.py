@@ -41,14 +41,14 @@ class EloRatings:
         self.hundredth = self.scale // 100  # a hundredth of a point, scaled
         self.one, self.ten = np.float64(1), np.float64(10)
 
-    def move(self, who: np.ndarray, opponents: np.ndarray, points: np.ndarray) -> None:
-        """One round's games: player who[j] scored points[j] (1, ½, 0) against opponents[j].
+    def move(self, opponents: np.ndarray, points: np.ndarray) -> None:
+        """One round: player i scored points[i] (1, ½, 0) against opponents[i]. Every player
+        is in it; one without a rated game plays himself for ½, which moves him by exactly
+        0 (E = ½), so the round needs no list of who played.
 
         The same floating-point operations, in the same order, as the formula written out:
         E = 1 / (1 + 10 ** gap), change = rint(K·100 · (points − E)) hundredths."""
-        if not len(who):
-            return
-        gap = (self.scaled[opponents] - self.scaled[who]).astype(float)
+        gap = (self.scaled[opponents] - self.scaled).astype(float)
         gap /= self.per_gap
         powers = self.ten ** gap
         powers += self.one
@@ -56,7 +56,7 @@ class EloRatings:
         moves = hundredths.astype(np.int64)
         if self.hundredth != 1:
             moves *= self.hundredth
-        self.scaled[who] += moves if self.narrow else moves.astype(object)
+        self.scaled += moves if self.narrow else moves.astype(object)
 
     def rating(self, player: int) -> Fraction:
         return Fraction(int(self.scaled[player]), self.scale)
@@ -66,16 +66,13 @@ class EloRatings:
         return [Fraction(r, self.scale) for r in self.scaled.tolist()]
 
 
-def games_by_round(points: np.ndarray, opponent: np.ndarray,
-                   ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Per round: (players, their opponents, their points) of the games played over the
-    board. `points` is players × rounds with NaN where no game counts; `opponent` likewise,
-    with an index past the last player where there was nobody to rate against."""
-    n, rounds = points.shape
+def rated_rounds(points: np.ndarray, opponent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per round (a row each, as `EloRatings.move` takes them): every player's opponent
+    and points. `points` is players × rounds with NaN where no game counts; `opponent`
+    likewise, with an index past the last player where there was nobody to rate against.
+    Where a player has no rated game, he is his own opponent with ½ point."""
+    n = len(points)
     played = ~np.isnan(points) & (opponent < n)
-    # every game at once, by round and then by player; each round is then one slice
-    when, who = np.nonzero(played.T)
-    opponents, scored = opponent[who, when], points[who, when]
-    ends = np.cumsum(np.bincount(when, minlength=rounds)).tolist()
-    return [(who[start:end], opponents[start:end], scored[start:end])
-            for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+    itself = np.arange(n)[:, None]
+    return (np.ascontiguousarray(np.where(played, opponent, itself).T),
+            np.ascontiguousarray(np.where(played, points, 0.5).T))

@@ -35,7 +35,7 @@ from keizer_xl.core.coefficients import (
 )
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Player
-from keizer_xl.core.ratings import EloRatings, games_by_round, lcm_of_denominators
+from keizer_xl.core.ratings import EloRatings, lcm_of_denominators, rated_rounds
 from keizer_xl.core.rows import LazyTuple
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
@@ -383,8 +383,8 @@ class _Calculator:
             ranking = self.rank(score, scored, newcomers)
             if self.moving:
                 if elo_games is None:  # who played whom with what points, made once
-                    elo_games = games_by_round(_ELO_POINTS[self.coef.kind], self.opp)
-                self.elo.move(*elo_games[r - 1])
+                    elo_games = rated_rounds(_ELO_POINTS[self.coef.kind], self.opp)
+                self.elo.move(elo_games[0][r - 1], elo_games[1][r - 1])
             value = self.values(ranking, score, len(scored))
             rankings.append(ranking)
         passes, note = 0, ""

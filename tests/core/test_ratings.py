@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from keizer_xl.core.model import Game, Player, Result
-from keizer_xl.core.ratings import EloRatings, games_by_round
+from keizer_xl.core.ratings import EloRatings, rated_rounds
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import parse_settings
@@ -35,10 +35,11 @@ def test_one_round_moves_every_player_by_the_formula(rnd: random.Random, n: int,
     rnd.shuffle(order)
     pairs = [(order[i], order[i + 1]) for i in range(0, n - 1, 2)]
     scores = [rnd.choice([F(1), F(1, 2), F(0)]) for _ in pairs]
-    who = np.array([p for a, b in pairs for p in (a, b)], dtype=np.int64)
-    opp = np.array([p for a, b in pairs for p in (b, a)], dtype=np.int64)
-    points = np.array([float(x) for s in scores for x in (s, 1 - s)])
-    elo.move(who, opp, points)
+    opp = np.arange(n)  # the odd one out plays himself for ½: no move
+    points = np.full(n, 0.5)
+    for (a, b), s in zip(pairs, scores, strict=True):
+        opp[a], opp[b], points[a], points[b] = b, a, float(s), float(1 - s)
+    elo.move(opp, points)
     want = list(ratings)
     for (a, b), s in zip(pairs, scores, strict=True):
         want[a] = ratings[a] + expected_move(ratings[a], ratings[b], s, k)
@@ -46,13 +47,21 @@ def test_one_round_moves_every_player_by_the_formula(rnd: random.Random, n: int,
     assert [elo.rating(i) for i in range(n)] == want
 
 
-def test_games_by_round_leave_out_forfeits_and_nobody() -> None:
+def test_rated_rounds_leave_out_forfeits_and_nobody() -> None:
+    """Without a rated game (a forfeit: NaN; nobody: index 3) a player meets himself for ½."""
     nan = float("nan")
     points = np.array([[1.0, nan], [0.0, 0.5], [nan, 0.5]])
     opponent = np.array([[1, 3], [0, 2], [3, 1]])  # 3 = nobody
-    (who1, opp1, pts1), (who2, opp2, pts2) = games_by_round(points, opponent)
-    assert (who1.tolist(), opp1.tolist(), pts1.tolist()) == ([0, 1], [1, 0], [1.0, 0.0])
-    assert (who2.tolist(), opp2.tolist(), pts2.tolist()) == ([1, 2], [2, 1], [0.5, 0.5])
+    opponents, scored = rated_rounds(points, opponent)
+    assert opponents.tolist() == [[1, 0, 2], [0, 2, 1]]
+    assert scored.tolist() == [[1.0, 0.0, 0.5], [0.5, 0.5, 0.5]]
+
+
+def test_a_player_without_a_game_keeps_his_rating() -> None:
+    elo = EloRatings([F(1500), F(2100), F(1234, 100)], F(32))
+    elo.move(np.array([1, 0, 2]), np.array([0.0, 1.0, 0.5]))
+    assert elo.rating(2) == F(1234, 100)
+    assert elo.rating(0) + elo.rating(1) == F(3600)
 
 
 def test_values_from_ratings_move_by_elo() -> None:
