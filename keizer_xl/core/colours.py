@@ -31,6 +31,10 @@ class ColourHistory:
     colours: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        # all at once (a season of 5,000 players has 5,000 of them), then who, if any
+        every = "".join(self.colours.values())
+        if every.isascii() and not every.encode("ascii").translate(None, b"WB"):
+            return
         for name, seq in self.colours.items():
             if set(seq) - {WHITE, BLACK}:
                 raise ValueError(f"colours of {name} must be W and B only, not '{seq}'")
