@@ -124,9 +124,11 @@ def _present_in_order(season: Season, ranking: Sequence[str],
 
 
 def _places(rows: SeasonRows, names: list[str]) -> np.ndarray:
-    """By index of the season's rows: the player's place in `names`, or -1 if not there."""
+    """By index of the season's rows: the player's place in `names`, or -1 if not there.
+    In 32 bits: the meetings made from them are arrays as long as the season, and at half
+    the size they stay in the processor's cache for a few thousand players more."""
     index = {name: i for i, name in enumerate(rows.names)}
-    place = np.full(len(rows.names), -1, dtype=np.intp)
+    place = np.full(len(rows.names), -1, dtype=np.int32)
     for i, name in enumerate(names):
         found = index.get(name)
         if found is not None:
