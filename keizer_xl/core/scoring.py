@@ -182,7 +182,6 @@ class _Calculator:
         self.rating_q = settings.rating_divisor.denominator
         scaled_ratings = [r.numerator * (self.rating_scale // r.denominator) for r in ratings]
         self.biggest_rating = max(scaled_ratings, default=0)
-        self.farthest_rating = max(map(abs, scaled_ratings), default=0)  # from 0, scaled
         self.value_scale, biggest = self._value_scale()
         bound = self._biggest_sum(biggest)
         self.dtype: type = np.int64 if bound < 2**62 else object
@@ -220,7 +219,8 @@ class _Calculator:
         if s.values == "rating":
             # the largest rating after every round moved it by K at most; in integers, as
             # Fractions player by player cost more than the rest of a small season's setup
-            most = (Fraction(self.farthest_rating, self.rating_scale) + s.rating_k * self.rounds
+            farthest = int(np.abs(self.elo.scaled).max(initial=0))  # from 0, at its scale
+            most = (Fraction(farthest, self.elo.scale) + s.rating_k * self.rounds
                     if players else Fraction(0))
             return self.elo.scale * s.rating_divisor.numerator, most / s.rating_divisor
         top = self.fixed_top if self.fixed_top is not None else \
