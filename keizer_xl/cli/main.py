@@ -371,3 +371,10 @@ def _add_commands() -> None:
 
 
 _add_commands()
+
+
+if __name__ == "__main__":  # pragma: no cover - the program starts at `keizer_xl.cli.run`
+    from keizer_xl.cli.program import as_program
+
+    as_program()  # after the imports above: `python -m keizer_xl.cli` sets it up before
+    main()

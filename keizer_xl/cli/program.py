@@ -2,7 +2,7 @@
 that before anything else is imported (`keizer_xl.cli.run`, the console script's entry).
 
 Importing the command line (click, the commands, and through them keizer_xl's rule book
-and numpy) makes a few hundred thousand objects and no garbage; the collector, tuned for
+and numpy) makes many thousands of objects and hardly any garbage; the collector, tuned for
 long-running programs, would walk them again and again meanwhile. So the program sets it up
 first, and the command line is imported after. Only the program does: tests and scripts run
 the commands inside their own long process, which must be left as it was.
