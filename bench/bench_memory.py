@@ -34,7 +34,7 @@ LIST_TARGET_MB = 300  # the world's rating list
 # Linux carries over from the parent (this large bench process) through fork and exec.
 MEASURED = """
 import re, sys
-from keizer_xl.cli.main import run
+from keizer_xl.cli import run
 try:
     run()  # the program as its console script starts it
 except SystemExit as end:

@@ -122,7 +122,7 @@ def compile_sources() -> None:
 
 def cli(*args: object) -> list[str]:
     """The `keizer-xl` command in a fresh process of this Python."""
-    return [sys.executable, "-m", "keizer_xl.cli.main", *map(str, args)]
+    return [sys.executable, "-m", "keizer_xl.cli", *map(str, args)]
 
 
 # -- the machine ---------------------------------------------------------------------------

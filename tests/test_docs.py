@@ -253,7 +253,7 @@ def test_the_readme_says_how_to_run_the_command_after_make_demo() -> None:
     venv = re.search(r"^VENV := (\S+)$", makefile, re.MULTILINE)
     assert venv is not None and re.search(r"^BIN := \$\(VENV\)/bin$", makefile, re.MULTILINE)
     project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    script = re.search(r'^\[project\.scripts\]\n([\w-]+) = "keizer_xl\.cli\.main:run"$', project,
+    script = re.search(r'^\[project\.scripts\]\n([\w-]+) = "keizer_xl\.cli:run"$', project,
                        re.MULTILINE)
     assert script is not None
     command = script.group(1)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from keizer_xl.cli.prelude import OK, PROBLEMS, as_program, attempt
+from keizer_xl.cli.prelude import OK, PROBLEMS, attempt
+from keizer_xl.cli.program import as_program
 from keizer_xl.cli.speech import said, say, speak, speak_in, speaking, t, told
 from keizer_xl.cli.tables import console
 

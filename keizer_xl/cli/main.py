@@ -1,6 +1,7 @@
 """The `keizer-xl` command: the buttons' work without Excel, and a batch recalculation.
 
-The program starts at `run`; `main` is the command group (see `prelude` for the exit codes).
+`main` is the command group, which the program (`keizer_xl.cli.run`) runs (see `prelude`
+for the exit codes).
 The secretary never sees a traceback.
 """
 
@@ -17,16 +18,10 @@ from keizer_xl.cli.batch import recalc
 from keizer_xl.cli.exchange import export, ratings
 from keizer_xl.cli.fixes import rename, unlock, unpair
 from keizer_xl.cli.lite import lite as lite_command
-from keizer_xl.cli.prelude import as_program, perform, read_as_saved, refuse
+from keizer_xl.cli.prelude import perform, read_as_saved, refuse
 from keizer_xl.cli.speech import note, said, say, speak, speaking, t, told, typed
 from keizer_xl.cli.tables import print_round, print_standings
 from keizer_xl.i18n import LANGUAGES
-
-
-def run() -> None:
-    """The `keizer-xl` program: one command, in a process of its own."""
-    as_program()
-    main()
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -378,5 +373,8 @@ def _add_commands() -> None:
 _add_commands()
 
 
-if __name__ == "__main__":  # pragma: no cover
-    run()
+if __name__ == "__main__":  # pragma: no cover - the program starts at `keizer_xl.cli.run`
+    from keizer_xl.cli.program import as_program
+
+    as_program()  # after the imports above: `python -m keizer_xl.cli` sets it up before
+    main()

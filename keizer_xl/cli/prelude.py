@@ -1,6 +1,6 @@
 """What every command does around its work on a file, so no command writes it by hand: the
-garbage collector set for a short program, a failure said in lines the secretary can act
-on (never a traceback) and exit code 1.
+garbage collector set for a short program (see `program`), a failure said in lines the
+secretary can act on (never a traceback) and exit code 1.
 
 Exit codes: 0 all went well, 1 a workbook has problems (each listed with its cell) or could
 not be used, 2 the command was typed wrongly.
@@ -10,38 +10,16 @@ from __future__ import annotations
 
 import functools
 import gc
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn, TypeVar, cast
 
+from keizer_xl.cli.program import COLLECTOR, is_program
 from keizer_xl.cli.speech import say, speaking, t
 
 T = TypeVar("T")
 OK, PROBLEMS, USAGE = 0, 1, 2
-
-_program = [False]  # this process is the keizer-xl program (see `as_program`)
-
-# The linear-algebra libraries numpy is built with (OpenBLAS in its wheels, MKL in conda's)
-# start a thread per core as numpy is imported, and spin them a while; keizer_xl multiplies
-# no matrices, so on a busy machine they only take the command's own core from it.
-BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-COLLECTOR = (50_000, 20, 20)  # the collector's thresholds for one short command
-
-
-def as_program() -> None:
-    """Mark this process as the `keizer-xl` program itself (or one of its workers), which
-    ends with its command: only then is the garbage collector tuned (from here on, so the
-    command's imports are not walked time and again either; see `_tune_gc`), and numpy's
-    linear algebra kept to one thread (before numpy is imported; a number the user set
-    stays, and so does a numpy imported already). Tests run the commands inside their own
-    long process, which must be left as it was."""
-    _program[0] = True
-    gc.set_threshold(*COLLECTOR)
-    for name in BLAS_THREADS:
-        os.environ.setdefault(name, "1")
-
 
 Advice = Callable[[BaseException], list[str]]  # the lines a command adds to a refusal
 
@@ -53,7 +31,7 @@ def attempt(action: Callable[[], T], advice: Advice | None = None
     from keizer_xl.core.errors import KeizerXLError
     from keizer_xl.i18n import say as in_language
 
-    if _program[0]:
+    if is_program():
         _tune_gc()
     try:
         return action(), []

@@ -110,16 +110,14 @@ def foreign_lock(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], Path]:
     def leave(path: Path) -> Path:
         lock = writer_lock_path(path)
         lock.write_bytes(b"")
-        from filelock import FileLock
+        taking = safety.take
 
-        taking = FileLock.acquire
-
-        def acquire(self: FileLock, *args: object, **kwargs: object) -> object:
-            if Path(self.lock_file) == lock and lock.exists():
+        def take(lock_path: Path, wait: float) -> int:
+            if Path(lock_path) == lock and lock.exists():
                 raise PermissionError(errno.EACCES, "Permission denied", str(lock))
-            return taking(self, *args, **kwargs)
+            return taking(lock_path, wait)
 
-        monkeypatch.setattr(FileLock, "acquire", acquire)
+        monkeypatch.setattr(safety, "take", take)
         monkeypatch.setattr(safety, "_foreign", lambda found: Path(found) == lock)
         monkeypatch.setattr(safety, "_owner", lambda found: "bram")
         return lock

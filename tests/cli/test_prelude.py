@@ -21,7 +21,7 @@ PLAYERS = [{"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"}
 PROGRAM = """
 import atexit, gc, sys
 atexit.register(lambda: print("collector", *gc.get_threshold(), gc.get_freeze_count() > 0))
-from keizer_xl.cli.main import run
+from keizer_xl.cli import run
 sys.argv[0] = "keizer-xl"
 run()
 """
@@ -62,7 +62,7 @@ class Watch:
 sys.meta_path.insert(0, Watch())
 import atexit
 atexit.register(lambda: print("at numpy's import", *seen[0]))
-from keizer_xl.cli.main import run
+from keizer_xl.cli import run
 sys.argv[0] = "keizer-xl"
 run()
 """

@@ -12,7 +12,7 @@ from tests.pyodide.release import NEWEST, OLDEST, Release, project_requirements,
 from tests.pyodide.runner import ready_release
 
 pytestmark = pytest.mark.pyodide
-NOT_IN_LITE = {"python-calamine", "filelock", "xlwings"}  # issue: why, in pyproject
+NOT_IN_LITE = {"python-calamine", "xlwings"}  # issue: why, in pyproject
 
 
 @pytest.mark.parametrize("version", [OLDEST, NEWEST])

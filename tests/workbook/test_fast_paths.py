@@ -114,6 +114,28 @@ def test_forbidden_characters_are_the_ones_xml_forbids() -> None:
     assert xmltext._FORBIDDEN.findall(everything) == allowed.findall(everything)
 
 
+def test_references_are_read_as_an_xml_parser_reads_them() -> None:
+    """The five entities and character references, decimal and hexadecimal, any code
+    point (C1 controls too, which HTML would read as Windows-1252); an escaped value reads
+    back as it was."""
+    from xml.parsers import expat
+
+    def parsed(markup: str) -> dict[str, str]:
+        read: dict[str, str] = {}
+        parser = expat.ParserCreate()
+        parser.StartElementHandler = lambda name, attrs: read.update(attrs)
+        parser.Parse(markup, True)
+        return read
+
+    texts = ["a &amp; b", "&lt;x&gt; &quot;y&quot; &apos;z&apos;", "&#233;&#xE9;&#x1F600;",
+             "&#x80;&#150;", "&amp;amp;", "plain"]
+    for text in texts:
+        markup = f'<c v="{text}"/>'
+        assert xmltext.attr(markup, "v") == parsed(markup)["v"] == xmltext.unescape(text)
+    for value in ["a&b<c>\"d'e", "Ronde 1", "&amp;"]:
+        assert xmltext.unescape(xmltext.escape_attr(value)) == value
+
+
 # -- the zip package ----------------------------------------------------------------------
 
 def zip_entries(path: Path) -> list[tuple[object, ...]]:

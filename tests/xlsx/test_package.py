@@ -249,6 +249,33 @@ def test_zip_that_is_no_workbook(tmp_path: Path) -> None:
         save_edits(folder, product_edits())
 
 
+LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">'
+          b'<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>')
+OUTSIDE = b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
+
+
+@pytest.mark.parametrize(("part", "words"), [
+    ("xl/workbook.xml", "its workbook part is unreadable"),
+    ("xl/_rels/workbook.xml.rels", "bad relationships"),
+])
+@pytest.mark.parametrize("declared", [LAUGHS, OUTSIDE])
+def test_a_part_declaring_entities_is_refused_as_damaged(
+        tmp_path: Path, part: str, words: str, declared: bytes) -> None:
+    """No entity of a workbook's XML is expanded or fetched: the part is called damaged."""
+    club = copy_fixture("club.xlsm", tmp_path)
+    with zipfile.ZipFile(club) as package:
+        parts = {info.filename: package.read(info) for info in package.infolist()}
+    body = parts[part].split(b"?>", 1)[-1]
+    parts[part] = declared + body.replace(b"</", b"&b;</", 1)
+    with zipfile.ZipFile(club, "w", zipfile.ZIP_DEFLATED) as package:
+        for name, data in parts.items():
+            package.writestr(name, data)
+    before = club.read_bytes()
+    with pytest.raises(NotAWorkbook, match=words):
+        save_edits(club, product_edits())
+    assert club.read_bytes() == before
+
+
 def test_unknown_sheet_and_chart_sheet(tmp_path: Path) -> None:
     club = copy_fixture("club.xlsm", tmp_path)
     original = club.read_bytes()

@@ -8,6 +8,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -220,6 +221,51 @@ def test_the_writer_lock_is_taken_once_and_its_file_removed(tmp_path: Path) -> N
               one_writer(club, wait=0.2)):
             pass  # pragma: no cover - the lock is held
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.xlsm"]
+
+
+def test_a_waiting_run_gets_the_lock_once_the_first_lets_it_go(tmp_path: Path) -> None:
+    """The first run removes the lock file as it lets go; the waiting one, which opened
+    the removed file, starts over on a fresh one and never works beside the first."""
+    from keizer_xl.workbook.xlsx import one_writer, writer_lock_path
+
+    club = copy_fixture("club.xlsm", tmp_path)
+    said: list[str] = []
+    holding = threading.Event()
+
+    def first() -> None:
+        with one_writer(club):
+            holding.set()
+            time.sleep(0.3)
+            said.append("first done")
+
+    runner = threading.Thread(target=first)
+    runner.start()
+    assert holding.wait(10)
+    with one_writer(club, wait=10):
+        said.append("second in")
+        assert writer_lock_path(club).exists()
+    runner.join()
+    assert said == ["first done", "second in"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.xlsm"]
+
+
+@POSIX_ONLY
+def test_a_file_system_without_locks_is_worked_on_without_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import fcntl
+
+    from keizer_xl.workbook.xlsx import one_writer, unlock
+
+    def flock(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", flock)
+    club = copy_fixture("club.xlsm", tmp_path)
+    with one_writer(club):
+        assert save_edits(club, product_edits())
+    assert unlock(club) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.backup.xlsm", "club.xlsm"]
 
 
 def test_every_file_is_written_whole_or_not_at_all(tmp_path: Path) -> None:

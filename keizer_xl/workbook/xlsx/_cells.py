@@ -10,7 +10,6 @@ pieces of sheet text the sheet editor moves around.
 from __future__ import annotations
 
 import functools
-import html
 import math
 import re
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from keizer_xl.workbook.xlsx._xmltext import (
     local,
     set_attr,
     start_tag,
+    unescape,
 )
 from keizer_xl.workbook.xlsx.errors import NotACellValue, UnstorableValue
 
@@ -246,7 +246,7 @@ def same_value(cell: Cell, value: CellValue, strings: SharedStrings, p: str) -> 
     if isinstance(value, str):
         if kind == "inlineStr":
             texts = _text_pattern(p).findall(_phonetic_pattern(p).sub("", markup))
-            return decode_escapes(html.unescape("".join(texts))) == value
+            return decode_escapes(unescape("".join(texts))) == value
         if kind == "s" and v is not None and v.group(1).strip().isdigit():
             return strings[int(v.group(1))] == value
         return False

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import errno
 import functools
-import html
 import io
 import posixpath
 import re
@@ -25,14 +24,14 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
-from xml.etree.ElementTree import Element
-
-from defusedxml.ElementTree import fromstring as parse_xml
 
 from keizer_xl.workbook.xlsx._cells import SharedStrings
 from keizer_xl.workbook.xlsx._sheet import Sheet, SheetEdit
 from keizer_xl.workbook.xlsx._xmltext import (
+    Element,
     attr,
+    elements,
+    escape_attr,
     local,
     remove_elements,
     root_prefix,
@@ -325,8 +324,8 @@ def _not_a_zip(path: Path) -> NotAWorkbook:
 
 def _rel_id(element: Element) -> str | None:
     """The r:id of an element, in either the transitional or the strict namespace."""
-    for key, value in element.attrib.items():
-        if key.startswith("{") and local(key) == "id" and "relationships" in key:
+    for key, value in element[2].items():
+        if "}" in key and local(key) == "id" and "relationships" in key:
             return value
     return None
 
@@ -350,15 +349,15 @@ class WorkbookParts:
         self.rels = self._relationships(self.workbook)
         self.rels_part = _rels_part_of(self.workbook)
         try:
-            root = parse_xml(package.part(self.workbook))
-        except Exception as exc:  # defusedxml/expat errors have no common base
+            found = elements(package.part(self.workbook) or b"")
+        except Exception as exc:  # expat's errors, and any other of what is no XML
             raise NotAWorkbook("{file} is damaged (its workbook part is unreadable).",
                                file=name) from exc
         self.sheets: dict[str, tuple[str, str]] = {}  # casefolded name -> (name, rel id)
-        for element in root.iter():
-            if local(element.tag) == "sheet":
+        for element in found:
+            if local(element[1]) == "sheet":
                 rid = _rel_id(element)
-                sheet_name = element.get("name")
+                sheet_name = element[2].get("name")
                 if rid and sheet_name is not None:
                     self.sheets[sheet_name.casefold()] = (sheet_name, rid)
         self.shared_strings = self._target_of("/sharedStrings")
@@ -373,14 +372,15 @@ class WorkbookParts:
         if data is None:
             return {}
         try:
-            root = parse_xml(data)
+            rels = [attributes for depth, name, attributes in elements(data)
+                    if depth == 1 and local(name) == "Relationship"]
         except Exception as exc:
             raise NotAWorkbook("{file} is damaged (bad relationships).",
                                file=self.package.path.name) from exc
         base = posixpath.dirname(source)
         found = {}
-        for rel in root:
-            if local(rel.tag) != "Relationship" or rel.get("TargetMode") == "External":
+        for rel in rels:
+            if rel.get("TargetMode") == "External":
                 continue
             target = unquote(rel.get("Target", ""))
             target = target.lstrip("/") if target.startswith("/") else posixpath.join(base, target)
@@ -445,7 +445,7 @@ class WorkbookParts:
         if end < 0:
             raise NotAWorkbook("{file} is damaged (its sheet list is not closed).",
                                file=package.path.name)
-        entry = (f'<{p}sheet name="{html.escape(sheet)}" sheetId="{max(ids, default=0) + 1}" '
+        entry = (f'<{p}sheet name="{escape_attr(sheet)}" sheetId="{max(ids, default=0) + 1}" '
                  f'{r}:id="{rid}"/>')
         package.changed[workbook_part] = (text[:end] + entry + text[end:]).encode("utf-8")
         rels_part = package.by_lower[self.rels_part.lower()]

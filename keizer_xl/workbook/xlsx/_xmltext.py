@@ -10,15 +10,19 @@ allows, and the well-formedness check every edited part must pass before it is s
 from __future__ import annotations
 
 import functools
-import html
 import re
 from collections.abc import Callable
+from typing import NoReturn
 from xml.parsers import expat
 
 TAG_REST = r"""(?=[\s/>])[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>"""
 _ATTR_PAIR = re.compile(r"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 CELL_REF = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
 _ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
+_REFERENCE = re.compile(r"&(?:#x([0-9A-Fa-f]+)|#([0-9]+)|(lt|gt|amp|quot|apos));")
+_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
+_ATTR_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                               "'": "&#x27;"})
 # what XML 1.0 forbids, spelled out: its complement takes Python long to compile
 _FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -45,15 +49,32 @@ def attr(tag: str, name: str) -> str | None:
     if m is None:
         return None
     value = m.group(1) if m.group(1) is not None else m.group(2)
-    return html.unescape(value) if "&" in value else value
+    return unescape(value) if "&" in value else value
 
 
 def attributes(tag: str) -> dict[str, str]:
     found = {}
     for m in _ATTR_PAIR.finditer(tag):
         value = m.group(2) if m.group(2) is not None else m.group(3)
-        found[m.group(1)] = html.unescape(value) if "&" in value else value
+        found[m.group(1)] = unescape(value) if "&" in value else value
     return found
+
+
+def unescape(text: str) -> str:
+    """XML text with its character and entity references replaced by what they stand for
+    (the five entities XML itself defines; a workbook's XML declares no others)."""
+    def replace(m: re.Match[str]) -> str:
+        hexadecimal, decimal, name = m.groups()
+        if name:
+            return _ENTITIES[name]
+        return chr(int(hexadecimal, 16) if hexadecimal else int(decimal))
+
+    return _REFERENCE.sub(replace, text)
+
+
+def escape_attr(value: str) -> str:
+    """A value for a double- or single-quoted attribute, XML-escaped."""
+    return value.translate(_ATTR_ESCAPES)
 
 
 def set_attr(tag: str, name: str, value: str | None) -> str:
@@ -79,6 +100,37 @@ def remove_elements(text: str, name: str, match: Callable[[dict[str, str]], bool
         return "" if tag.endswith("/>") and match(attributes(tag)) else tag
 
     return start_tag("", name).sub(keep, text)
+
+
+Element = tuple[int, str, dict[str, str]]  # depth, `namespace}name`, its attributes
+
+
+def elements(data: bytes) -> list[Element]:
+    """The elements of a small XML part (a workbook's sheet list, relationships), in
+    document order, the root at depth 0; names in `namespace}name` form. Entity
+    declarations and references to outside files are refused (`expat.ExpatError`), so a
+    damaged or malicious part cannot expand or fetch anything."""
+    found: list[Element] = []
+    depth = [0]
+
+    def start(name: str, attributes: dict[str, str]) -> None:
+        found.append((depth[0], name, attributes))
+        depth[0] += 1
+
+    def end(name: str) -> None:
+        depth[0] -= 1
+
+    parser = expat.ParserCreate(namespace_separator="}")
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.EntityDeclHandler = parser.UnparsedEntityDeclHandler = _refuse
+    parser.ExternalEntityRefHandler = _refuse
+    parser.Parse(data, True)
+    return found
+
+
+def _refuse(*_: object) -> NoReturn:
+    raise expat.ExpatError("entities are not allowed here")
 
 
 def well_formed(data: bytes) -> bool:

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path, PurePath
 
+from keizer_xl.workbook.xlsx._oslock import NO_LOCKS, let_go, take, would_wait
 from keizer_xl.workbook.xlsx.errors import (
     NotWritten,
     ReadOnlyFolder,
@@ -48,45 +49,40 @@ def writer_lock_path(path: Path) -> Path:
 def one_writer(path: Path, wait: float | None = None) -> Iterator[None]:
     """Hold the workbook's writer lock: one keizer_xl run at a time reads and saves it.
 
-    The lock is the operating system's lock on the lock file (`filelock`), which ends with
+    The lock is the operating system's lock on the lock file (`_oslock`), which ends with
     the process that held it: a file left behind by a run that was killed is no lock, and
     the next run takes it at once. A second run waits up to `wait` seconds (`WAIT`), then
     refuses.
 
     The file is removed when the work is done, just before the lock is let go: a run
-    waiting on the removed file finds it gone once it gets the lock (filelock checks) and
-    starts over on a fresh one, so two runs never work at once.
+    waiting on the removed file finds it gone once it gets the lock and starts over on a
+    fresh one, so two runs never work at once.
 
     In a folder nobody may write in, no run can change the workbook: it is read without
-    the lock, and a save refuses naming the folder (`ReadOnlyFolder`). A lock file another
-    user account left, which this one may not take, is refused naming that user.
+    the lock, and a save refuses naming the folder (`ReadOnlyFolder`). On a file system
+    that keeps no locks, the work is done without one. A lock file another user account
+    left, which this one may not take, is refused naming that user.
     """
-    from filelock import FileLock, Timeout
-
     wait = WAIT if wait is None else wait
     lock_path = writer_lock_path(path)
-    lock = FileLock(lock_path, timeout=wait)
-    held = True
+    held: int | None = None  # the lock file's handle while the lock is held
     try:
-        lock.acquire()
-    except Timeout:
+        held = take(lock_path, wait)
+    except TimeoutError:
         raise WorkbookBusy(
             "{file} is being changed by another keizer-xl run or button (waited {seconds} "
             "seconds). Try again when it has finished.", file=Path(path).name,
             seconds=f"{wait:g}") from None
     except OSError as exc:
-        if _read_only_folder(lock_path) is None:
+        if exc.errno not in NO_LOCKS and _read_only_folder(lock_path) is None:
             if os.path.lexists(lock_path):
                 raise _taken_by_another(Path(path), lock_path) from None
             raise _not_written(exc, Path(path)) from None
-        held = False  # a folder nobody may write in: nothing can be saved there, nor changed
     try:
         yield
     finally:
-        if held:
-            with contextlib.suppress(OSError):
-                os.unlink(lock_path)
-            lock.release()
+        if held is not None:
+            let_go(lock_path, held)
 
 
 def _taken_by_another(path: Path, lock_path: Path) -> WorkbookBusy | WorkbookLocked:
@@ -109,7 +105,7 @@ def _held(lock_path: Path) -> bool:
     except OSError:
         return True
     try:
-        return _would_wait(fd, "flock")
+        return would_wait(fd, "flock")
     finally:
         os.close(fd)
 
@@ -192,8 +188,6 @@ def unlock(path: Path) -> list[str]:
     Refuses, clearing nothing, while the workbook is really open (WorkbookLocked: Excel on
     Windows keeps others from writing it, LibreOffice locks it) or a keizer-xl run is
     changing it (WorkbookBusy)."""
-    from filelock import FileLock, Timeout
-
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(errno.ENOENT, "There is no workbook at this place", str(path))
@@ -205,19 +199,18 @@ def unlock(path: Path) -> list[str]:
     writer = writer_lock_path(path)
     left: list[str] = []
     theirs = _foreign(writer)
-    lock = FileLock(writer, timeout=0)
-    ours = True  # the lock taken here; False for another account's lock file, not held
+    held: int | None = None  # the lock taken here; None for a lock file it cannot take
     try:
-        lock.acquire()
-    except Timeout:
+        held = take(writer, 0)
+    except TimeoutError:
         raise WorkbookBusy("{file} is being changed by another keizer-xl run or button. Try "
                            "again when it has finished.", file=path.name) from None
     except OSError as exc:  # another account's lock file: cleared when no run holds it
-        if not os.path.lexists(writer):
-            raise _not_written(exc, path) from None
-        if _held(writer):
-            raise _taken_by_another(path, writer) from None
-        ours = False
+        if exc.errno not in NO_LOCKS:
+            if not os.path.lexists(writer):
+                raise _not_written(exc, path) from None
+            if _held(writer):
+                raise _taken_by_another(path, writer) from None
     try:
         for stale in dict.fromkeys([*lock_files(path), *lock_files(target)]):
             if stale.exists():
@@ -227,10 +220,8 @@ def unlock(path: Path) -> list[str]:
         if theirs:
             left.append(f"keizer-xl ({_owner(writer)})")
     finally:
-        if ours:
-            with contextlib.suppress(OSError):
-                os.unlink(writer)
-            lock.release()
+        if held is not None:
+            let_go(writer, held)
         else:
             _clear(writer, path)
     return left
@@ -259,27 +250,9 @@ def _in_use(path: Path) -> bool:
     except OSError:
         return False
     try:
-        return _would_wait(fd, "lockf")
+        return would_wait(fd, "lockf")
     finally:
         os.close(fd)
-
-
-def _would_wait(fd: int, kind: str) -> bool:
-    """Would an exclusive lock on this open file wait for another process? `flock` asks
-    about keizer_xl's own lock files, `lockf` about the record locks LibreOffice puts on a
-    workbook (two kinds of lock that do not see each other). Not on Windows, where an open
-    file is the sign instead."""
-    if os.name != "posix":  # pragma: no cover
-        return False
-    import fcntl
-
-    lock = fcntl.flock if kind == "flock" else fcntl.lockf
-    try:
-        lock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    lock(fd, fcntl.LOCK_UN)
-    return False
 
 
 def backup_path(path: Path) -> Path:
