@@ -49,9 +49,12 @@ class Words:
                          "+": translate("won by forfeit", language),
                          "-": translate("lost by forfeit", language)}
         self._not_played = translate("not played yet", language)
+        self._texts: dict[str, str] = {}  # each message looked up in the catalog once
 
     def t(self, template: str, **values: Any) -> str:
-        text = translate(template, self.language)
+        text = self._texts.get(template)
+        if text is None:
+            text = self._texts[template] = translate(template, self.language)
         return text.format(**values) if values else text
 
     def number(self, x: Fraction | int | None) -> str:
@@ -202,9 +205,12 @@ def crosstable_view(report: Report, links: _Links, words: Words) -> list[View]:
     return out
 
 
+_MARK_CLASSES = {"1": "win", "+": "win", "½": "draw"}
+
+
 def _cell_class(kind: str, mark: str) -> str:
     if kind in (GAME, FORFEIT):
-        return {"1": "win", "+": "win", "½": "draw"}.get(mark, "loss")
+        return _MARK_CLASSES.get(mark, "loss")
     return "rest" if kind not in (NOT_YET, GONE, OPEN) else "none"
 
 
