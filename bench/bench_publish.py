@@ -50,17 +50,18 @@ def publish(book: Path, out: Path) -> Callable[[], float]:
 
 def split(book: Path, folder: Path, runs: int) -> str:
     """Where a publish spends its time, in this process (it reads and checks the workbook
-    as `load` does, once, and makes the standings and the report once)."""
+    as the command does, once, and makes the standings and the report once; the pages are
+    written over those of the run before)."""
     from keizer_xl.core.report import build_report
     from keizer_xl.publish.book import workbook_report
     from keizer_xl.publish.pdf import write_pdfs
     from keizer_xl.publish.site import build_site, write_site
-    from keizer_xl.workbook.files import load
+    from keizer_xl.workbook.files import survey
 
-    competition, _ = load(book)
+    competition, _ = survey(book)
     standings = competition.standings()
     report, titles = workbook_report(book)
-    read = median_time(lambda: load(book), runs)
+    read = median_time(lambda: survey(book), runs)
     engine = median_time(lambda: competition.standings(), runs)
     derived = median_time(lambda: build_report(competition.season, standings), runs)
     pages = build_site(report, titles)
