@@ -9,7 +9,7 @@ says where the time goes.
 
 from __future__ import annotations
 
-import shutil
+import itertools
 import statistics
 import subprocess
 import sys
@@ -41,31 +41,37 @@ def median_time(action: Callable[[], Any], runs: int) -> float:
 
 
 def publish(book: Path, out: Path) -> Callable[[], float]:
-    """`keizer-xl publish` into a folder emptied first, so every run writes every page."""
+    """`keizer-xl publish` into a new folder each run (out-1, out-2, ...), so every run
+    writes every page. None is deleted while the runs are timed: on a file system that
+    makes each new file step over the files deleted in the last minutes (ext4 without a
+    journal does), deleting the last run's thousand pages would slow the next run's."""
+    runs = itertools.count(1)
+
     def action() -> float:
-        shutil.rmtree(out, ignore_errors=True)
-        return run(cli("publish", book, "--out", out))
+        return run(cli("publish", book, "--out", out.with_name(f"{out.name}-{next(runs)}")))
     return action
 
 
 def split(book: Path, folder: Path, runs: int) -> str:
     """Where a publish spends its time, in this process (it reads and checks the workbook
-    as `load` does, once, and makes the standings and the report once)."""
+    as the command does, once, and makes the standings and the report once)."""
     from keizer_xl.core.report import build_report
     from keizer_xl.publish.book import workbook_report
     from keizer_xl.publish.pdf import write_pdfs
     from keizer_xl.publish.site import build_site, write_site
-    from keizer_xl.workbook.files import load
+    from keizer_xl.workbook.files import survey
 
-    competition, _ = load(book)
+    competition, _ = survey(book)
     standings = competition.standings()
     report, titles = workbook_report(book)
-    read = median_time(lambda: load(book), runs)
+    read = median_time(lambda: survey(book), runs)
     engine = median_time(lambda: competition.standings(), runs)
     derived = median_time(lambda: build_report(competition.season, standings), runs)
     pages = build_site(report, titles)
     render = median_time(lambda: build_site(report, titles), runs)
-    written = median_time(lambda: write_site(pages, folder / "site"), runs)
+    fresh = itertools.count(1)  # a new folder each time, as `publish` above
+    written = median_time(lambda: write_site(pages, folder / f"{book.stem}_split-{next(fresh)}"),
+                          runs)
     pdf = median_time(lambda: write_pdfs(report, titles, folder / "pdf"), 1)
     return (f"{len(pages)} pages; in the process: read and check {read:.2f}, standings "
             f"{engine:.2f}, derived figures {derived:.2f}, pages {render:.2f}, writing "
@@ -82,7 +88,7 @@ def main() -> list[Figure]:
                                present=0.8)
             subprocess.run(cli("recalc", book), capture_output=True, check=True)
             copy = folder / "copy.xlsx"
-            published, recalc = in_turns(runs, publish(book, folder / "site"),
+            published, recalc = in_turns(runs, publish(book, folder / f"{book.stem}_site"),
                                          command_on_copy(cli("recalc", copy), book, copy))
             whole, again = median(published), median(recalc)
             print(f"{label}: publish {whole:.2f} s as a command, recalc of the same "

@@ -301,7 +301,7 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
                 found[1].competition, t("group {group}", group=group)) if part)))
     else:
         language = speak(file)
-        competition, outcome = perform(lambda: workbook.inspect(file))
+        competition, outcome = perform(lambda: workbook.survey(file))
         found = competition_report(competition, language)
         warnings, notes = outcome.standings.cautions, outcome.notes
     report, titles = found

@@ -6,6 +6,7 @@ here: the template writes the SVG, so names are escaped like every other text.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -53,17 +54,8 @@ def rank_chart(series: Sequence[tuple[str, Sequence[int | None], str | None]], r
     low = worst or max((r for _, ranks, _ in series for r in ranks if r is not None),
                        default=1)
     low = max(low, 2)
-    left, right, top, bottom = 36, width - 14, 12, height - 28
-
-    xs = [(left + right) / 2 if rounds <= 1 else
-          round(left + (right - left) * (k - 1) / (rounds - 1), 1) for k in range(rounds + 1)]
-
-    def x(round_no: int) -> float:
-        return xs[round_no]
-
-    def y(rank: int) -> float:
-        return round(top + (bottom - top) * (rank - 1) / (low - 1), 1)
-
+    scale = _scale(rounds, low, width, height)
+    at_x, dot_x, at_y, below = scale.at_x, scale.dot_x, scale.at_y, len(scale.at_y)
     lines = []
     for i, (name, ranks, href) in enumerate(series):
         segments: list[list[str]] = [[]]
@@ -73,23 +65,55 @@ def rank_chart(series: Sequence[tuple[str, Sequence[int | None], str | None]], r
                 if segments[-1]:
                     segments.append([])
                 continue
-            at_x, at_y = x(k), y(rank)
-            segments[-1].append(f"{at_x},{at_y}")
-            dots.append(f"M{at_x - _DOT},{at_y}{_ROUND}")
+            y = at_y[rank] if rank < below else str(_y(rank, scale.top, scale.bottom, low))
+            segments[-1].append(f"{at_x[k]},{y}")
+            dots.append(f"M{dot_x[k]},{y}{_ROUND}")
         parts = tuple(" ".join(s) for s in segments if s)
         lines.append(Line(name, PALETTE[i % len(PALETTE)], " ".join(parts), parts,
                           "".join(dots), href))
+    return Chart(width, height, scale.left, scale.top, scale.right, scale.bottom,
+                 tuple(lines), scale.x_ticks, scale.y_ticks, title)
+
+
+@dataclass(frozen=True)
+class _Scale:
+    """Where each round and each rank is drawn: the numbers every chart of one size shares
+    (a site draws a thousand player charts on one scale), each written once."""
+
+    left: int
+    top: int
+    right: int
+    bottom: int
+    x_ticks: tuple[tuple[float, int], ...]
+    y_ticks: tuple[tuple[float, int], ...]
+    at_x: tuple[str, ...]  # by round (from 1): the x of its marks, as written
+    dot_x: tuple[str, ...]  # by round: the left edge of its round mark
+    at_y: tuple[str, ...]  # by rank (from 1) down to the lowest: the y of its marks
+
+
+@functools.lru_cache(maxsize=8)
+def _scale(rounds: int, low: int, width: int, height: int) -> _Scale:
+    """The scale of a chart of `rounds` rounds and ranks 1 to `low` (at least 2)."""
+    left, right, top, bottom = 36, width - 14, 12, height - 28
+    xs = [(left + right) / 2 if rounds <= 1 else
+          round(left + (right - left) * (k - 1) / (rounds - 1), 1) for k in range(rounds + 1)]
     step = max(1, -(-rounds // 12))
-    x_ticks = tuple((x(k), k) for k in range(1, rounds + 1) if (k - 1) % step == 0
+    x_ticks = tuple((xs[k], k) for k in range(1, rounds + 1) if (k - 1) % step == 0
                     or k == rounds)
     rank_step = _nice_step(low)
     # 1, then every step (a mark too close to 1 left out), and the bottom unless one is near
     marks = [1, *(r for r in range(rank_step, low + 1, rank_step) if r - 1 > rank_step / 2)]
     if low - marks[-1] > rank_step / 2:
         marks.append(low)
-    y_ticks = tuple((y(r), r) for r in marks)
-    return Chart(width, height, left, top, right, bottom, tuple(lines), x_ticks, y_ticks,
-                 title)
+    return _Scale(left, top, right, bottom, x_ticks,
+                  tuple((_y(r, top, bottom, low), r) for r in marks),
+                  tuple(str(x) for x in xs), tuple(str(x - _DOT) for x in xs),
+                  tuple(str(_y(r, top, bottom, low)) for r in range(low + 1)))
+
+
+def _y(rank: int, top: int, bottom: int, low: int) -> float:
+    """Where a rank is drawn: rank 1 at the top, rank `low` at the bottom."""
+    return round(top + (bottom - top) * (rank - 1) / (low - 1), 1)
 
 
 def _nice_step(span: int) -> int:

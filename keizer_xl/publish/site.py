@@ -17,7 +17,16 @@ from types import SimpleNamespace as View
 from typing import Any
 
 from keizer_xl.core.model import Absence, Entry, Game, Rest
-from keizer_xl.core.report import FORFEIT, GAME, GONE, NOT_YET, OPEN, PlayerReport, Report
+from keizer_xl.core.report import (
+    FORFEIT,
+    GAME,
+    GONE,
+    NOT_YET,
+    OPEN,
+    PlayerReport,
+    Report,
+    RoundLine,
+)
 from keizer_xl.core.report import latest_round as find_latest_round
 from keizer_xl.i18n import say, translate
 from keizer_xl.i18n.names import withdrawn_mark
@@ -49,9 +58,12 @@ class Words:
                          "+": translate("won by forfeit", language),
                          "-": translate("lost by forfeit", language)}
         self._not_played = translate("not played yet", language)
+        self._texts: dict[str, str] = {}  # each message looked up in the catalog once
 
     def t(self, template: str, **values: Any) -> str:
-        text = translate(template, self.language)
+        text = self._texts.get(template)
+        if text is None:
+            text = self._texts[template] = translate(template, self.language)
         return text.format(**values) if values else text
 
     def number(self, x: Fraction | int | None) -> str:
@@ -188,6 +200,7 @@ def rounds_view(report: Report, links: _Links, words: Words) -> list[View]:
 
 def crosstable_view(report: Report, links: _Links, words: Words) -> list[View]:
     out = []
+    titles = _RoundTitles(words)
     for p in report.players:
         if not links.shown(p.name):
             continue
@@ -195,37 +208,51 @@ def crosstable_view(report: Report, links: _Links, words: Words) -> list[View]:
         for line in p.rounds:
             text = line.short(report.rank(line.opponent) if line.opponent else None)
             cells.append(View(text=text, kind=_cell_class(line.kind, line.mark),
-                              title=_round_title(line.round, line.kind, line.opponent,
-                                                 line.white, line.mark, line.worth, words)))
+                              title=titles.of(line)))
         out.append(View(rank=p.standing.rank, name=shown(p.name), href=links.card(p.name),
                         cells=cells, score=words.number(p.standing.score)))
     return out
 
 
+_MARK_CLASSES = {"1": "win", "+": "win", "½": "draw"}
+
+
 def _cell_class(kind: str, mark: str) -> str:
     if kind in (GAME, FORFEIT):
-        return {"1": "win", "+": "win", "½": "draw"}.get(mark, "loss")
+        return _MARK_CLASSES.get(mark, "loss")
     return "rest" if kind not in (NOT_YET, GONE, OPEN) else "none"
 
 
-def _round_title(round_no: int, kind: str, opponent: str | None, white: bool | None,
-                 mark: str, worth: Any, words: Words) -> str:
-    t = words.t
-    if opponent is not None:
-        what = t("white against {opponent}", opponent=shown(opponent)) if white else \
-            t("black against {opponent}", opponent=shown(opponent))
-        if mark:
-            what = t("{what}, {result}", what=what, result=words.result(mark))
-    elif kind == NOT_YET:
-        what = t("not yet in the competition")
-    elif kind == GONE:
-        what = t("no longer in the competition")
-    else:
-        what = words.reason(kind)
-    if worth is not None:
-        return t("Round {round}: {what}; worth {worth} now", round=round_no, what=what,
-                 worth=words.number(worth))
-    return t("Round {round}: {what}", round=round_no, what=what)
+class _RoundTitles:
+    """What each crosstable cell says on hover ("Round 3: white against Anna, won; worth 12
+    now"): a large site has tens of thousands, so each message is looked up once."""
+
+    def __init__(self, words: Words) -> None:
+        t = words.t  # without values: the message as translated, its fields still to fill
+        self.words = words
+        self.white = t("white against {opponent}").format
+        self.black = t("black against {opponent}").format
+        self.result = t("{what}, {result}").format
+        self.not_yet = t("not yet in the competition")
+        self.gone = t("no longer in the competition")
+        self.worth = t("Round {round}: {what}; worth {worth} now").format
+        self.plain = t("Round {round}: {what}").format
+
+    def of(self, line: RoundLine) -> str:
+        words = self.words
+        if line.opponent is not None:
+            what = (self.white if line.white else self.black)(opponent=shown(line.opponent))
+            if line.mark:
+                what = self.result(what=what, result=words.result(line.mark))
+        elif line.kind == NOT_YET:
+            what = self.not_yet
+        elif line.kind == GONE:
+            what = self.gone
+        else:
+            what = words.reason(line.kind)
+        if line.worth is not None:
+            return self.worth(round=line.round, what=what, worth=words.number(line.worth))
+        return self.plain(round=line.round, what=what)
 
 
 def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | None,

@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
 from keizer_xl.core.errors import KeizerXLError, Places, Problem
+from keizer_xl.core.final import final_order
 from keizer_xl.core.messages import Joined, Message, msg
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
@@ -34,7 +35,14 @@ from keizer_xl.workbook.layout import (
     read_book,
 )
 from keizer_xl.workbook.pairings import pairings_edit
-from keizer_xl.workbook.plans import Unpaired, plan_pair, plan_recalc, plan_rename, plan_unpair
+from keizer_xl.workbook.plans import (
+    Unpaired,
+    plan_pair,
+    plan_recalc,
+    plan_rename,
+    plan_unpair,
+    with_cautions,
+)
 from keizer_xl.workbook.xlsx import (
     MAX_ROWS,
     NotWritten,
@@ -361,6 +369,17 @@ def inspect(path: Path) -> tuple[Competition, Outcome]:
     return competition, Outcome(path, standings, notes=notes)
 
 
+def survey(path: Path) -> tuple[Competition, Outcome]:
+    """Read and check a workbook for a command that only reads it (`publish`): the
+    competition and what `inspect` says of it (the standings' warnings and the notes),
+    without planning the sheets a recalculation would write, which nobody writes here."""
+    _, grids, unsaved = _open(path)
+    competition, layout = _planned(read_book, grids, unsaved)
+    final = final_order(with_cautions(competition.standings(), competition, layout)).standings
+    notes = [*open_elsewhere(path), *_notes(final), *board_notes(grids)]
+    return competition, Outcome(path, final, notes=notes)
+
+
 def open_elsewhere(path: Path) -> list[Message]:
     """A note when Excel or LibreOffice has the workbook open (their lock file is beside
     it): what is read is the workbook as last saved there, without changes made since."""
@@ -415,6 +434,7 @@ __all__ = [
     "pair",
     "read_grids",
     "recalc",
+    "survey",
     "unlock",
     "write_cells",
 ]

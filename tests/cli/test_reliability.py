@@ -332,11 +332,26 @@ def test_two_games_on_one_board_are_noted_after_success(tmp_path: Path) -> None:
     rounds = [[1, 1, "Player 1", "Player 2", "1-0"], [1, 1, "Player 3", "Player 4", "0-1"],
               [1, 2, "Player 5", "Player 6", "½-½"]]
     path = make_book(tmp_path / "club.xlsx", players(), rounds)
-    for command in ("check", "recalc", "pair"):
+    for command in ("check", "publish", "recalc", "pair"):
         result = run_cli(command, path)
         assert result.exit_code == 0, result.output
         assert ("Note: Rounds!B3: board 1 of round 1 is also used in row 2; two games on one "
                 "board") in result.output, (command, result.output)
+
+
+def test_publish_reads_and_warns_as_check_does_without_planning_the_sheets(
+        tmp_path: Path) -> None:
+    """`survey` (publish writes nothing into the workbook) finds the standings, warnings
+    and notes `inspect` (check) finds, which also plans what a recalculation would write."""
+    rounds = [[1, 1, "Player 1", "Player 2", "1-0"], [1, 1, "Player 3", "Player 4", "0-1"],
+              [2, 1, "Player 1", "Player 3", "½-½"], [3, 1, "Player 1", "Player 4", "1-0"],
+              [4, 1, "Player 1", "Player 2", "0-1"]]
+    path = make_book(tmp_path / "club.xlsx", players(), rounds)
+    surveyed, said = files.survey(path)
+    inspected, checked = files.inspect(path)
+    assert said.standings.cautions and said.notes  # something to say, said alike
+    assert said == checked
+    assert surveyed.standings() == inspected.standings()
 
 
 @pytest.mark.parametrize(("name", "content", "words"), [
