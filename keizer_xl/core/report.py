@@ -38,8 +38,8 @@ _SCORES = {  # Result -> (white's mark, black's mark), as the crosstable writes 
     Result.DOUBLE_FORFEIT: ("-", "-"),
 }
 _HALVES = {"1": 2, "½": 1}  # game points of a mark, in halves
-_SHORT = {Absence.BYE: "bye", Absence.EXCUSED: "exc", Absence.CLUB: "club",
-          Absence.UNEXCUSED: "—"}
+_SHORT = {Absence.BYE.value: "bye", Absence.EXCUSED.value: "exc", Absence.CLUB.value: "club",
+          Absence.UNEXCUSED.value: "—"}  # by the kind of a round line
 
 
 class RoundLine(NamedTuple):
@@ -74,7 +74,7 @@ class RoundLine(NamedTuple):
                 f"{self.mark or '?'}"
         if self.kind in (NOT_YET, GONE):
             return ""
-        return _SHORT[Absence(self.kind)]
+        return _SHORT[self.kind]
 
 
 @dataclass(frozen=True)
