@@ -69,7 +69,7 @@ class Sheet:
     """A worksheet part edited as text: only `<sheetData>` rows and `<dimension>` change."""
 
     def __init__(self, data: bytes, where: str):
-        self.where = where
+        self.where, self.data = where, data
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -420,8 +420,9 @@ class Sheet:
         """The part with new rows after the last; the old dimension covers the rows above.
 
         The new rows need no well-formedness check: every bit of them was made by
-        `_new_row` from checked values (text escaped, styles digits only)."""
-        sheet_data = self._sheet_data(self.body + appended)
+        `_new_row` from checked values (text escaped, styles digits only). The rows above
+        are taken over as they were read, bytes and all (a season's Rounds sheet is
+        megabytes), rather than encoded again."""
         m = start_tag(self.p, "dimension").search(self.head)
         old = CELL_REF.findall(attr(m.group(0), "ref") or "") if m else []
         new = self.appended_rows
@@ -429,7 +430,11 @@ class Sheet:
         columns.update(column_number(letters) for letters, _ in old)
         head = self._with_dimension(columns, {new[0].number, new[-1].number,
                                               *(int(n) for _, n in old)})
-        return (head + sheet_data + self.tail).encode("utf-8")
+        if self.sheet_data_tag.endswith("/>"):  # no rows above
+            return (head + self._sheet_data(appended) + self.tail).encode("utf-8")
+        after = f"</{self.p}sheetData>{self.tail}".encode()
+        above = self.data[len(self.head.encode()) : len(self.data) - len(after)]
+        return b"".join((head.encode(), above, appended.encode(), after))
 
     def _with_dimension(self, columns: Collection[int], rows: Collection[int]) -> str:
         """The part before sheetData, with `<dimension ref>` spanning these columns and rows
