@@ -184,11 +184,12 @@ def round_lines(season: Season, standings: Standings) -> dict[str, list[RoundLin
             lines[name][r] = RoundLine(round_no, _REST_KINDS[outcome], worth=worth[name][r])
             continue
         kind, white_mark, black_mark = _GAME_KINDS[outcome]
-        other = names[black]
-        lines[name][r] = RoundLine(round_no, kind, other, True, white_mark, worth[name][r],
-                                   board or None)
-        lines[other][r] = RoundLine(round_no, kind, name, False, black_mark,
-                                    worth[other][r], board or None)
+        other, board_no = names[black], board or None
+        # every field given: made as a tuple directly, without RoundLine's __new__
+        lines[name][r] = _make((round_no, kind, other, True, white_mark, worth[name][r],
+                                board_no, False))
+        lines[other][r] = _make((round_no, kind, name, False, black_mark, worth[other][r],
+                                 board_no, False))
     default = standings.settings.default_absence.value
     for p in season.players:
         mine, values = lines[p.name], worth[p.name]
@@ -202,6 +203,8 @@ def round_lines(season: Season, standings: Standings) -> dict[str, list[RoundLin
                            else RoundLine(round_no, default, worth=values[r], default=True))
     return lines  # type: ignore[return-value]  # every round now has its line
 
+
+_make = RoundLine._make
 
 # By outcome code (`core.rows.OUTCOMES`): what a game row is, with white's and black's
 # mark; what a bye or absence row is.
