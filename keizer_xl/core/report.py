@@ -70,8 +70,7 @@ class RoundLine(NamedTuple):
         """The crosstable cell: `12w1`, `5b½`, `7w+`, `bye`, `exc`, `club`, `—`."""
         if self.opponent is not None:
             rank = "" if opponent_rank is None else opponent_rank
-            return f"{rank}{'' if self.white is None else 'w' if self.white else 'b'}" \
-                f"{self.mark or '?'}"
+            return f"{rank}{self.colour}{self.mark or '?'}"
         if self.kind in (NOT_YET, GONE):
             return ""
         return _SHORT[self.kind]
