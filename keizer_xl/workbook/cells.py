@@ -184,7 +184,7 @@ def crosstable_cells(report: Report, language: str = "en") -> dict[Cell, CellVal
         cells[(r, 1)] = p.standing.rank
         cells[(r, 2)] = p.name
         for k, line in enumerate(p.rounds, start=3):
-            mark = line.short(rank.get(line.opponent))  # type: ignore[arg-type]
+            mark = line.short(rank.get(line.opponent) if line.opponent is not None else None)
             if mark:
                 cells[(r, k)] = mark
         if p.standing.score is not None:
