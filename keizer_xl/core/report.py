@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from keizer_xl.core.model import Absence, Game, Rest, Result
 from keizer_xl.core.rows import NOBODY, OUTCOMES
@@ -37,17 +38,19 @@ _SCORES = {  # Result -> (white's mark, black's mark), as the crosstable writes 
     Result.DOUBLE_FORFEIT: ("-", "-"),
 }
 _HALVES = {"1": 2, "½": 1}  # game points of a mark, in halves
-_SHORT = {Absence.BYE: "bye", Absence.EXCUSED: "exc", Absence.CLUB: "club",
-          Absence.UNEXCUSED: "—"}
+_SHORT = {Absence.BYE.value: "bye", Absence.EXCUSED.value: "exc", Absence.CLUB.value: "club",
+          Absence.UNEXCUSED.value: "—"}  # by the kind of a round line
 
 
-@dataclass(frozen=True)
-class RoundLine:
+class RoundLine(NamedTuple):
     """One round of one player: a game (opponent, colour, mark), a bye or an absence.
 
     `worth` is what the round adds to the score now, re-priced with today's values (None
     where it counts nothing: the player was not registered then). `default` marks an absence
-    that is not on the Rounds sheet and counts with the Settings' default reason."""
+    that is not on the Rounds sheet and counts with the Settings' default reason.
+
+    A light record, not a dataclass: a report of 1,000 players after 30 rounds has 30,000
+    of them, which as tuples take a fifth of the time and memory."""
 
     round: int
     kind: str  # GAME, FORFEIT, OPEN, NOT_YET, GONE, or an Absence value ("bye", "excused", ...)
@@ -66,11 +69,11 @@ class RoundLine:
     def short(self, opponent_rank: int | None) -> str:
         """The crosstable cell: `12w1`, `5b½`, `7w+`, `bye`, `exc`, `club`, `—`."""
         if self.opponent is not None:
-            rank = "" if opponent_rank is None else str(opponent_rank)
+            rank = "" if opponent_rank is None else opponent_rank
             return f"{rank}{self.colour}{self.mark or '?'}"
         if self.kind in (NOT_YET, GONE):
             return ""
-        return _SHORT[Absence(self.kind)]
+        return _SHORT[self.kind]
 
 
 @dataclass(frozen=True)
@@ -161,73 +164,72 @@ def round_lines(season: Season, standings: Standings) -> dict[str, list[RoundLin
 
     Read from the season's integer rows, as the standings are: a season of a thousand
     players would otherwise make its tens of thousands of Game and Rest objects only for
-    this (see `_line` for the lines themselves)."""
+    this. Each row's line is made as the row is met; the rounds without one are filled in
+    afterwards."""
     rounds = standings.after_round
-    shared: dict[tuple[int, int], Fraction] = {}  # one Fraction per distinct worth
-
-    def fraction(term: int, scale: int) -> Fraction:
-        made = shared.get((term, scale))
-        if made is None:
-            made = shared[(term, scale)] = Fraction(term, scale)
-        return made
-
-    worth = {row.name: [None if t is None else fraction(t, row.scale) for t in row.terms]
-             for row in standings.rows}
-    # each line's fields but its worth, made into a RoundLine once the worth is known
-    found: dict[str, dict[int, tuple[str, str | None, bool | None, str, int | None]]] = {
-        p.name: {} for p in season.players}
+    worth = _worths(season, standings)
+    lines: dict[str, list[RoundLine | None]] = {p.name: [None] * rounds
+                                                for p in season.players}
     rows = season.rows
     names = rows.names
     for round_no, board, white, black, outcome in zip(
             rows.round.tolist(), rows.board.tolist(), rows.white.tolist(), rows.black.tolist(),
             rows.outcome.tolist(), strict=True):
-        if round_no > rounds:
+        if not 0 < round_no <= rounds:
             continue
-        what = OUTCOMES[outcome]
-        if black == NOBODY:  # a bye or an absence: `what` is its reason
-            found[names[white]][round_no] = (what.value, None, None, "", None)
+        r = round_no - 1
+        name = names[white]
+        if black == NOBODY:  # a bye or an absence
+            lines[name][r] = RoundLine(round_no, _REST_KINDS[outcome], worth=worth[name][r])
             continue
-        result: Result | None = what
-        kind = OPEN if result is None else GAME if result.played else FORFEIT
-        marks = _SCORES[result] if result is not None else ("", "")
-        found[names[white]][round_no] = (kind, names[black], True, marks[0], board or None)
-        found[names[black]][round_no] = (kind, names[white], False, marks[1], board or None)
+        kind, white_mark, black_mark = _GAME_KINDS[outcome]
+        other, board_no = names[black], board or None
+        # every field given: made as a tuple directly, without RoundLine's __new__
+        lines[name][r] = _make((round_no, kind, other, True, white_mark, worth[name][r],
+                                board_no, False))
+        lines[other][r] = _make((round_no, kind, name, False, black_mark, worth[other][r],
+                                 board_no, False))
     default = standings.settings.default_absence.value
-    out: dict[str, list[RoundLine]] = {}
     for p in season.players:
-        mine = found[p.name]
-        values = worth.get(p.name, [])
-        lines = []
-        for r in range(1, rounds + 1):
-            fields = mine.get(r)
-            value = values[r - 1] if r <= len(values) else None
-            if fields is not None:
-                kind, opponent, white_side, mark, board_no = fields
-                line = _line(r, kind, opponent, white_side, mark, value, board_no)
-            elif r < p.joined:
-                line = _line(r, NOT_YET, worth=value)
-            elif p.left is not None and r > p.left:
-                line = _line(r, GONE, worth=value)
-            else:
-                line = _line(r, default, worth=value, default=True)
-            lines.append(line)
-        out[p.name] = lines
-    return out
+        mine, values = lines[p.name], worth[p.name]
+        for r, line in enumerate(mine):
+            if line is None:
+                round_no = r + 1
+                mine[r] = (RoundLine(round_no, NOT_YET, worth=values[r])
+                           if round_no < p.joined
+                           else RoundLine(round_no, GONE, worth=values[r])
+                           if p.left is not None and round_no > p.left
+                           else RoundLine(round_no, default, worth=values[r], default=True))
+    return lines  # type: ignore[return-value]  # every round now has its line
 
 
-_new = object.__new__
+_make = RoundLine._make
+
+# By outcome code (`core.rows.OUTCOMES`): what a game row is, with white's and black's
+# mark; what a bye or absence row is.
+_GAME_KINDS: tuple[tuple[str, str, str], ...] = tuple(
+    (GAME if o.played else FORFEIT, *_SCORES[o]) if isinstance(o, Result) else (OPEN, "", "")
+    for o in OUTCOMES)
+_REST_KINDS: tuple[str, ...] = tuple(o.value if isinstance(o, Absence) else ""
+                                     for o in OUTCOMES)
 
 
-def _line(round_no: int, kind: str, opponent: str | None = None, white: bool | None = None,
-          mark: str = "", worth: Fraction | None = None, board: int | None = None,
-          default: bool = False) -> RoundLine:
-    """`RoundLine(...)`, made without the frozen dataclass's `__init__` (a call to
-    `object.__setattr__` per field, three times the cost of the fields alone): a report of
-    1,000 players after 30 rounds has 30,000 lines. The same fields, and nothing else."""
-    line: RoundLine = _new(RoundLine)
-    line.__dict__.update(round=round_no, kind=kind, opponent=opponent, white=white, mark=mark,
-                         worth=worth, board=board, default=default)
-    return line
+def _worths(season: Season, standings: Standings) -> dict[str, list[Fraction | None]]:
+    """Per player, what each round 1 .. after_round adds to the score now (None where it
+    counts nothing), one Fraction per distinct worth (a season has tens of thousands)."""
+    rounds = standings.after_round
+    worth: dict[str, list[Fraction | None]] = {p.name: [None] * rounds
+                                               for p in season.players}
+    shared: dict[int, dict[int, Fraction]] = {}  # scale -> term -> worth
+    for row in standings.rows:
+        made = shared.setdefault(row.scale, {})
+        terms = row.terms[:rounds]
+        for term in terms:
+            if term is not None and term not in made:
+                made[term] = Fraction(term, row.scale)
+        worth[row.name] = [None if t is None else made[t] for t in terms] + \
+            [None] * (rounds - len(terms))
+    return worth
 
 
 def build_report(season: Season, standings: Standings) -> Report:

@@ -179,12 +179,12 @@ def crosstable_cells(report: Report, language: str = "en") -> dict[Cell, CellVal
     rank_, name_, score_ = (local_name(h, language) for h in ("Rank", "Name", "Score"))
     cells: dict[Cell, CellValue] = {(1, 1): rank_, (1, 2): name_, (1, rounds + 3): score_}
     cells.update({(1, 2 + k): k for k in range(1, rounds + 1)})
-    rank = report.rank
+    rank = {p.name: p.standing.rank for p in report.players}  # `report.rank`, at hand
     for r, p in enumerate(report.players, start=2):
         cells[(r, 1)] = p.standing.rank
         cells[(r, 2)] = p.name
         for k, line in enumerate(p.rounds, start=3):
-            mark = line.short(rank(line.opponent) if line.opponent is not None else None)
+            mark = line.short(rank.get(line.opponent) if line.opponent is not None else None)
             if mark:
                 cells[(r, k)] = mark
         if p.standing.score is not None:

@@ -65,6 +65,29 @@ def test_new_rows_are_written_as_render_cell_writes_them(prefix: str, styled: bo
             f'<{prefix}row r="{number}">{general}</{prefix}row>' if general else "")
 
 
+@pytest.mark.parametrize("prefix", ["", "x:"])
+@pytest.mark.parametrize("rows", ["", '<row r="1"><c r="A1" t="inlineStr"><is><t>Zoë ½ —</t>'
+                                  '</is></c></row>', "\n  "])
+@pytest.mark.parametrize("data", ["<{p}sheetData>{rows}</{p}sheetData>", "<{p}sheetData/>"])
+def test_rows_appended_keep_the_rows_above_as_the_text_gives_them(prefix: str, rows: str,
+                                                                   data: str) -> None:
+    """New rows below the last are added to the part's bytes as read (not encoded again):
+    the same bytes as the whole sheet's text would give."""
+    space = f' xmlns:{prefix[:-1]}="urn:x"' if prefix else ""
+    body = data.format(p=prefix, rows=rows.replace("<", f"<{prefix}").replace(
+        f"<{prefix}/", f"</{prefix}"))
+    xml = (f'\ufeff<?xml version="1.0"?><{prefix}worksheet{space}><{prefix}dimension ref="A1"/>'
+           f"{body}<{prefix}extLst>é</{prefix}extLst></{prefix}worksheet>")
+    sheet = Sheet(xml.encode(), "test")
+    assert sheet.apply(SheetEdit("Rounds", {(3, 1): "Ånna", (3, 2): 7, (4, 5): 1.5}),
+                       xlsx_cells.SharedStrings(lambda: None))
+    assert sheet.appended is not None
+    written = sheet.to_bytes().decode()
+    head = written[: written.index(f"<{prefix}sheetData")]
+    assert head.startswith("\ufeff<?xml") and 'ref="A1:E4"' in head
+    assert written == head + sheet._sheet_data(sheet.body + sheet.appended) + sheet.tail
+
+
 @pytest.mark.parametrize("name", WORKBOOKS)
 def test_rewriting_standings_quickly_gives_what_editing_each_cell_gives(
         tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -131,7 +131,6 @@ def empty(value: CellValue) -> bool:
 
 PLAIN_TYPES = frozenset({int, Fraction, type(None)})
 BIG = 10**15  # whole numbers from here on are written in full, but compared as floats
-_TEXT_TO_ESCAPE = re.compile(r"[&<>]|_x|^ | $")
 
 
 def plain_value(value: object) -> bool:
@@ -145,8 +144,9 @@ def plain_text(text: str) -> bool:
     """Text that a cell holds as it is: printable, not blank, nothing to escape or to mark
     as space-preserving (`render_cell` would write it unchanged). Printable text has none
     of the characters `clean_text` removes, no line break and no space but ASCII's, so
-    `12w½`, `—` and `Zoë` qualify."""
-    return text.isprintable() and text != "" and _TEXT_TO_ESCAPE.search(text) is None
+    `12w½`, `—` and `Zoë` qualify. (Tested with `in`, a few times quicker than a pattern.)"""
+    return (text.isprintable() and text != "" and text[0] != " " and text[-1] != " "
+            and "&" not in text and "<" not in text and ">" not in text and "_x" not in text)
 
 
 def check_value(value: object, where: str, cell: str) -> None:

@@ -69,7 +69,7 @@ class Sheet:
     """A worksheet part edited as text: only `<sheetData>` rows and `<dimension>` change."""
 
     def __init__(self, data: bytes, where: str):
-        self.where = where
+        self.where, self.data = where, data
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -99,7 +99,7 @@ class Sheet:
         ]
         self.formulas_removed = False
         self.shared_masters_removed: list[tuple[str, str]] = []  # (si, cell reference)
-        self._cell_starts: dict[int, tuple[str, str]] = {}  # see `_cell_start`
+        self._pieces: dict[int, tuple[str, str, str]] = {}  # see `_cell_pieces`
 
     @property
     def items(self) -> list[Row | str]:
@@ -146,18 +146,7 @@ class Sheet:
 
     def apply(self, edit: SheetEdit, strings: SharedStrings) -> bool:
         """Apply one edit to the rows; True when the sheet's text changes."""
-        wanted: dict[int, dict[int, CellValue]] = {}
-        for (row_no, column), value in edit.cells.items():
-            # type() rather than isinstance(): True is no row number
-            if not (type(row_no) is int and 1 <= row_no <= MAX_ROW):
-                raise OutsideSheet("{where}: row {row} is outside the sheet.",
-                                   where=self.where, row=repr(row_no))
-            if not (type(column) is int and 1 <= column <= MAX_COLUMN):
-                raise OutsideSheet("{where}: column {column} is outside the sheet.",
-                                   where=self.where, column=repr(column))
-            if type(value) not in PLAIN_TYPES and not plain_value(value):
-                check_value(value, self.where, f"{column_letters(column)}{row_no}")
-            wanted.setdefault(row_no, {})[column] = value
+        wanted = self._by_row(edit.cells)
         clear = edit.clear_below
         if clear is not None and (
             isinstance(clear, bool) or not isinstance(clear, int) or clear < 1
@@ -193,6 +182,31 @@ class Sheet:
             return False
         self.items = items
         return True
+
+    def _by_row(self, cells: dict[tuple[int, int], CellValue]
+                ) -> dict[int, dict[int, CellValue]]:
+        """The cells by row number, each checked first: inside the sheet, and a value that
+        a cell can hold (OutsideSheet, UnstorableValue or NotACellValue otherwise).
+
+        A row's cells mostly come one after another: its number is checked and its cells
+        found once. type() rather than isinstance(): True is no row number."""
+        wanted: dict[int, dict[int, CellValue]] = {}
+        row_no: object = None
+        row: dict[int, CellValue] = {}
+        for (number, column), value in cells.items():
+            if number != row_no or type(number) is not int:
+                if not (type(number) is int and 1 <= number <= MAX_ROW):
+                    raise OutsideSheet("{where}: row {row} is outside the sheet.",
+                                       where=self.where, row=repr(number))
+                row_no, found = number, wanted.get(number)
+                row = wanted[number] = {} if found is None else found
+            if not (type(column) is int and 1 <= column <= MAX_COLUMN):
+                raise OutsideSheet("{where}: column {column} is outside the sheet.",
+                                   where=self.where, column=repr(column))
+            if type(value) not in PLAIN_TYPES and not plain_value(value):
+                check_value(value, self.where, f"{column_letters(column)}{number}")
+            row[column] = value
+        return wanted
 
     def _edit_row(
         self, row: Row, values: dict[int, CellValue], clear: int | None, strings: SharedStrings
@@ -285,24 +299,24 @@ class Sheet:
 
         A Standings sheet is tens of thousands of these cells, nearly all whole numbers or
         plain text: those are written here directly (the same markup `render_cell` makes,
-        see tests/workbook/test_fast_paths.py), with the column's reference and style
-        prepared once."""
+        see tests/workbook/test_fast_paths.py), from the column's pieces of markup
+        prepared once (`_cell_pieces`)."""
         p, row = self.p, str(number)
-        starts = self._cell_starts
+        pieces = self._pieces
+        number_end, text_end = f"</{p}v></{p}c>", f"</{p}t></{p}is></{p}c>"
         cells: list[str] = []
         written: list[int] = []
         for column in sorted(values):
             value = values[column]
-            if type(value) is int:
-                ref, style = starts.get(column) or self._cell_start(column)
-                cells.append(f"{ref}{row}{style}><{p}v>{value}</{p}v></{p}c>")
-            elif type(value) is float:
-                ref, style = starts.get(column) or self._cell_start(column)
-                cells.append(f"{ref}{row}{style}><{p}v>{number_text(value)}</{p}v></{p}c>")
-            elif type(value) is str and plain_text(value):
-                ref, style = starts.get(column) or self._cell_start(column)
-                cells.append(f'{ref}{row}{style} t="inlineStr"><{p}is><{p}t>{value}</{p}t>'
-                             f"</{p}is></{p}c>")
+            kind = type(value)
+            plain = kind is str and plain_text(value)  # type: ignore[arg-type]
+            if kind is int or kind is float or plain:
+                ref, number_start, text_start = pieces.get(column) or self._cell_pieces(column)
+                if kind is str:
+                    cells.append(f"{ref}{row}{text_start}{value}{text_end}")
+                else:
+                    shown = value if kind is int else number_text(value)  # type: ignore[arg-type]
+                    cells.append(f"{ref}{row}{number_start}{shown}{number_end}")
             elif not empty(value) and not left_alone(value):
                 cells.append(render_cell(p, number, column, value, self._style(column)))
             else:
@@ -313,14 +327,15 @@ class Sheet:
         start = f'<{p}row r="{number}">'
         return Row(number, f"{start}{''.join(cells)}</{p}row>", start, (written[0], written[-1]))
 
-    def _cell_start(self, column: int) -> tuple[str, str]:
-        """A new cell's markup in this column around its row number: `<c r="AB`, `" s="3"`."""
-        found = self._cell_starts.get(column)
+    def _cell_pieces(self, column: int) -> tuple[str, str, str]:
+        """A new cell's markup in this column, up to its row number (`<c r="AB`) and after
+        it up to a number or a text: `" s="3"><v>`, `" s="3" t="inlineStr"><is><t>`."""
+        found = self._pieces.get(column)
         if found is None:
-            style = self._style(column)
+            p, style = self.p, self._style(column)
             s = f' s="{style}"' if style is not None and style.isdigit() else ""
-            found = self._cell_starts[column] = (
-                f'<{self.p}c r="{column_letters(column)}', f'"{s}')
+            found = self._pieces[column] = (f'<{p}c r="{column_letters(column)}',
+                                            f'"{s}><{p}v>', f'"{s} t="inlineStr"><{p}is><{p}t>')
         return found
 
     def _style(self, column: int) -> str | None:
@@ -405,8 +420,9 @@ class Sheet:
         """The part with new rows after the last; the old dimension covers the rows above.
 
         The new rows need no well-formedness check: every bit of them was made by
-        `_new_row` from checked values (text escaped, styles digits only)."""
-        sheet_data = self._sheet_data(self.body + appended)
+        `_new_row` from checked values (text escaped, styles digits only). The rows above
+        are taken over as they were read, bytes and all (a season's Rounds sheet is
+        megabytes), rather than encoded again."""
         m = start_tag(self.p, "dimension").search(self.head)
         old = CELL_REF.findall(attr(m.group(0), "ref") or "") if m else []
         new = self.appended_rows
@@ -414,7 +430,11 @@ class Sheet:
         columns.update(column_number(letters) for letters, _ in old)
         head = self._with_dimension(columns, {new[0].number, new[-1].number,
                                               *(int(n) for _, n in old)})
-        return (head + sheet_data + self.tail).encode("utf-8")
+        if self.sheet_data_tag.endswith("/>"):  # no rows above
+            return (head + self._sheet_data(appended) + self.tail).encode("utf-8")
+        after = f"</{self.p}sheetData>{self.tail}".encode()
+        above = self.data[len(self.head.encode()) : len(self.data) - len(after)]
+        return b"".join((head.encode(), above, appended.encode(), after))
 
     def _with_dimension(self, columns: Collection[int], rows: Collection[int]) -> str:
         """The part before sheetData, with `<dimension ref>` spanning these columns and rows
