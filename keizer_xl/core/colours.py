@@ -33,7 +33,7 @@ class ColourHistory:
     def __post_init__(self) -> None:
         # all at once (a season of 5,000 players has 5,000 of them), then who, if any
         every = "".join(self.colours.values())
-        if every.isascii() and not every.encode("ascii").translate(None, b"WB"):
+        if not every.replace(WHITE, "").replace(BLACK, ""):
             return
         for name, seq in self.colours.items():
             if set(seq) - {WHITE, BLACK}:
