@@ -43,6 +43,7 @@ MAX_TEXT = 128 << 20  # bytes of text in the cells read, a shared text counted a
 _LONG_PIECE = 4 << 20  # bytes without a cell's end: the piece is cut after any tag
 _LONG_ROW = 64 << 20  # bytes of one row, past which a row-by-row scan refuses the sheet
 _LOOSE, _PER_TAG = 64 << 20, 512  # a sheet's bytes: see `_Markup`
+_LAST_TRIES = 8  # empty cells passed by, from a piece's end, to find its last cell
 
 
 ErrorCell = tuple[int, int, str]  # a cell holding an error value: row, column, the error
@@ -79,6 +80,7 @@ class _Patterns:
     """A prefix's patterns for scanning a sheet (bytes), made once."""
 
     odd: re.Pattern[bytes]  # a cell whose start tag does not begin with its reference
+    start: bytes  # how each cell the patterns below find begins
     rows: re.Pattern[bytes]  # a cell holding something: its row
     columns: re.Pattern[bytes]  # ... its column letters
     cells: re.Pattern[bytes]  # ... both
@@ -98,6 +100,7 @@ def _patterns(p: str) -> _Patterns:
     shared_type = rb"""<""" + e + rb"""c\s[^>]*?\bt\s*=\s*["']s["']"""
     return _Patterns(
         odd=re.compile(rb"<" + e + rb'c(?=[\s>/])(?! r=")'),
+        start=b"<" + p.encode() + b'c r="',
         rows=re.compile(rb"<" + e + rb'c r="[A-Z]{1,3}([0-9]{1,7})' + holding),
         columns=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})[0-9]{1,7}' + holding),
         cells=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})([0-9]{1,7})' + holding),
@@ -107,6 +110,27 @@ def _patterns(p: str) -> _Patterns:
         sheet_data=re.compile(rb"<" + e + rb"sheetData" + TAG_REST.encode()),
         cell_end=f"</{p}c>".encode(), row_end=f"</{p}row>".encode(),
         data_end=f"</{p}sheetData>".encode())
+
+
+def _beyond(p: str, row: int, column: int) -> re.Pattern[bytes]:
+    """A cell holding something in a row past `row` or in a column past `column` (and some
+    other cells besides: it need only miss none of those)."""
+    return re.compile(rb"<" + re.escape(p.encode()) + rb'c r="(?:[A-Z]{1,3}0*(?:'
+                      + _past(str(row), "0123456789", "1") + rb")|(?:"
+                      + _past(column_letters(column), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "A")
+                      + rb')[0-9]+)"[^>]*(?<!/)>')
+
+
+def _past(value: str, digits: str, lowest: str) -> bytes:
+    """A pattern for the numbers written with `digits` past `value`, the first digit
+    `lowest` or above: longer ones, and those as long that are greater from some place on."""
+    first, any_digit = f"[{lowest}-{digits[-1]}]", f"[{digits[0]}-{digits[-1]}]"
+    ways = [f"{first}{any_digit}{{{len(value)},}}"]
+    for i, digit in enumerate(value):
+        if digit != digits[-1]:
+            ways.append(value[:i] + f"[{digits[digits.index(digit) + 1]}-{digits[-1]}]"
+                        + any_digit * (len(value) - i - 1))
+    return "|".join(ways).encode()
 
 
 class _Outside:
@@ -284,15 +308,14 @@ class _SheetScan:
     def _cells(self, piece: bytes) -> None:
         patterns, result = self.patterns, self.result
         assert patterns is not None
-        rows = patterns.rows.findall(piece)  # two passes in C: quicker than one in Python
-        if rows:
+        reach = self._in_order(piece) or self._reach(piece)
+        if reach:
+            last, widest = reach
             bottom, right = result.bottom, result.right
-            last = max(map(int, rows))
-            widest = max(set(patterns.columns.findall(piece)), key=lambda c: (len(c), c))
             if last > bottom[0]:  # its column is found at the end (`_settle`)
                 bottom = (last, 0)
-            if column_number(widest.decode()) > right[1]:
-                right = (0, column_number(widest.decode()))
+            if widest > right[1]:
+                right = (0, widest)
             if self._within(bottom, right):
                 if bottom != result.bottom:
                     self.where_bottom = piece
@@ -306,6 +329,37 @@ class _SheetScan:
                         return
         result.unsaved += _unsaved(piece, self.p)
         result.errors += _errors(piece, self.p)
+
+    def _reach(self, piece: bytes) -> tuple[int, int] | None:
+        """The farthest row and column of the piece's cells holding something, from all of
+        them; None if none does."""
+        assert self.patterns is not None
+        rows = self.patterns.rows.findall(piece)  # two passes in C: quicker than one in Python
+        if not rows:
+            return None
+        widest = max(set(self.patterns.columns.findall(piece)), key=lambda c: (len(c), c))
+        return max(map(int, rows)), column_number(widest.decode())
+
+    def _in_order(self, piece: bytes) -> tuple[int, int] | None:
+        """`_reach` for a piece whose cells come in order, as in sane sheets, told by a
+        search or two in C: its last cell holding something is in its farthest row, and no
+        cell lies past that row or past the columns of the pieces before. None when that
+        does not hold (or cannot be told so cheaply): `_reach` finds them all then."""
+        assert self.patterns is not None
+        start, right = self.patterns.start, self.result.right[1]
+        at, found = len(piece), None
+        for _ in range(_LAST_TRIES) if right else ():  # a sheet's first cells: all of them
+            at = piece.rfind(start, 0, at)
+            found = self.patterns.rows.match(piece, at) if at >= 0 else None
+            if found is not None or at < 0:
+                break
+        # one of the cells the patterns find, not a look-alike inside another cell's tag
+        if found is None or piece.find(start, piece.rfind(b">", 0, at) + 1, at) >= 0:
+            return None
+        last = int(found.group(1))
+        if _beyond(self.p, last, right).search(piece):
+            return None
+        return last, right
 
     def _settle(self) -> None:
         """The farthest cells found in the pieces that held them (kept until now)."""
