@@ -422,10 +422,11 @@ class _SheetScan:
         patterns, strings = self.patterns, self.strings
         assert patterns is not None
         text = 0
-        if strings is not None and strings.lengths and (b'"s"' in piece or b"'s'" in piece):
-            shared = patterns.shared.findall(piece)
+        span = _shared_span(piece) if strings is not None and strings.lengths else None
+        if strings is not None and span is not None:
+            shared = patterns.shared.findall(piece, *span)
             text += strings.text(shared) + strings.longest * (
-                len(patterns.any_shared.findall(piece)) - len(shared))
+                len(patterns.any_shared.findall(piece, *span)) - len(shared))
         if b"is>" in piece and self._inline_counts(len(piece)):
             text += sum(map(len, patterns.inline.findall(piece)))
         self._count_text(text)
@@ -483,6 +484,31 @@ class _SheetScan:
             v = re.search(rf"<{re.escape(self.p)}v>\s*([0-9]{{1,10}})\s*<", markup)
             return self.strings.text([v.group(1).encode()]) if v else self.strings.longest
         return len(markup) if f"<{self.p}is" in markup else 0
+
+
+_SHARED_TYPE = (b'"s"', b"'s'")  # how a cell of the shared-text type says so
+_ODD_SHARED_TYPE = (b'"s\'', b"'s\"")  # ... and quotes the patterns take too
+
+
+def _shared_span(piece: bytes) -> tuple[int, int] | None:
+    """Where in the piece the cells of the shared-text type are (the patterns find the same
+    ones there as in all of it): from the last tag's end before the first `"s"` (or `'s'`)
+    to the end of the value after the last, so that a few such cells, as at the top of a
+    sheet of inline texts, cost no pass over the rest; None if there are none."""
+    found = [at for quoted in _SHARED_TYPE if (at := piece.find(quoted)) >= 0]
+    if not found:
+        return None
+    first = min(found)
+    last = max(piece.rfind(quoted) for quoted in _SHARED_TYPE)
+    for quoted in _ODD_SHARED_TYPE:
+        if (at := piece.find(quoted, 0, first + 2)) >= 0:
+            first = at
+        last = max(last, piece.rfind(quoted, last + 1))
+    # a match ends at one of these, its start tag's rest, `<v>`, the index and `</`
+    close = piece.find(b">", last + 3)
+    value = piece.find(b"<", close) if close >= 0 else -1
+    end = piece.find(b"</", value + 1) if value >= 0 else -1
+    return piece.rfind(b">", 0, first) + 1, end + 2 if end >= 0 else len(piece)
 
 
 def scan_sheet(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
