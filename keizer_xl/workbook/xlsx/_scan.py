@@ -43,7 +43,7 @@ MAX_TEXT = 128 << 20  # bytes of text in the cells read, a shared text counted a
 _LONG_PIECE = 4 << 20  # bytes without a cell's end: the piece is cut after any tag
 _LONG_ROW = 64 << 20  # bytes of one row, past which a row-by-row scan refuses the sheet
 _LOOSE, _PER_TAG = 64 << 20, 512  # a sheet's bytes: see `_Markup`
-_LAST_TRIES = 8  # empty cells passed by, from a piece's end, to find its last cell
+_LAST_CELLS = 16  # cells looked at from a piece's end for the farthest (see `_in_order`)
 
 
 ErrorCell = tuple[int, int, str]  # a cell holding an error value: row, column, the error
@@ -343,21 +343,25 @@ class _SheetScan:
     def _in_order(self, piece: bytes) -> tuple[int, int] | None:
         """`_reach` for a piece whose cells come in order, as in sane sheets, told by a
         search or two in C: its last cell holding something is in its farthest row, and no
-        cell lies past that row or past the columns of the pieces before. None when that
-        does not hold (or cannot be told so cheaply): `_reach` finds them all then."""
+        cell lies past that row, or past the columns of its last few cells and of the
+        pieces before (the farthest column is then among them: `_cells` keeps the farther).
+        None when that does not hold or cannot be told so cheaply: `_reach` reads them all."""
         assert self.patterns is not None
-        start, right = self.patterns.start, self.result.right[1]
-        at, found = len(piece), None
-        for _ in range(_LAST_TRIES) if right else ():  # a sheet's first cells: all of them
+        start, at = self.patterns.start, len(piece)
+        last, right = None, self.result.right[1]
+        for _ in range(_LAST_CELLS):
             at = piece.rfind(start, 0, at)
-            found = self.patterns.rows.match(piece, at) if at >= 0 else None
-            if found is not None or at < 0:
-                break
-        # one of the cells the patterns find, not a look-alike inside another cell's tag
-        if found is None or piece.find(start, piece.rfind(b">", 0, at) + 1, at) >= 0:
-            return None
-        last = int(found.group(1))
-        if _beyond(self.p, last, right).search(piece):
+            found = self.patterns.cells.match(piece, at) if at >= 0 else None
+            if found is None:
+                if at < 0:
+                    break
+                continue
+            # one of the cells the patterns find, not a look-alike inside another's tag
+            if piece.find(start, piece.rfind(b">", 0, at) + 1, at) >= 0:
+                return None
+            last = int(found.group(2)) if last is None else last
+            right = max(right, column_number(found.group(1).decode()))
+        if last is None or _beyond(self.p, last, right).search(piece):
             return None
         return last, right
 
