@@ -8,10 +8,11 @@ table declaring two billion texts makes calamine reserve room for them; a sheet 
 takes apart row by row costs some hundred bytes a row. So a sheet is scanned piece by piece
 (`scan_sheet`): which cells hold something and how far they reach, how much text they hold
 (a shared text counted at every cell that uses it), whether the markup around the cells is
-sound, which formulas have no saved value (calamine reads those as empty), and whether it
-is mostly filler. A sheet past a limit is refused, naming its first cell past it, and the
-rest of it is not even unpacked. A sheet about to be edited is counted by `check_editable`;
-the shared-string table by `_strings`.
+sound, which formulas have no saved value and which cells an error value (calamine reads
+those as empty; `_findings` finds them), and whether it is mostly filler. A sheet past a
+limit is refused, naming its first cell past it, and the rest of it is not even unpacked.
+A sheet about to be edited is counted by `check_editable`; the shared-string table by
+`_strings`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from dataclasses import dataclass, field
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._cells import Row
+from keizer_xl.workbook.xlsx._findings import ErrorCell as ErrorCell  # `Scan.errors`, read on
+from keizer_xl.workbook.xlsx._findings import error_text, errors_in, saved, unsaved_in
 from keizer_xl.workbook.xlsx._sheet import elements, row_cells
 from keizer_xl.workbook.xlsx._strings import StringTable
 from keizer_xl.workbook.xlsx._xmltext import (
@@ -44,9 +47,6 @@ _LONG_PIECE = 4 << 20  # bytes without a cell's end: the piece is cut after any 
 _LONG_ROW = 64 << 20  # bytes of one row, past which a row-by-row scan refuses the sheet
 _LOOSE, _PER_TAG = 64 << 20, 512  # a sheet's bytes: see `_Markup`
 _LAST_CELLS = 16  # cells looked at from a piece's end for the farthest (see `_in_order`)
-
-
-ErrorCell = tuple[int, int, str]  # a cell holding an error value: row, column, the error
 
 
 @dataclass
@@ -327,8 +327,8 @@ class _SheetScan:
                 for letters, number in patterns.cells.findall(piece):
                     if not self._take((int(number), column_number(letters.decode()))):
                         return
-        result.unsaved += _unsaved(piece, self.p)
-        result.errors += _errors(piece, self.p)
+        result.unsaved += unsaved_in(piece, self.p)
+        result.errors += errors_in(piece, self.p)
 
     def _reach(self, piece: bytes) -> tuple[int, int] | None:
         """The farthest row and column of the piece's cells holding something, from all of
@@ -475,9 +475,9 @@ class _SheetScan:
                     return
                 markup = cell.markup
                 if attr(cell.start, "t") == "e":
-                    self.result.errors.append((*here, _error_text(markup, p)))
+                    self.result.errors.append((*here, error_text(markup, p)))
                 if f"<{p}f" in markup and re.search(rf"<{re.escape(p)}f[\s>/]", markup) \
-                        and not _saved(markup, cell.start, p):
+                        and not saved(markup, cell.start, p):
                     self.result.unsaved.append(here)
                 self._count_text(self._cell_text(cell.start, markup))
                 if self.done:
@@ -580,63 +580,3 @@ def check_editable(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
 def scan(data: bytes, sheet: str, rows: int = MAX_ROWS) -> Scan:
     """`scan_sheet` of a sheet's whole XML."""
     return scan_sheet(lambda: [data], sheet, "?", rows, size=len(data))
-
-
-def _errors(data: bytes, p: str) -> list[ErrorCell]:
-    """(row, column, error) of each cell holding an error value (`t="e"`); they are few,
-    and most sheets have none, which one plain search tells."""
-    if b'"e"' not in data and b"'e'" not in data:
-        return []
-    found = []
-    for m in _error_pattern(p).finditer(data):
-        tag = m.group(0).decode("utf-8", "replace")
-        ref = CELL_REF.fullmatch(attr(tag, "r") or "")
-        if ref is None or attr(tag, "t") != "e":
-            continue
-        end = data.find(f"</{p}c>".encode(), m.end()) if not tag.endswith("/>") else m.end()
-        found.append((int(ref.group(2)), column_number(ref.group(1)),
-                      _error_text(data[m.end():max(end, m.end())].decode("utf-8", "replace"),
-                                  p)))
-    return found
-
-
-@functools.cache
-def _error_pattern(p: str) -> re.Pattern[bytes]:
-    """The start tag of a cell whose type is `e`."""
-    e = re.escape(p.encode())
-    return re.compile(rb"<" + e + rb"c\s[^>]*\bt\s*=\s*[\"']e[\"'][^>]*>")
-
-
-def _error_text(inside: str, p: str) -> str:
-    """The error a cell shows, from its saved value (`#N/A` when it has none)."""
-    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", inside)
-    return v.group(1).strip() if v is not None and v.group(1).strip() else "#N/A"
-
-
-def _unsaved(data: bytes, p: str) -> list[tuple[int, int]]:
-    """(row, column) of each formula cell without a saved value; formulas are few, so
-    they are found by plain search."""
-    found = []
-    start, formula, close = (f"<{p}c".encode(), f"<{p}f".encode(), f"</{p}c>".encode())
-    at = data.find(formula)
-    while at >= 0:
-        after = data[at + len(formula) : at + len(formula) + 1]
-        if after in (b" ", b">", b"/", b"\t", b"\r", b"\n"):
-            begin = max(data.rfind(start + b" ", 0, at), data.rfind(start + b">", 0, at))
-            cell = data[begin : data.find(close, at)].decode("utf-8", "replace")
-            tag = cell[: cell.find(">") + 1]
-            ref = CELL_REF.fullmatch(attr(tag, "r") or "")
-            if ref and not _saved(cell, tag, p):
-                found.append((int(ref.group(2)), column_number(ref.group(1))))
-        at = data.find(formula, at + 1)
-    return found
-
-
-def _saved(cell: str, tag: str, p: str) -> bool:
-    """Does a formula cell hold its value? An empty `<v>` is a saved value only for a formula
-    giving text (t="str"): Excel and LibreOffice write it so for ""; openpyxl and other
-    writers write it, or no `<v>` at all, for a value never computed."""
-    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", cell)
-    if v is None:
-        return False
-    return bool(v.group(1)) or attr(tag, "t") == "str"
