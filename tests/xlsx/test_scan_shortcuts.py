@@ -1,8 +1,9 @@
 """The scan's shortcuts find what its general ways find (Hypothesis): the farthest cells of
 a piece told from its last cells and one search (`_in_order`, with `_past`) against every
 cell's reference read (`_reach`), and the shared-text cells looked for only where some cell
-says so (`_shared_span`) against the whole piece; then whole sheets, cut into pieces
-anywhere, scanned both ways.
+says so (`_shared_span`), in one pass where no tag holds a `<` (`_shared`), against two
+passes over the whole piece; then whole sheets, cut into pieces anywhere, scanned both
+ways.
 """
 
 from __future__ import annotations
@@ -47,11 +48,12 @@ def cell(p: str, ref: str, kind: int, other: str) -> str:
             f'<{p}c r="{ref}" a="/">',
             f"<{p}c r=\"{ref}\" t='s\"><{p}v>6</{p}v></{p}c>",
             f"<{p}c r=\"{ref}\" t=\"s'><{p}v>7</{p}v></{p}c>",
-            f'<{p}c r="{ref}" x="<{p}c r="{other}" t="s"><{p}v>8</{p}v></{p}c>'][kind]
+            f'<{p}c r="{ref}" x="<{p}c r="{other}" t="s"><{p}v>8</{p}v></{p}c>',
+            f'<{p}c r="{ref}" t="s" x="<{p}c r="{other}" t="s"><{p}v>9</{p}v></{p}c>'][kind]
 
 
 FRAGMENTS = ["<", ">", '"', "'", '"s"', "'s'", "</", " t=", "<c ", '<c r="', "<v>7</v>"]
-CELLS = st.tuples(REFS, st.integers(0, 14), st.sampled_from(["", "", "", *FRAGMENTS]), REFS)
+CELLS = st.tuples(REFS, st.integers(0, 15), st.sampled_from(["", "", "", *FRAGMENTS]), REFS)
 Cells = list[tuple[str, int, str, str]]
 
 
@@ -93,8 +95,13 @@ def test_shared_texts_are_found_where_some_cell_says_so_as_in_all_the_piece(
     if span is None:
         assert b'"s"' not in piece and b"'s'" not in piece
     else:
-        assert patterns.shared.findall(piece, *span) == patterns.shared.findall(piece)
-        assert patterns.any_shared.findall(piece, *span) == patterns.any_shared.findall(piece)
+        shared, cells = patterns.shared.findall(piece), len(patterns.any_shared.findall(piece))
+        assert patterns.shared.findall(piece, *span) == shared
+        assert len(patterns.any_shared.findall(piece, *span)) == cells
+        scanner = scanning._SheetScan("S", "f", scanning.MAX_ROWS, scanning.Budget(), None)
+        scanner.patterns = patterns
+        assert scanner._shared(piece, span) == scanner._shared(piece, (0, len(piece))) \
+            == (shared, cells)
 
 
 def _general(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,6 +109,8 @@ def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scanning._SheetScan, "_in_order", lambda self, piece: None)
     monkeypatch.setattr(scanning, "_shared_span", lambda piece: (0, len(piece)) if (
         b'"s"' in piece or b"'s'" in piece) else None)
+    monkeypatch.setattr(scanning._SheetScan, "_shared", lambda self, piece, span: (
+        self.patterns.shared.findall(piece), len(self.patterns.any_shared.findall(piece))))
 
 
 ROWS = st.lists(st.tuples(st.integers(1, 120_000), st.lists(CELLS, max_size=6)), max_size=40)

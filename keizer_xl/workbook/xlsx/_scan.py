@@ -86,6 +86,8 @@ class _Patterns:
     cells: re.Pattern[bytes]  # ... both
     shared: re.Pattern[bytes]  # a cell holding a shared text: its index
     any_shared: re.Pattern[bytes]  # any cell of the shared-text type
+    each_shared: re.Pattern[bytes]  # ... with its index, or b"" (as `any_shared` finds them)
+    nested: re.Pattern[bytes]  # a cell's start tag with a `<` in it
     inline: re.Pattern[bytes]  # a cell's own text
     sheet_data: re.Pattern[bytes]
     cell_end: bytes
@@ -98,14 +100,17 @@ def _patterns(p: str) -> _Patterns:
     e = re.escape(p.encode())
     holding = rb'"[^>]*(?<!/)>'  # the rest of a start tag that is not empty (`<c .../>`)
     shared_type = rb"""<""" + e + rb"""c\s[^>]*?\bt\s*=\s*["']s["']"""
+    index = rb"[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</"
     return _Patterns(
         odd=re.compile(rb"<" + e + rb'c(?=[\s>/])(?! r=")'),
         start=b"<" + p.encode() + b'c r="',
         rows=re.compile(rb"<" + e + rb'c r="[A-Z]{1,3}([0-9]{1,7})' + holding),
         columns=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})[0-9]{1,7}' + holding),
         cells=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})([0-9]{1,7})' + holding),
-        shared=re.compile(shared_type + rb"[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</"),
+        shared=re.compile(shared_type + index),
         any_shared=re.compile(shared_type),
+        each_shared=re.compile(shared_type + rb"(?:(?=" + index + rb")|)"),
+        nested=re.compile(rb"<" + e + rb"c\s[^<>]*<"),
         inline=re.compile(rb"<" + e + rb"is[\s>](.*?)</" + e + rb"is>", re.DOTALL),
         sheet_data=re.compile(rb"<" + e + rb"sheetData" + TAG_REST.encode()),
         cell_end=f"</{p}c>".encode(), row_end=f"</{p}row>".encode(),
@@ -428,12 +433,24 @@ class _SheetScan:
         text = 0
         span = _shared_span(piece) if strings is not None and strings.lengths else None
         if strings is not None and span is not None:
-            shared = patterns.shared.findall(piece, *span)
-            text += strings.text(shared) + strings.longest * (
-                len(patterns.any_shared.findall(piece, *span)) - len(shared))
+            shared, cells = self._shared(piece, span)
+            text += strings.text(shared) + strings.longest * (cells - len(shared))
         if b"is>" in piece and self._inline_counts(len(piece)):
             text += sum(map(len, patterns.inline.findall(piece)))
         self._count_text(text)
+
+    def _shared(self, piece: bytes, span: tuple[int, int]) -> tuple[list[bytes], int]:
+        """The indexes of the shared texts that cells in this span of the piece hold, and how
+        many cells of the shared-text type it has, as `shared` and `any_shared` find them:
+        in one pass where no cell's start tag holds a `<` (then no cell the one finds lies
+        inside another found by the other)."""
+        patterns = self.patterns
+        assert patterns is not None
+        if patterns.nested.search(piece, *span):
+            return (patterns.shared.findall(piece, *span),
+                    len(patterns.any_shared.findall(piece, *span)))
+        each = patterns.each_shared.findall(piece, *span)
+        return list(filter(None, each)), len(each)
 
     def _inline_counts(self, piece: int) -> bool:
         """Must the cells' own text in this piece be counted? Not while all the sheet's
