@@ -8,10 +8,11 @@ table declaring two billion texts makes calamine reserve room for them; a sheet 
 takes apart row by row costs some hundred bytes a row. So a sheet is scanned piece by piece
 (`scan_sheet`): which cells hold something and how far they reach, how much text they hold
 (a shared text counted at every cell that uses it), whether the markup around the cells is
-sound, which formulas have no saved value (calamine reads those as empty), and whether it
-is mostly filler. A sheet past a limit is refused, naming its first cell past it, and the
-rest of it is not even unpacked. A sheet about to be edited is counted by `check_editable`;
-the shared-string table by `_strings`.
+sound, which formulas have no saved value and which cells an error value (calamine reads
+those as empty; `_findings` finds them), and whether it is mostly filler. A sheet past a
+limit is refused, naming its first cell past it, and the rest of it is not even unpacked.
+A sheet about to be edited is counted by `check_editable`; the shared-string table by
+`_strings`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from dataclasses import dataclass, field
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._cells import Row
+from keizer_xl.workbook.xlsx._findings import ErrorCell as ErrorCell  # `Scan.errors`, read on
+from keizer_xl.workbook.xlsx._findings import error_text, errors_in, saved, unsaved_in
 from keizer_xl.workbook.xlsx._sheet import elements, row_cells
 from keizer_xl.workbook.xlsx._strings import StringTable
 from keizer_xl.workbook.xlsx._xmltext import (
@@ -43,9 +46,7 @@ MAX_TEXT = 128 << 20  # bytes of text in the cells read, a shared text counted a
 _LONG_PIECE = 4 << 20  # bytes without a cell's end: the piece is cut after any tag
 _LONG_ROW = 64 << 20  # bytes of one row, past which a row-by-row scan refuses the sheet
 _LOOSE, _PER_TAG = 64 << 20, 512  # a sheet's bytes: see `_Markup`
-
-
-ErrorCell = tuple[int, int, str]  # a cell holding an error value: row, column, the error
+_LAST_CELLS = 16  # cells looked at from a piece's end for the farthest (see `_in_order`)
 
 
 @dataclass
@@ -79,11 +80,14 @@ class _Patterns:
     """A prefix's patterns for scanning a sheet (bytes), made once."""
 
     odd: re.Pattern[bytes]  # a cell whose start tag does not begin with its reference
+    start: bytes  # how each cell the patterns below find begins
     rows: re.Pattern[bytes]  # a cell holding something: its row
     columns: re.Pattern[bytes]  # ... its column letters
     cells: re.Pattern[bytes]  # ... both
     shared: re.Pattern[bytes]  # a cell holding a shared text: its index
     any_shared: re.Pattern[bytes]  # any cell of the shared-text type
+    each_shared: re.Pattern[bytes]  # ... with its index, or b"" (as `any_shared` finds them)
+    nested: re.Pattern[bytes]  # a cell's start tag with a `<` in it
     inline: re.Pattern[bytes]  # a cell's own text
     sheet_data: re.Pattern[bytes]
     cell_end: bytes
@@ -96,17 +100,42 @@ def _patterns(p: str) -> _Patterns:
     e = re.escape(p.encode())
     holding = rb'"[^>]*(?<!/)>'  # the rest of a start tag that is not empty (`<c .../>`)
     shared_type = rb"""<""" + e + rb"""c\s[^>]*?\bt\s*=\s*["']s["']"""
+    index = rb"[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</"
     return _Patterns(
         odd=re.compile(rb"<" + e + rb'c(?=[\s>/])(?! r=")'),
+        start=b"<" + p.encode() + b'c r="',
         rows=re.compile(rb"<" + e + rb'c r="[A-Z]{1,3}([0-9]{1,7})' + holding),
         columns=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})[0-9]{1,7}' + holding),
         cells=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})([0-9]{1,7})' + holding),
-        shared=re.compile(shared_type + rb"[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</"),
+        shared=re.compile(shared_type + index),
         any_shared=re.compile(shared_type),
+        each_shared=re.compile(shared_type + rb"(?:(?=" + index + rb")|)"),
+        nested=re.compile(rb"<" + e + rb"c\s[^<>]*<"),
         inline=re.compile(rb"<" + e + rb"is[\s>](.*?)</" + e + rb"is>", re.DOTALL),
         sheet_data=re.compile(rb"<" + e + rb"sheetData" + TAG_REST.encode()),
         cell_end=f"</{p}c>".encode(), row_end=f"</{p}row>".encode(),
         data_end=f"</{p}sheetData>".encode())
+
+
+def _beyond(p: str, row: int, column: int) -> re.Pattern[bytes]:
+    """A cell holding something in a row past `row` or in a column past `column` (and some
+    other cells besides: it need only miss none of those)."""
+    return re.compile(rb"<" + re.escape(p.encode()) + rb'c r="(?:[A-Z]{1,3}0*(?:'
+                      + _past(str(row), "0123456789", "1") + rb")|(?:"
+                      + _past(column_letters(column), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "A")
+                      + rb')[0-9]+)"[^>]*(?<!/)>')
+
+
+def _past(value: str, digits: str, lowest: str) -> bytes:
+    """A pattern for the numbers written with `digits` past `value`, the first digit
+    `lowest` or above: longer ones, and those as long that are greater from some place on."""
+    first, any_digit = f"[{lowest}-{digits[-1]}]", f"[{digits[0]}-{digits[-1]}]"
+    ways = [f"{first}{any_digit}{{{len(value)},}}"]
+    for i, digit in enumerate(value):
+        if digit != digits[-1]:
+            ways.append(value[:i] + f"[{digits[digits.index(digit) + 1]}-{digits[-1]}]"
+                        + any_digit * (len(value) - i - 1))
+    return "|".join(ways).encode()
 
 
 class _Outside:
@@ -284,15 +313,14 @@ class _SheetScan:
     def _cells(self, piece: bytes) -> None:
         patterns, result = self.patterns, self.result
         assert patterns is not None
-        rows = patterns.rows.findall(piece)  # two passes in C: quicker than one in Python
-        if rows:
+        reach = self._in_order(piece) or self._reach(piece)
+        if reach:
+            last, widest = reach
             bottom, right = result.bottom, result.right
-            last = max(map(int, rows))
-            widest = max(set(patterns.columns.findall(piece)), key=lambda c: (len(c), c))
             if last > bottom[0]:  # its column is found at the end (`_settle`)
                 bottom = (last, 0)
-            if column_number(widest.decode()) > right[1]:
-                right = (0, column_number(widest.decode()))
+            if widest > right[1]:
+                right = (0, widest)
             if self._within(bottom, right):
                 if bottom != result.bottom:
                     self.where_bottom = piece
@@ -304,8 +332,43 @@ class _SheetScan:
                 for letters, number in patterns.cells.findall(piece):
                     if not self._take((int(number), column_number(letters.decode()))):
                         return
-        result.unsaved += _unsaved(piece, self.p)
-        result.errors += _errors(piece, self.p)
+        result.unsaved += unsaved_in(piece, self.p)
+        result.errors += errors_in(piece, self.p)
+
+    def _reach(self, piece: bytes) -> tuple[int, int] | None:
+        """The farthest row and column of the piece's cells holding something, from all of
+        them; None if none does."""
+        assert self.patterns is not None
+        rows = self.patterns.rows.findall(piece)  # two passes in C: quicker than one in Python
+        if not rows:
+            return None
+        widest = max(set(self.patterns.columns.findall(piece)), key=lambda c: (len(c), c))
+        return max(map(int, rows)), column_number(widest.decode())
+
+    def _in_order(self, piece: bytes) -> tuple[int, int] | None:
+        """`_reach` for a piece whose cells come in order, as in sane sheets, told by a
+        search or two in C: its last cell holding something is in its farthest row, and no
+        cell lies past that row, or past the columns of its last few cells and of the
+        pieces before (the farthest column is then among them: `_cells` keeps the farther).
+        None when that does not hold or cannot be told so cheaply: `_reach` reads them all."""
+        assert self.patterns is not None
+        start, at = self.patterns.start, len(piece)
+        last, right = None, self.result.right[1]
+        for _ in range(_LAST_CELLS):
+            at = piece.rfind(start, 0, at)
+            found = self.patterns.cells.match(piece, at) if at >= 0 else None
+            if found is None:
+                if at < 0:
+                    break
+                continue
+            # one of the cells the patterns find, not a look-alike inside another's tag
+            if piece.find(start, piece.rfind(b">", 0, at) + 1, at) >= 0:
+                return None
+            last = int(found.group(2)) if last is None else last
+            right = max(right, column_number(found.group(1).decode()))
+        if last is None or _beyond(self.p, last, right).search(piece):
+            return None
+        return last, right
 
     def _settle(self) -> None:
         """The farthest cells found in the pieces that held them (kept until now)."""
@@ -368,13 +431,26 @@ class _SheetScan:
         patterns, strings = self.patterns, self.strings
         assert patterns is not None
         text = 0
-        if strings is not None and strings.lengths and (b'"s"' in piece or b"'s'" in piece):
-            shared = patterns.shared.findall(piece)
-            text += strings.text(shared) + strings.longest * (
-                len(patterns.any_shared.findall(piece)) - len(shared))
+        span = _shared_span(piece) if strings is not None and strings.lengths else None
+        if strings is not None and span is not None:
+            shared, cells = self._shared(piece, span)
+            text += strings.text(shared) + strings.longest * (cells - len(shared))
         if b"is>" in piece and self._inline_counts(len(piece)):
             text += sum(map(len, patterns.inline.findall(piece)))
         self._count_text(text)
+
+    def _shared(self, piece: bytes, span: tuple[int, int]) -> tuple[list[bytes], int]:
+        """The indexes of the shared texts that cells in this span of the piece hold, and how
+        many cells of the shared-text type it has, as `shared` and `any_shared` find them:
+        in one pass where no cell's start tag holds a `<` (then no cell the one finds lies
+        inside another found by the other)."""
+        patterns = self.patterns
+        assert patterns is not None
+        if patterns.nested.search(piece, *span):
+            return (patterns.shared.findall(piece, *span),
+                    len(patterns.any_shared.findall(piece, *span)))
+        each = patterns.each_shared.findall(piece, *span)
+        return list(filter(None, each)), len(each)
 
     def _inline_counts(self, piece: int) -> bool:
         """Must the cells' own text in this piece be counted? Not while all the sheet's
@@ -416,9 +492,9 @@ class _SheetScan:
                     return
                 markup = cell.markup
                 if attr(cell.start, "t") == "e":
-                    self.result.errors.append((*here, _error_text(markup, p)))
+                    self.result.errors.append((*here, error_text(markup, p)))
                 if f"<{p}f" in markup and re.search(rf"<{re.escape(p)}f[\s>/]", markup) \
-                        and not _saved(markup, cell.start, p):
+                        and not saved(markup, cell.start, p):
                     self.result.unsaved.append(here)
                 self._count_text(self._cell_text(cell.start, markup))
                 if self.done:
@@ -429,6 +505,31 @@ class _SheetScan:
             v = re.search(rf"<{re.escape(self.p)}v>\s*([0-9]{{1,10}})\s*<", markup)
             return self.strings.text([v.group(1).encode()]) if v else self.strings.longest
         return len(markup) if f"<{self.p}is" in markup else 0
+
+
+_SHARED_TYPE = (b'"s"', b"'s'")  # how a cell of the shared-text type says so
+_ODD_SHARED_TYPE = (b'"s\'', b"'s\"")  # ... and quotes the patterns take too
+
+
+def _shared_span(piece: bytes) -> tuple[int, int] | None:
+    """Where in the piece the cells of the shared-text type are (the patterns find the same
+    ones there as in all of it): from the last tag's end before the first `"s"` (or `'s'`)
+    to the end of the value after the last, so that a few such cells, as at the top of a
+    sheet of inline texts, cost no pass over the rest; None if there are none."""
+    found = [at for quoted in _SHARED_TYPE if (at := piece.find(quoted)) >= 0]
+    if not found:
+        return None
+    first = min(found)
+    last = max(piece.rfind(quoted) for quoted in _SHARED_TYPE)
+    for quoted in _ODD_SHARED_TYPE:
+        if (at := piece.find(quoted, 0, first + 2)) >= 0:
+            first = at
+        last = max(last, piece.rfind(quoted, last + 1))
+    # a match ends at one of these, its start tag's rest, `<v>`, the index and `</`
+    close = piece.find(b">", last + 3)
+    value = piece.find(b"<", close) if close >= 0 else -1
+    end = piece.find(b"</", value + 1) if value >= 0 else -1
+    return piece.rfind(b">", 0, first) + 1, end + 2 if end >= 0 else len(piece)
 
 
 def scan_sheet(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
@@ -496,63 +597,3 @@ def check_editable(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
 def scan(data: bytes, sheet: str, rows: int = MAX_ROWS) -> Scan:
     """`scan_sheet` of a sheet's whole XML."""
     return scan_sheet(lambda: [data], sheet, "?", rows, size=len(data))
-
-
-def _errors(data: bytes, p: str) -> list[ErrorCell]:
-    """(row, column, error) of each cell holding an error value (`t="e"`); they are few,
-    and most sheets have none, which one plain search tells."""
-    if b'"e"' not in data and b"'e'" not in data:
-        return []
-    found = []
-    for m in _error_pattern(p).finditer(data):
-        tag = m.group(0).decode("utf-8", "replace")
-        ref = CELL_REF.fullmatch(attr(tag, "r") or "")
-        if ref is None or attr(tag, "t") != "e":
-            continue
-        end = data.find(f"</{p}c>".encode(), m.end()) if not tag.endswith("/>") else m.end()
-        found.append((int(ref.group(2)), column_number(ref.group(1)),
-                      _error_text(data[m.end():max(end, m.end())].decode("utf-8", "replace"),
-                                  p)))
-    return found
-
-
-@functools.cache
-def _error_pattern(p: str) -> re.Pattern[bytes]:
-    """The start tag of a cell whose type is `e`."""
-    e = re.escape(p.encode())
-    return re.compile(rb"<" + e + rb"c\s[^>]*\bt\s*=\s*[\"']e[\"'][^>]*>")
-
-
-def _error_text(inside: str, p: str) -> str:
-    """The error a cell shows, from its saved value (`#N/A` when it has none)."""
-    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", inside)
-    return v.group(1).strip() if v is not None and v.group(1).strip() else "#N/A"
-
-
-def _unsaved(data: bytes, p: str) -> list[tuple[int, int]]:
-    """(row, column) of each formula cell without a saved value; formulas are few, so
-    they are found by plain search."""
-    found = []
-    start, formula, close = (f"<{p}c".encode(), f"<{p}f".encode(), f"</{p}c>".encode())
-    at = data.find(formula)
-    while at >= 0:
-        after = data[at + len(formula) : at + len(formula) + 1]
-        if after in (b" ", b">", b"/", b"\t", b"\r", b"\n"):
-            begin = max(data.rfind(start + b" ", 0, at), data.rfind(start + b">", 0, at))
-            cell = data[begin : data.find(close, at)].decode("utf-8", "replace")
-            tag = cell[: cell.find(">") + 1]
-            ref = CELL_REF.fullmatch(attr(tag, "r") or "")
-            if ref and not _saved(cell, tag, p):
-                found.append((int(ref.group(2)), column_number(ref.group(1))))
-        at = data.find(formula, at + 1)
-    return found
-
-
-def _saved(cell: str, tag: str, p: str) -> bool:
-    """Does a formula cell hold its value? An empty `<v>` is a saved value only for a formula
-    giving text (t="str"): Excel and LibreOffice write it so for ""; openpyxl and other
-    writers write it, or no `<v>` at all, for a value never computed."""
-    v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", cell)
-    if v is None:
-        return False
-    return bool(v.group(1)) or attr(tag, "t") == "str"
