@@ -18,7 +18,7 @@ from keizer_xl.workbook.xlsx import (
     Workbook,
     save_edits,
 )
-from keizer_xl.workbook.xlsx._scan import scan
+from keizer_xl.workbook.xlsx._scan import Budget, scan, scan_sheet
 from keizer_xl.workbook.xlsx._strings import MAX_STRINGS
 from tests.helpers_package import hand_made_workbook
 from tests.seasons import make_book
@@ -174,6 +174,20 @@ def test_the_own_text_of_cells_is_counted_too(tmp_path: Path) -> None:
         f'<row r="{r}">{cell % r}</row>' for r in range(1, 4600)))
     with pytest.raises(SheetTooLarge, match=r"Standings!A4.*hold more than 128 MB of text"):
         Workbook(path).read(["Standings"])
+
+
+def test_own_texts_passed_by_uncounted_still_count_against_the_next_sheet() -> None:
+    """A sheet whose whole size fits in what is left of the text budget is not counted
+    text by text; what it may hold must still leave that much less for the next sheet, or
+    two sheets could each hold almost the whole budget."""
+    cell = '<c r="A%d" t="inlineStr"><is><t>' + "z" * 500 + "</t></is></c>"
+    data = sheet("".join(f'<row r="{r}">{cell % r}</row>' for r in range(1, 11)))
+    budget = Budget(text=len(data) + 100)  # each sheet alone fits, two do not
+    first = scan_sheet(lambda: [data], "Players", "club.xlsx", budget=budget, size=len(data))
+    assert not first.far
+    second = scan_sheet(lambda: [data], "Rounds", "club.xlsx", budget=budget, size=len(data))
+    assert second.far and second.far[0][0] == "Rounds"
+    assert "more than" in str(second.far[0][2])
 
 
 def test_a_sheet_is_scanned_piece_by_piece(tmp_path: Path) -> None:

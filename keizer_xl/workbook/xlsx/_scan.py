@@ -553,7 +553,8 @@ def scan_sheet(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
     found = scanner.finish()
     if not found.far:  # a sheet refused is not read: what it holds costs nothing
         budget.cells -= found.cells
-        budget.text -= found.text
+        # own texts passed by uncounted (they fitted) count now by their pieces' size
+        budget.text -= found.text + (scanner.passed or 0)
     return found
 
 
