@@ -207,6 +207,7 @@ class Package:
                 self.changed[part] = sheet.to_bytes()
                 self._pack_early(part)
             formulas_removed = formulas_removed or sheet.formulas_removed
+            del sheet  # its rows taken apart let go before the next sheet's
         self.changed = {k: v for k, v in self.changed.items()
                         if k not in self.infos or v != self.content(k)}
         if not self.changed:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from keizer_xl.workbook.xlsx._cells import (
@@ -60,7 +60,7 @@ class SheetEdit:
     """
 
     sheet: str
-    cells: dict[tuple[int, int], CellValue]
+    cells: Mapping[tuple[int, int], CellValue]
     clear_below: int | None = None
     create: bool = False
 
@@ -90,8 +90,7 @@ class Sheet:
             body, self.tail = text[m.end() : close], text[close + len(f"</{p}sheetData>") :]
         self.body = body
         self._items: list[Row | str] | None = None  # split into rows only when needed
-        self.appended: str | None = None  # new rows after the last one (the common case)
-        self.appended_rows: list[Row] = []  # ... and those rows
+        self.appended: list[Row] | None = None  # new rows after the last one (the common case)
         self.column_styles = [
             (int(a["min"]), int(a["max"]), a["style"])
             for a in map(attributes, start_tag(p, "col").findall(self.head))
@@ -172,8 +171,7 @@ class Sheet:
                    if isinstance(made := self._new_row(number, wanted[number]), Row)]
             if not new:
                 return False
-            self.appended = "".join(made.markup for made in new)
-            self.appended_rows = new
+            self.appended = new
             return True
         existing = {item.number for item in self.items if isinstance(item, Row)}
         new_rows = sorted(n for n in wanted if n not in existing)
@@ -345,10 +343,13 @@ class Sheet:
             )
 
     def to_bytes(self) -> bytes:
-        """The edited part; refuses to produce a sheet Excel would call damaged."""
+        """The edited part; refuses to produce a sheet Excel would call damaged.
+
+        Encoded row by row (see `_encoded`)."""
         if self.appended is not None:
             return self._appended_bytes(self.appended)
-        body = "".join(_markup(self.items))
+        markups = _markup(self.items)
+        body = "".join(markups) if self.shared_masters_removed else ""
         for si, ref in self.shared_masters_removed:
             for tag in start_tag(self.p, "f").findall(body):
                 if (
@@ -367,7 +368,7 @@ class Sheet:
         if not well_formed((head + self._sheet_data(others) + self.tail).encode("utf-8")):
             raise NotAWorkbook("{where} has markup keizer_xl cannot edit safely.",
                                where=self.where)
-        return (head + self._sheet_data(body) + self.tail).encode("utf-8")
+        return _encoded([head, *self._sheet_data_pieces(markups), self.tail])
 
     def sound_outside_cells(self) -> bool:
         """Is the sheet well-formed apart from its rows (which a reader parses anyway)?"""
@@ -375,12 +376,16 @@ class Sheet:
 
     def _sheet_data(self, body: str) -> str:
         """The `<sheetData>` element holding these rows."""
-        if not body:
-            return f"<{self.p}sheetData/>"
+        return "".join(self._sheet_data_pieces([body]))
+
+    def _sheet_data_pieces(self, markups: list[str]) -> list[str]:
+        """The `<sheetData>` element holding these rows, in pieces."""
+        if not any(markups):
+            return [f"<{self.p}sheetData/>"]
         open_tag = self.sheet_data_tag
         if open_tag.endswith("/>"):
             open_tag = open_tag[:-2].rstrip() + ">"
-        return f"{open_tag}{body}</{self.p}sheetData>"
+        return [open_tag, *markups, f"</{self.p}sheetData>"]
 
     def _extent(self, items: list[Row | str]) -> tuple[set[int], set[int]]:
         """The columns of the cells in `items`, and the rows of the first and last cell
@@ -401,20 +406,19 @@ class Sheet:
                 last = rows[-1]
         return columns, set() if first is None or last is None else {first, last}
 
-    def _appended_bytes(self, appended: str) -> bytes:
+    def _appended_bytes(self, new: list[Row]) -> bytes:
         """The part with new rows after the last; the old dimension covers the rows above.
 
         The new rows need no well-formedness check: every bit of them was made by
         `_new_row` from checked values (text escaped, styles digits only)."""
-        sheet_data = self._sheet_data(self.body + appended)
+        sheet_data = self._sheet_data_pieces([self.body, *(row.markup for row in new)])
         m = start_tag(self.p, "dimension").search(self.head)
         old = CELL_REF.findall(attr(m.group(0), "ref") or "") if m else []
-        new = self.appended_rows
         columns = {column for row in new if row.made for column in row.made}
         columns.update(column_number(letters) for letters, _ in old)
         head = self._with_dimension(columns, {new[0].number, new[-1].number,
                                               *(int(n) for _, n in old)})
-        return (head + sheet_data + self.tail).encode("utf-8")
+        return _encoded([head, *sheet_data, self.tail])
 
     def _with_dimension(self, columns: Collection[int], rows: Collection[int]) -> str:
         """The part before sheetData, with `<dimension ref>` spanning these columns and rows
@@ -482,6 +486,13 @@ def _cell_refs(p: str) -> re.Pattern[str]:
     return re.compile(
         rf"""<{re.escape(p)}c\s(?:[^>]*?\s)?r\s*=\s*["']([A-Za-z]{{1,3}})([0-9]{{1,7}})["']"""
     )
+
+
+def _encoded(pieces: list[str]) -> bytes:
+    """The pieces of a part's text as UTF-8, encoded one by one: a sheet of a million cells
+    is tens of MB of text, twice that as one Python string once it holds a character past
+    Latin-1 (the Crosstable's `—`), and joined whole it would be copied again and again."""
+    return b"".join([piece.encode("utf-8") for piece in pieces])
 
 
 def _markup(items: list[Row | str]) -> list[str]:
