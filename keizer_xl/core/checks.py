@@ -41,6 +41,7 @@ from keizer_xl.core.settings import Settings, parse_settings
 from keizer_xl.core.words import (
     DEFAULT_ABSENCE,
     MAX_BOARD,
+    MAX_NAME,
     MAX_ROUND,
     PRESENT,
     CellError,
@@ -183,6 +184,10 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
         name = tidy_name(text(cell))
         if not name:
             problems.add(msg("this row has no name"), table.name, label, "Name")
+            continue
+        if len(name) > MAX_NAME:
+            problems.add(msg("a name of {length} characters; at most {most}",
+                             length=f"{len(name):,}", most=MAX_NAME), table.name, label, "Name")
             continue
         key = name_key(name)
         if key in first_row:

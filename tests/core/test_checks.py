@@ -130,3 +130,15 @@ def test_a_season_past_the_largest_is_refused_before_anything_is_computed(
     assert str(found[0].message) == (
         f"{count:,} players over {last:,} rounds are more than keizer_xl computes: at most "
         "1,200,000 players times rounds (10,000 players over 120 rounds, or 20,000 over 60)")
+
+
+def test_a_name_longer_than_a_name_may_be_is_refused_with_its_cell() -> None:
+    """keizer_xl copies every name into each sheet it writes: 20,000 names as long as a
+    cell allows would be gigabytes. MAX_NAME characters are allowed, one more is not."""
+    from keizer_xl.core.words import MAX_NAME
+
+    longest, past = "A" * MAX_NAME, "B" * (MAX_NAME + 1)
+    found = problems(players([[longest, None, None, None, "x"], [past, None, None, None, "x"]]),
+                     rounds([]))
+    assert places(found) == [("Players", 3, "Name")]
+    assert str(found[0].message) == f"a name of {MAX_NAME + 1} characters; at most {MAX_NAME}"
