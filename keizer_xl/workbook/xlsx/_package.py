@@ -223,6 +223,13 @@ class Package:
         a season's Rounds sheet is a hundred MB, and the edited sheet is kept instead."""
         if part in self.changed or part in self.data or part not in self.infos:
             return self.part(part) or b""
+        info = self.infos[part]
+        stored = stored_data(self.blob, info) if part in self.scanned and info.file_size \
+            and info.compress_type == zipfile.ZIP_DEFLATED else None
+        if stored is not None:  # unpacked whole before (sound, of its size): into one piece
+            data = zlib.decompress(stored, -15, info.file_size)
+            if len(data) == info.file_size and zlib.crc32(data) == info.CRC:
+                return data
         return b"".join(self.stream(part))
 
     def _unchanged(self, part: str, content: bytes | None) -> bool:

@@ -9,6 +9,7 @@ taking the sheet apart. The result is checked to be well-formed before it is giv
 
 from __future__ import annotations
 
+import codecs
 import functools
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -34,6 +35,7 @@ from keizer_xl.workbook.xlsx._cells import (
 )
 from keizer_xl.workbook.xlsx._xmltext import (
     CELL_REF,
+    TAG_REST,
     attr,
     attributes,
     column_letters,
@@ -70,31 +72,21 @@ class Sheet:
 
     def __init__(self, data: bytes, where: str):
         self.where = where
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise NotAWorkbook("{where} is not stored as UTF-8 and cannot be edited.",
-                               where=where) from None
-        p = self.p = root_prefix(text, "worksheet")
-        m = start_tag(p, "sheetData").search(text)
-        if m is None:
-            raise NotAWorkbook("{where} is damaged (it has no cell data).", where=where)
-        self.head, self.sheet_data_tag = text[: m.start()], m.group(0)
         # the rows stay the part's bytes until they are taken apart (`body`): new rows after
         # the last (a new round) are written after them as they are, so that a season's
         # Rounds sheet is neither decoded whole nor copied
         self.data = data
-        start = len(text[: m.end()].encode("utf-8"))
-        if self.sheet_data_tag.endswith("/>"):
-            self.rows_at, self.tail = (start, start), text[m.end() :]
-        else:
-            close = text.find(f"</{p}sheetData>", m.end())
-            if close < 0:
-                raise NotAWorkbook("{where} is damaged (its cell data is not closed).",
-                                   where=where)
-            self.tail = text[close + len(f"</{p}sheetData>") :]
-            self.rows_at = (start, data.find(f"</{p}sheetData>".encode(), start))
-        del text
+        found = _around_rows(data)
+        if found is None:
+            raise NotAWorkbook("{where} is not stored as UTF-8 and cannot be edited.",
+                               where=where)
+        self.p, self.head, self.sheet_data_tag, self.tail, self.rows_at = found
+        p = self.p
+        if not self.sheet_data_tag:
+            raise NotAWorkbook("{where} is damaged (it has no cell data).", where=where)
+        if self.rows_at[1] < 0:
+            raise NotAWorkbook("{where} is damaged (its cell data is not closed).",
+                               where=where)
         self._body: str | None = None
         self._items: list[Row | str] | None = None  # split into rows only when needed
         self.appended: list[Row] | None = None  # new rows after the last one (the common case)
@@ -509,6 +501,65 @@ def _cell_refs(p: str) -> re.Pattern[str]:
     return re.compile(
         rf"""<{re.escape(p)}c\s(?:[^>]*?\s)?r\s*=\s*["']([A-Za-z]{{1,3}})([0-9]{{1,7}})["']"""
     )
+
+
+Around = tuple[str, str, str, str, tuple[int, int]]  # see `_around_rows`
+
+
+def _around_rows(data: bytes) -> Around | None:
+    """The sheet's prefix, the text before `<sheetData>`, its start tag ('' when there is
+    none), the text after it, and where its rows are in `data` (their end -1 when it is not
+    closed); None when the part is not UTF-8.
+
+    Found in the bytes, where only the text around the rows is decoded (the rows are
+    checked to be UTF-8 piece by piece): a season's Rounds sheet is a hundred MB, and
+    decoded whole it is that again, or twice that while a late `½` widens it."""
+    root = _ROOT.search(data)
+    p = root.group(1).decode() if root is not None and root.group(1) else ""
+    m = _sheet_data_start(p).search(data)
+    try:
+        head = data[: m.end()].decode("utf-8") if m is not None else ""
+        same = m is not None and root_prefix(head, "worksheet") == p and (
+            head.find(f"<{p}sheetData") == len(head) - len(m.group(0).decode("utf-8")))
+        if m is None or not same:  # found otherwise in the text: it decides
+            return _around_decoded(data.decode("utf-8"), data)
+        tag = m.group(0).decode("utf-8")
+        close = -1 if tag.endswith("/>") else data.find(f"</{p}sheetData>".encode(), m.end())
+        end = m.end() if tag.endswith("/>") else close
+        tail = "" if end < 0 else data[end + (0 if tag.endswith("/>") else
+                                              len(f"</{p}sheetData>")) :].decode("utf-8")
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        rows = memoryview(data)[m.end() : max(end, m.end()) if end >= 0 else len(data)]
+        for at in range(0, len(rows), 1 << 20):
+            decoder.decode(rows[at : at + (1 << 20)])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return None
+    return p, head[: len(head) - len(tag)], tag, tail, (m.end(), end)
+
+
+def _around_decoded(text: str, data: bytes) -> Around:
+    """`_around_rows` of a sheet whose text is decoded whole (an odd one)."""
+    p = root_prefix(text, "worksheet")
+    m = start_tag(p, "sheetData").search(text)
+    if m is None:
+        return p, "", "", "", (0, 0)
+    start = len(text[: m.end()].encode("utf-8"))
+    if m.group(0).endswith("/>"):
+        return p, text[: m.start()], m.group(0), text[m.end() :], (start, start)
+    close = text.find(f"</{p}sheetData>", m.end())
+    if close < 0:
+        return p, text[: m.start()], m.group(0), "", (start, -1)
+    return (p, text[: m.start()], m.group(0), text[close + len(f"</{p}sheetData>") :],
+            (start, data.find(f"</{p}sheetData>".encode(), start)))
+
+
+_ROOT = re.compile(rb"<([A-Za-z_][\w.-]*:)?worksheet[\s>/]")
+
+
+@functools.cache
+def _sheet_data_start(p: str) -> re.Pattern[bytes]:
+    return re.compile(rb"<" + re.escape(p.encode()) + rb"sheetData" + TAG_REST.encode())
 
 
 def _encoded(pieces: list[str | memoryview]) -> bytes:
