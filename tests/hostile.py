@@ -78,6 +78,49 @@ def past_the_rows(path: Path, last: int = 1_048_576, part: str = ROUNDS_PART) ->
     return rewritten(club(path.with_name("plain-" + path.name)), path, {part: sheet})
 
 
+def season(path: Path, players: int, rounds: int, games: int = 0, rests: int = 1,
+           name_length: int = 0) -> Path:
+    """A club workbook of `players` players, all present, whose Rounds sheet holds
+    `rounds` rounds of `games` games and `rests` excused players each (each player once a
+    round, every result 1-0), written straight as XML: a Rounds sheet as long as keizer_xl
+    reads packs into a few MB, and a round or two of rows declare the players times rounds
+    its Standings, Crosstable and Progress sheets have a cell for. Names are `P1`, `P2`,
+    ..., padded with x to `name_length` characters."""
+    def name(i: int) -> bytes:
+        return f"P{i + 1}".ljust(name_length, "x").encode()
+
+    def sheet(old: bytes) -> Iterator[bytes]:
+        end = old.index(b"</sheetData>")
+        yield old[:end]
+        row, rows = 2, []
+        for r in range(1, rounds + 1):
+            for g in range(games):
+                white, black = (2 * g + r) % players, (2 * g + 1 + r) % players
+                rows.append(b'<row r="%d"><c r="A%d"><v>%d</v></c><c r="B%d"><v>%d</v></c>'
+                            b'<c r="C%d" t="inlineStr"><is><t>%s</t></is></c>'
+                            b'<c r="D%d" t="inlineStr"><is><t>%s</t></is></c>'
+                            b'<c r="E%d" t="inlineStr"><is><t>1-0</t></is></c></row>'
+                            % (row, row, r, row, g + 1, row, name(white), row, name(black),
+                               row))
+                row += 1
+            for k in range(rests):
+                rows.append(b'<row r="%d"><c r="A%d"><v>%d</v></c>'
+                            b'<c r="C%d" t="inlineStr"><is><t>%s</t></is></c>'
+                            b'<c r="E%d" t="inlineStr"><is><t>excused</t></is></c></row>'
+                            % (row, row, r, row, name((2 * games + k + r) % players), row))
+                row += 1
+            if len(rows) >= 10_000:
+                yield b"".join(rows)
+                rows = []
+        yield b"".join(rows) + old[end:]
+
+    from keizer_xl.workbook.template import build_template
+
+    plain = path.with_name("plain-" + path.name)
+    build_template(plain, [{"Name": name(i).decode(), "Present": "x"} for i in range(players)])
+    return rewritten(plain, path, {ROUNDS_PART: sheet})
+
+
 def padded(path: Path, spaces: int = 1 << 30, part: str = STANDINGS_PART) -> Path:
     """A club workbook whose Standings sheet (or another `part`) is `spaces` spaces between
     its cells (1 GB of them pack into 1 MB)."""

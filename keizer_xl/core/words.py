@@ -42,6 +42,9 @@ MAX_ROUND = 1_000
 MAX_BOARD = 10_000
 MAX_RATING = 10_000
 MAX_TEXT = 32_767  # characters in one cell, Excel's limit: a longer name cannot be written
+# characters of a player's name or group: keizer_xl writes them into every sheet it owns
+# and its warnings, so 20,000 names as long as a cell allows would be gigabytes of copies
+MAX_NAME = 200
 
 
 RESULT_HELP = msg("use 1-0, 0-1, ½-½, +-, -+ or --")

@@ -34,6 +34,7 @@ from keizer_xl.core.model import (
 )
 from keizer_xl.core.season import Season
 from keizer_xl.core.words import (
+    MAX_NAME,
     MAX_ROUND,
     MAX_TEXT,
     WordError,
@@ -215,6 +216,10 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
         if len(name) > MAX_TEXT:
             problems.add(msg("player {id}: the name is longer than a cell holds ({most} "
                              "characters)", id=p.id, most=f"{MAX_TEXT:,}"))
+            continue
+        if len(name) > MAX_NAME:  # as the Players sheet holds it (`checks.read_players`)
+            problems.add(msg("player {id}: a name of {length} characters; at most {most}",
+                             id=p.id, length=f"{len(name):,}", most=MAX_NAME))
             continue
         if name_key(name) in seen:
             problems.add(msg("players {first} and {second} are both called '{name}'; give "

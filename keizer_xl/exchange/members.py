@@ -20,7 +20,7 @@ from keizer_xl.core.checks import tidy
 from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import name_key, tidy_name
-from keizer_xl.core.words import ERROR_VALUES, MAX_TEXT, CellError
+from keizer_xl.core.words import ERROR_VALUES, MAX_NAME, MAX_TEXT, CellError
 from keizer_xl.exchange.csvfile import Record, file_lines, records
 
 # The headers keizer_xl reads, by the Players column they fill; matched ignoring case,
@@ -151,6 +151,10 @@ def parse_members(rows: Sequence[Sequence[object]], source: str,
             problems.add(msg("{column}: longer than a cell holds ({most} characters)",
                              column=too_long[0] if too_long else header[ours.get("Name", 0)],
                              most=f"{MAX_TEXT:,}"), line=line)
+            continue
+        if len(name) > MAX_NAME:  # as the Players sheet holds it (`checks.read_players`)
+            problems.add(msg("a name of {length} characters; at most {most}",
+                             length=f"{len(name):,}", most=MAX_NAME), line=line)
             continue
         key = name_key(name)
         if key in first_line:

@@ -32,7 +32,7 @@ from keizer_xl.core.round import Competition
 from keizer_xl.core.rows import NO_RESULT, NOBODY
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import setting_name
-from keizer_xl.core.words import is_blank, text
+from keizer_xl.core.words import MAX_NAME, is_blank, text
 from keizer_xl.i18n import LANGUAGES
 from keizer_xl.i18n.names import (
     SETTINGS_TO_CONTRACT,
@@ -228,7 +228,21 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
         raise_with([Problem(msg("no column headed '{header}' in row 1",
                                 header=local_name(c, layout.language)), "Rounds")
                     for c in missing], layout)
+    _check_groups(competition.season, grids[layout.sheet["Players"]], layout)
     return _beside_the_table(competition, grids[layout.sheet["Rounds"]], layout), layout
+
+
+def _check_groups(season: Season, grid: Grid, layout: Layout) -> None:
+    """A Group longer than a name may be is refused, as a name is (see `MAX_NAME`): it is
+    written beside every player of it on the Standings sheet."""
+    groups = player_groups(season, grid)
+    long = [(p, groups[p.name]) for p in season.players if len(groups.get(p.name, "")) > MAX_NAME]
+    if not long:
+        return
+    layout.columns["Players"][GROUP] = identity_columns(grid[0])[GROUP] + 1
+    raise_with([Problem(msg("a group of {length} characters; at most {most}",
+                            length=f"{len(group):,}", most=MAX_NAME), "Players", p.source, GROUP)
+                for p, group in long], layout)
 
 
 def _beside_the_table(competition: Competition, grid: Grid, layout: Layout) -> Competition:

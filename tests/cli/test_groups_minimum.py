@@ -94,3 +94,18 @@ def test_unknown_season_length_never_applies(tmp_path: Path) -> None:
     assert run_cli("recalc", path).exit_code == 0
     assert [row[1] for row in standings_sheet(path)[1:7]] == list(
         competition.standings().ranking)
+
+
+def test_a_group_longer_than_a_name_may_be_is_refused_with_its_cell(tmp_path: Path) -> None:
+    """A Group is written beside each of its players, as a name is: at most MAX_NAME
+    characters, the cell of a longer one named."""
+    from keizer_xl.core.words import MAX_NAME
+
+    path = book(tmp_path, ROUNDS)
+    save_edits(path, [SheetEdit("Players", {(3, 6): "G" * MAX_NAME,
+                                            (5, 6): "H" * (MAX_NAME + 1)})], backup=False)
+    result = run_cli("check", path)
+    assert result.exit_code == 1, result.output
+    assert f"Players!F5: a group of {MAX_NAME + 1} characters; at most {MAX_NAME}" in \
+        result.output, result.output
+    assert "Players!F3" not in result.output

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from keizer_xl.core.words import MAX_NAME
 from keizer_xl.workbook import files
 from tests import hostile
 from tests.cli.test_reliability import MEMORY_LIMIT, measured
@@ -106,6 +107,34 @@ def test_one_long_text_in_every_cell_is_refused_before_it_is_copied(folder: Path
                              {hostile.TABLE_PART: table, hostile.PLAYERS_PART: sheet})
     refused_by_every_command(path, "MB of text (a text of the shared table counted at every "
                                    "cell that uses it)")
+
+
+def test_a_season_declared_past_the_largest_is_refused_before_it_is_computed(
+        folder: Path) -> None:
+    """20,000 players over 1,000 rounds in 1,000 rows (0.4 MB): twenty million cells of
+    Standings, Crosstable and Progress, and gigabytes to compute them."""
+    path = hostile.season(folder / "declared.xlsx", 19_999, 1_000)
+    assert path.stat().st_size < 1 << 20
+    refused_by_every_command(path, "19,999 players over 1,000 rounds are more than "
+                                   "keizer_xl computes: at most 1,200,000 players times rounds")
+
+
+def test_the_largest_season_declared_in_a_few_rows_is_recalculated_within_the_limit(
+        folder: Path) -> None:
+    """19,999 players over 60 rounds (the most players times rounds), one row a round, every
+    name as long as a name may be: 1.2 million cells each of Standings, Crosstable and
+    Progress, each with 20,000 long names, from a file of 0.3 MB."""
+    path = hostile.season(folder / "widest.xlsx", 19_999, 60, name_length=MAX_NAME)
+    assert path.stat().st_size < 1 << 20
+    for command, expected in (("check", 0), ("recalc", 0), ("pair", 1)):
+        code, output, peak = measured(command, path)
+        assert code == expected, output[-2000:]
+        assert "Traceback" not in output, output[-2000:]
+        assert peak < MEMORY_LIMIT, f"{command}: {peak >> 20} MB"
+        print(f"19,999 x 60 {command}: peak {peak >> 20} MB", file=sys.stderr)
+    assert "round 1 has no games" in output  # pair refuses: no round has a game
+    season = files.check(path).season
+    assert (len(season.players), season.last_round) == (19_999, 60)
 
 
 @pytest.mark.parametrize("kind", ["xlsx", "csv"])

@@ -191,3 +191,14 @@ def test_rating_typed_as_text_in_the_players_sheet(tmp_path: Path) -> None:
     assert rating["Cor"] in (None, "", 0)
     ranked = [row[header.index("Name")] for row in rows if row[header.index("Name")]]
     assert ranked[:3] == ["Bram", "Anna", "Dirk"]  # by rating: 1.650 is not 1.65
+
+
+def test_a_name_longer_than_the_players_sheet_holds_is_refused_with_its_line() -> None:
+    """The same limit as the Players sheet's (`MAX_NAME`): a list that makes a workbook
+    `check` refuses is refused itself."""
+    from keizer_xl.core.words import MAX_NAME
+
+    with pytest.raises(FileError) as info:
+        parse_members([["Naam"], ["A" * MAX_NAME], ["B" * (MAX_NAME + 1)]], "leden.csv")
+    assert f"leden.csv, line 3: a name of {MAX_NAME + 1} characters; at most {MAX_NAME}" in \
+        str(info.value)

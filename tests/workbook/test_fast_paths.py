@@ -85,7 +85,8 @@ def test_rows_appended_keep_the_rows_above_as_the_text_gives_them(prefix: str, r
     written = sheet.to_bytes().decode()
     head = written[: written.index(f"<{prefix}sheetData")]
     assert head.startswith("\ufeff<?xml") and 'ref="A1:E4"' in head
-    assert written == head + sheet._sheet_data(sheet.body + sheet.appended) + sheet.tail
+    appended = "".join(row.markup for row in sheet.appended)
+    assert written == head + sheet._sheet_data(sheet.body + appended) + sheet.tail
 
 
 @pytest.mark.parametrize("name", WORKBOOKS)
