@@ -494,11 +494,37 @@ def build_season(players: Table, rounds: Table, settings: Settings,
         found.raise_if_any()
     season = Season(tuple(plist), tuple(entries)) if rows is None else \
         Season.from_rows(tuple(plist), rows, rounds.labels)
+    _check_size(season, rounds.name, found)
+    if own:
+        found.raise_if_any()
     if not found:
         from keizer_xl.core.cautions import find_cautions
 
         find_cautions(season, settings, found)
     return season
+
+
+# The most players times rounds a season may have. Its standings, crosstable and progress
+# tables hold a number for each, which a small file can declare by the million: 20,000
+# players over 1,000 rounds take a few rows of Rounds and would need gigabytes. The
+# largest season keizer_xl is made for, 10,000 players over 100 rounds, is a million,
+# with room for 20 more rounds.
+MAX_SEASON = 1_200_000
+
+
+def _check_size(season: Season, table: str, problems: Problems) -> None:
+    """A season past `MAX_SEASON` is refused, at the first row of its last round, before
+    anything is computed from it."""
+    rows, players = season.rows, len(season.players)
+    last = rows.last_round
+    if players * last <= MAX_SEASON:
+        return
+    first = int(np.argmax(rows.round == last))
+    problems.add(msg("{players} players over {rounds} rounds are more than keizer_xl "
+                     "computes: at most {most} players times rounds (10,000 players over 120 "
+                     "rounds, or 20,000 over 60)", players=f"{players:,}", rounds=f"{last:,}",
+                     most=f"{MAX_SEASON:,}"),
+                 table, season.entries[first].source, "Round")
 
 
 def result_word(result: Result | None) -> str:

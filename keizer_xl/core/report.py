@@ -10,16 +10,21 @@ the same numbers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar, overload
+
+import numpy as np
 
 from keizer_xl.core.model import Absence, Game, Rest, Result
-from keizer_xl.core.rows import NOBODY, OUTCOMES
+from keizer_xl.core.rows import NOBODY, OUTCOMES, PLAYED_CODES, RESULT_CODE, LazyTuple
 from keizer_xl.core.scoring import Standing, Standings, compute_standings
 from keizer_xl.core.season import Season
 
 HALF = Fraction(1, 2)
+T = TypeVar("T")
 
 # What a round was for a player (`RoundLine.kind`).
 GAME = "game"  # played over the board
@@ -78,13 +83,13 @@ class PlayerReport:
     """A line of the standings with everything published about the player."""
 
     standing: Standing
-    ranks: tuple[int | None, ...]  # rank after round 1, 2, ... (None: not ranked then)
+    ranks: Sequence[int | None]  # rank after round 1, 2, ... (None: not ranked then)
     change: int | None  # places gained since the previous round (negative: lost); None: new
     game_points: Fraction  # over the board: win 1, draw ½
     colour_balance: int  # games with white minus games with black, over the board
     whites: int
     blacks: int
-    rounds: tuple[RoundLine, ...]  # round 1, 2, ... up to the standings' round
+    rounds: Sequence[RoundLine]  # round 1, 2, ... up to the standings' round
 
     @property
     def name(self) -> str:
@@ -133,8 +138,32 @@ class Report:
         return iter(self.players)
 
 
-def rank_history(season: Season, standings: Standings) -> list[dict[str, int]]:
-    """Rank of every ranked player after round 1 .. standings.after_round.
+class _Lazy(LazyTuple[T], Sequence[T]):
+    """A player's rounds or ranks, made from the report's arrays each time they are read
+    and never kept: a report of 10,000 players after 100 rounds would otherwise hold a
+    million of each. Equal to the tuple of its items."""
+
+    def __init__(self, make: Callable[[], tuple[T, ...]], length: int) -> None:
+        self.make, self.length = make, length
+        self._made = None
+
+    def all(self) -> tuple[T, ...]:
+        return self.make()
+
+    def __len__(self) -> int:
+        return self.length
+
+    @overload
+    def __getitem__(self, k: int) -> T: ...
+    @overload
+    def __getitem__(self, k: slice) -> tuple[T, ...]: ...
+    def __getitem__(self, k: int | slice) -> T | tuple[T, ...]:
+        return self.all()[k]
+
+
+def rank_history(season: Season, standings: Standings) -> np.ndarray:
+    """Rank of every player of the standings (rows in their order) after round 1 ..
+    standings.after_round (columns), 0 where not ranked then.
 
     Each is the ranking as it was published then (the standings after that round); the last
     is the standings' own. One calculation gives them all (the rankings it passes through)
@@ -144,75 +173,98 @@ def rank_history(season: Season, standings: Standings) -> list[dict[str, int]]:
     s = standings.settings
     dropping = s.withdrawn == "drop" and any(
         p.left is not None and p.left < rounds for p in season.players)
-    history: list[dict[str, int]] = []
+    row_of = {row.name: i for i, row in enumerate(standings.rows)}
+    ranks = np.zeros((len(standings.rows), rounds), dtype=np.int32)
     for r in range(1, rounds):
         if s.iterate == "none" and not dropping and len(standings.rankings) > r:
             ranking = standings.rankings[r]
         else:
             ranking = compute_standings(season, s, r).ranking
-        history.append({name: place for place, name in enumerate(ranking, start=1)})
+        known = [(row_of[name], place) for place, name in enumerate(ranking, start=1)
+                 if name in row_of]
+        if known:
+            at, places = zip(*known, strict=True)
+            ranks[list(at), r - 1] = places
     if rounds:
-        history.append({row.name: row.rank for row in standings.rows})
-    return history
+        ranks[:, rounds - 1] = [row.rank for row in standings.rows]
+    return ranks
 
 
-def round_lines(season: Season, standings: Standings) -> dict[str, list[RoundLine]]:
-    """Per player, what each round 1 .. after_round was, and what it is worth now.
+class _RoundRows:
+    """Which row of the season each player had in each round 1 .. after_round (the last
+    one, as the sheet has it; -1 for none), and the making of a player's lines from them.
 
     Read from the season's integer rows, as the standings are: a season of a thousand
     players would otherwise make its tens of thousands of Game and Rest objects only for
-    this (see `_line` for the lines themselves)."""
-    rounds = standings.after_round
-    shared: dict[tuple[int, int], Fraction] = {}  # one Fraction per distinct worth
+    this."""
 
-    def fraction(term: int, scale: int) -> Fraction:
-        made = shared.get((term, scale))
-        if made is None:
-            made = shared[(term, scale)] = Fraction(term, scale)
-        return made
+    def __init__(self, season: Season, standings: Standings) -> None:
+        rows = season.rows
+        self.season, self.rows, self.rounds = season, rows, standings.after_round
+        self.default = standings.settings.default_absence.value
+        rounds, count = self.rounds, len(rows.names)
+        at = np.full(count * rounds, -1, dtype=np.int64)
+        taken = np.nonzero((rows.round >= 1) & (rows.round <= rounds))[0]
+        np.maximum.at(at, rows.white[taken] * rounds + rows.round[taken] - 1, taken)
+        games = taken[rows.black[taken] != NOBODY]
+        np.maximum.at(at, rows.black[games] * rounds + rows.round[games] - 1, games)
+        self.at = at.reshape(count, rounds)
+        self.fractions: dict[tuple[int, int], Fraction] = {}  # one per distinct worth
 
-    worth = {row.name: [None if t is None else fraction(t, row.scale) for t in row.terms]
-             for row in standings.rows}
-    # each line's fields but its worth, made into a RoundLine once the worth is known
-    found: dict[str, dict[int, tuple[str, str | None, bool | None, str, int | None]]] = {
-        p.name: {} for p in season.players}
-    rows = season.rows
-    names = rows.names
-    for round_no, board, white, black, outcome in zip(
-            rows.round.tolist(), rows.board.tolist(), rows.white.tolist(), rows.black.tolist(),
-            rows.outcome.tolist(), strict=True):
-        if round_no > rounds:
-            continue
-        what = OUTCOMES[outcome]
-        if black == NOBODY:  # a bye or an absence: `what` is its reason
-            found[names[white]][round_no] = (what.value, None, None, "", None)
-            continue
-        result: Result | None = what
-        kind = OPEN if result is None else GAME if result.played else FORFEIT
-        marks = _SCORES[result] if result is not None else ("", "")
-        found[names[white]][round_no] = (kind, names[black], True, marks[0], board or None)
-        found[names[black]][round_no] = (kind, names[white], False, marks[1], board or None)
-    default = standings.settings.default_absence.value
-    out: dict[str, list[RoundLine]] = {}
-    for p in season.players:
-        mine = found[p.name]
-        values = worth.get(p.name, [])
+    def games(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per player (season order): games played over the board with white, with black,
+        and their game points in halves."""
+        rows, at = self.rows, self.at
+        found = at >= 0
+        row = np.where(found, at, 0)
+        outcome, black = rows.outcome[row], rows.black[row]
+        me = np.arange(len(at))[:, None]
+        game = found & (black != NOBODY) & np.isin(outcome, PLAYED_CODES)
+        white = (rows.white[row] == me) & (black != me)  # as black where both (never)
+        won = ((outcome == RESULT_CODE[Result.WHITE_WINS]) & white) | (
+            (outcome == RESULT_CODE[Result.BLACK_WINS]) & ~white)
+        halves = 2 * (game & won).sum(axis=1) + (
+            game & (outcome == RESULT_CODE[Result.DRAW])).sum(axis=1)
+        return (game & white).sum(axis=1), (game & ~white).sum(axis=1), halves
+
+    def lines(self, i: int, row: Standing | None) -> tuple[RoundLine, ...]:
+        """What each round was for the season's player `i`, and what it is worth now."""
+        player = self.season.players[i]
+        rows, names, fractions = self.rows, self.rows.names, self.fractions
+        terms = tuple(row.terms) if row is not None else ()  # not kept by the row
+        scale = row.scale if row is not None else 1
+        at = self.at[i]
+        found = at >= 0
+        take = np.where(found, at, 0)
         lines = []
-        for r in range(1, rounds + 1):
-            fields = mine.get(r)
-            value = values[r - 1] if r <= len(values) else None
-            if fields is not None:
-                kind, opponent, white_side, mark, board_no = fields
-                line = _line(r, kind, opponent, white_side, mark, value, board_no)
-            elif r < p.joined:
+        for r, (has, board, white, black, outcome) in enumerate(zip(
+                found.tolist(), rows.board[take].tolist(), rows.white[take].tolist(),
+                rows.black[take].tolist(), rows.outcome[take].tolist(), strict=True),
+                start=1):
+            term = terms[r - 1] if r <= len(terms) else None
+            value = None
+            if term is not None:
+                value = fractions.get((term, scale))
+                if value is None:
+                    value = fractions[(term, scale)] = Fraction(term, scale)
+            what = OUTCOMES[outcome]
+            if has and black == NOBODY:  # a bye or an absence: `what` is its reason
+                line = _line(r, what.value, worth=value)
+            elif has:
+                result: Result | None = what
+                kind = OPEN if result is None else GAME if result.played else FORFEIT
+                marks = _SCORES[result] if result is not None else ("", "")
+                mine = white == i and black != i  # white; as black where both (never)
+                line = _line(r, kind, names[black] if mine else names[white], mine,
+                             marks[0] if mine else marks[1], value, board or None)
+            elif r < player.joined:
                 line = _line(r, NOT_YET, worth=value)
-            elif p.left is not None and r > p.left:
+            elif player.left is not None and r > player.left:
                 line = _line(r, GONE, worth=value)
             else:
-                line = _line(r, default, worth=value, default=True)
+                line = _line(r, self.default, worth=value, default=True)
             lines.append(line)
-        out[p.name] = lines
-    return out
+        return tuple(lines)
 
 
 _new = object.__new__
@@ -232,28 +284,30 @@ def _line(round_no: int, kind: str, opponent: str | None = None, white: bool | N
 
 def build_report(season: Season, standings: Standings) -> Report:
     """The standings with game points, percentage, colour balance, change of place, rank
-    after every round and each player's rounds."""
+    after every round and each player's rounds (made whenever they are read)."""
     history = rank_history(season, standings)
-    lines = round_lines(season, standings)
+    made = _RoundRows(season, standings)
+    whites, blacks, halves = (counts.tolist() for counts in made.games())
+    index = {p.name: i for i, p in enumerate(season.players)}
+    rounds = standings.after_round
     players = []
-    for row in standings.rows:
-        mine = lines.get(row.name, [])
-        halves = whites = blacks = 0
-        for line in mine:
-            if line.kind != GAME or line.white is None:
-                continue
-            halves += _HALVES.get(line.mark, 0)
-            if line.white:
-                whites += 1
-            else:
-                blacks += 1
-        ranks = tuple(after.get(row.name) for after in history)
-        before = ranks[-2] if len(ranks) >= 2 else None
-        change = None if before is None or row.score is None else before - row.rank
-        players.append(PlayerReport(row, ranks, change, Fraction(halves, 2), whites - blacks,
-                                    whites,
-                                    blacks, tuple(mine)))
+    for k, row in enumerate(standings.rows):
+        ranks = history[k]
+        before = int(ranks[-2]) if rounds >= 2 else 0
+        change = None if not before or row.score is None else before - row.rank
+        i = index.get(row.name)
+        mine: Sequence[RoundLine] = () if i is None else _Lazy(
+            functools.partial(made.lines, i, row), rounds)
+        players.append(PlayerReport(
+            row, _Lazy(functools.partial(_ranks, ranks), rounds), change,
+            Fraction(halves[i] if i is not None else 0, 2),
+            whites[i] - blacks[i] if i is not None else 0,
+            whites[i] if i is not None else 0, blacks[i] if i is not None else 0, mine))
     return Report(season, standings, tuple(players))
+
+
+def _ranks(ranks: np.ndarray) -> tuple[int | None, ...]:
+    return tuple(rank or None for rank in ranks.tolist())
 
 
 def latest_round(season: Season) -> tuple[int, list[Game], list[Rest]]:

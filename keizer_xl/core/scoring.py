@@ -17,7 +17,7 @@ only when they are exactly equal. Fractions come back out at the end.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import overload
@@ -99,6 +99,11 @@ class RowTerms(LazyTuple[int | None], Sequence[int | None]):
         if self._made is None:
             self._made = self.breakdown.row(self.row)
         return self._made
+
+    def __iter__(self) -> Iterator[int | None]:
+        """The terms, made again unless they are kept: a season of 10,000 players after 100
+        rounds has a million, and going through them once (to write them) keeps none."""
+        return iter(self._made if self._made is not None else self.breakdown.row(self.row))
 
     def __len__(self) -> int:
         return int(self.breakdown.terms.shape[1])

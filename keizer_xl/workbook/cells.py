@@ -7,7 +7,7 @@ only cells keizer_xl writes. `plans` puts them together into what a command writ
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import ItemsView, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -29,6 +29,53 @@ STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn",
                      "Byes", "Absent", "Rating", "Own")
 
 
+class SheetRows(Mapping[Cell, CellValue]):
+    """A sheet's cells kept row by row, each row the list of its values from column 1 (None
+    where it has none): the Standings, Crosstable and Progress sheets of 10,000 players
+    after 100 rounds are a million cells each, which as a dict of (row, column) keys would
+    cost a hundred bytes and more a cell. Reads as that dict would; it empties no cell."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, list[CellValue]] = {}
+
+    def put(self, row: int, values: list[CellValue], column: int = 1) -> None:
+        """These values from `column` on in `row` (None: no cell), over what is there."""
+        mine = self.rows.setdefault(row, [])
+        end = column - 1 + len(values)
+        if len(mine) < end:
+            mine.extend([None] * (end - len(mine)))
+        mine[column - 1 : end] = values
+
+    def __getitem__(self, cell: Cell) -> CellValue:
+        values = self.rows.get(cell[0])
+        value = values[cell[1] - 1] if values is not None and 0 < cell[1] <= len(values) \
+            else None
+        if value is None:
+            raise KeyError(cell)
+        return value
+
+    def __iter__(self) -> Iterator[Cell]:
+        return (cell for cell, _ in self.items())
+
+    def __len__(self) -> int:
+        return sum(len(values) - values.count(None) for values in self.rows.values())
+
+    def items(self) -> ItemsView[Cell, CellValue]:
+        return _RowItems(self)
+
+
+class _RowItems(ItemsView[Cell, CellValue]):
+    """The cells of `SheetRows` as ((row, column), value), row by row, made as they go."""
+
+    _mapping: SheetRows
+
+    def __iter__(self) -> Iterator[tuple[Cell, CellValue]]:
+        for row, values in self._mapping.rows.items():
+            for column, value in enumerate(values, start=1):
+                if value is not None:
+                    yield (row, column), value
+
+
 @dataclass(frozen=True)
 class SheetCells:
     """The cells one command writes into one sheet (1-based row and column; None empties a
@@ -37,7 +84,7 @@ class SheetCells:
 
     table: str  # the contract's name for the sheet: "Rounds", "Standings" or "Settings"
     sheet: str  # the sheet's name in this workbook
-    cells: dict[Cell, CellValue]
+    cells: Mapping[Cell, CellValue]
     clear: bool = False
     create: bool = False  # a workbook without the sheet gets it (one made by version 0.1)
 
@@ -61,7 +108,7 @@ def _shown_scaled(terms: Sequence[int | None], scale: int) -> list[CellValue]:
 def standings_cells(standings: Standings, groups: Mapping[str, str] | None = None,
                     short: frozenset[str] = frozenset(), language: str = "en",
                     report: Report | None = None
-                    ) -> dict[Cell, CellValue]:
+                    ) -> SheetRows:
     """The whole Standings sheet: headers, one row per ranked player, and a note below.
 
     With `groups` (some players have one) a Group column follows Own; the players listed
@@ -72,8 +119,8 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
     extra = list(REPORT_COLUMNS) if report is not None else []
     headers = [*STANDINGS_COLUMNS, *group, *extra,
                *(f"R{k + 1}" for k in range(standings.after_round))]
-    cells: dict[Cell, CellValue] = {(1, c): local_name(h, language)
-                                    for c, h in enumerate(headers, start=1)}
+    cells = SheetRows()
+    cells.put(1, [local_name(h, language) for h in headers])
     figures = {p.name: p for p in report.players} if report is not None else {}
     for r, row in enumerate(standings.rows, start=2):
         values: list[CellValue]
@@ -95,14 +142,13 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
                                                                      or None]
         if row.name in short:
             values[0] = f"{row.rank}*"
-        cells.update({(r, c): value for c, value in enumerate(values, start=1)
-                      if value is not None})
+        cells.put(r, values)
     note_row = len(standings.rows) + 3
-    cells[(note_row, 1)] = say(standings_note(standings), language)
+    cells.put(note_row, [say(standings_note(standings), language)])
     lines = [standings.note] if standings.note else []
     lines += [msg("Warning: {caution}", caution=line) for line in standings.cautions]
     for n, line in enumerate(lines, start=note_row + 1):
-        cells[(n, 1)] = say(line, language)
+        cells.put(n, [say(line, language)])
     return cells
 
 
@@ -172,43 +218,43 @@ def settings_cells(values: Sequence[tuple[str, str]], layout: Layout) -> dict[Ce
     return cells
 
 
-def crosstable_cells(report: Report, language: str = "en") -> dict[Cell, CellValue]:
+def crosstable_cells(report: Report, language: str = "en") -> SheetRows:
     """The whole Crosstable sheet: a row per player, a column per round (`12w1`, `5b½`,
     `bye`, `exc`, `club`, `—`), the score at the end, and what the marks mean below."""
     rounds = report.after_round
     rank_, name_, score_ = (local_name(h, language) for h in ("Rank", "Name", "Score"))
-    cells: dict[Cell, CellValue] = {(1, 1): rank_, (1, 2): name_, (1, rounds + 3): score_}
-    cells.update({(1, 2 + k): k for k in range(1, rounds + 1)})
+    cells = SheetRows()
+    cells.put(1, [rank_, name_, *range(1, rounds + 1), score_])
     rank = report.rank
+    marks: dict[str, str] = {}  # each mark once: a season repeats them a million times
     for r, p in enumerate(report.players, start=2):
-        cells[(r, 1)] = p.standing.rank
-        cells[(r, 2)] = p.name
-        for k, line in enumerate(p.rounds, start=3):
+        values: list[CellValue] = [p.standing.rank, p.name]
+        for line in p.rounds:
             mark = line.short(rank(line.opponent) if line.opponent is not None else None)
-            if mark:
-                cells[(r, k)] = mark
+            values.append(marks.setdefault(mark, mark) or None)
+        values += [None] * (rounds + 2 - len(values))
         if p.standing.score is not None:
-            cells[(r, rounds + 3)] = shown(p.standing.score)
-    cells[(len(report.players) + 3, 1)] = translate(
+            values.append(shown(p.standing.score))
+        cells.put(r, values)
+    cells.put(len(report.players) + 3, [translate(
         "After round {round}. Each round: the opponent's rank now, the colour (w, b) and the "
         "result (1, ½, 0; + and - by forfeit); bye, exc (excused), club (club duty), — (absent "
-        "without excuse).", language).format(round=rounds)
+        "without excuse).", language).format(round=rounds)])
     return cells
 
 
-def progress_cells(report: Report, language: str = "en") -> dict[Cell, CellValue]:
+def progress_cells(report: Report, language: str = "en") -> SheetRows:
     """The Progress sheet's table: every player's rank after every round, in today's
     order, from row 22 (the template's chart of the top ten reads rows 23-32)."""
     top = PROGRESS_HEADER_ROW
-    cells: dict[Cell, CellValue] = {(top, 1): local_name("Rank", language),
-                                    (top, 2): local_name("Name", language)}
-    cells.update({(top, 2 + k): k for k in range(1, report.after_round + 1)})
+    cells = SheetRows()
+    cells.put(top, [local_name("Rank", language), local_name("Name", language),
+                    *range(1, report.after_round + 1)])
+    places = list(range(len(report.players) + 1))  # each rank once, not once a cell
     for r, p in enumerate(report.players, start=top + 1):
-        cells[(r, 1)] = p.standing.rank
-        cells[(r, 2)] = p.name
-        for k, rank in enumerate(p.ranks, start=3):
-            if rank is not None:
-                cells[(r, k)] = rank
+        cells.put(r, [p.standing.rank, p.name,
+                      *(None if rank is None else places[rank] if rank < len(places) else rank
+                        for rank in p.ranks)])
     return cells
 
 

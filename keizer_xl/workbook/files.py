@@ -34,7 +34,14 @@ from keizer_xl.workbook.layout import (
     read_book,
 )
 from keizer_xl.workbook.pairings import pairings_edit
-from keizer_xl.workbook.plans import Unpaired, plan_pair, plan_recalc, plan_rename, plan_unpair
+from keizer_xl.workbook.plans import (
+    Unpaired,
+    plan_pair,
+    plan_recalc,
+    plan_rename,
+    plan_unpair,
+    recalc_edits,
+)
 from keizer_xl.workbook.xlsx import (
     MAX_ROWS,
     NotWritten,
@@ -277,7 +284,7 @@ def _planned(plan: Callable[[dict[str, Grid]], T], grids: dict[str, Grid],
 def _edits(edits: list[SheetCells], grids: dict[str, Grid] | None = None) -> list[SheetEdit]:
     """The writer's edits; with `grids`, also the Pairings sheet's values as they are once
     these edits are made, so that any viewer shows the current round."""
-    out = [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None,
+    out = [SheetEdit(e.sheet, e.cells, clear_below=1 if e.clear else None,
                      create=e.create) for e in edits]
     if grids is not None:
         pairings = pairings_edit(grids, [e.cells for e in edits if e.table == "Rounds"])
@@ -286,28 +293,33 @@ def _edits(edits: list[SheetCells], grids: dict[str, Grid] | None = None) -> lis
     return out
 
 
-def _planned_and_saved(path: Path, plan: Callable[[dict[str, Grid]], tuple[T, list[SheetCells]]]
-                       ) -> tuple[T, list[SheetCells], dict[str, Grid], bool]:
+def _planned_and_saved(path: Path, plan: Callable[[dict[str, Grid]], tuple[T, list[SheetCells]]],
+                       notes: bool = False) -> tuple[T, list[SheetCells], list[str], bool]:
     """The one way a command changes a workbook: hold the writer lock, read, check and
-    plan, then save the planned cells (and the Pairings values) atomically."""
+    plan, then save the planned cells (and the Pairings values) atomically. With `notes`,
+    also the boards used twice (`board_notes`), found before the sheets as read are let
+    go: the writer's work on a large season needs that memory."""
     with _one_writer(path):
         book, grids, unsaved = _open(path, write=True)
         planned, edits = _planned(plan, grids, unsaved)
+        saved = _edits(edits, grids)
+        found = board_notes(grids) if notes else []
+        del grids
         with _as_file_problem(path):
-            written = book.save(_edits(edits, grids))
-    return planned, edits, grids, written
+            written = book.save(saved)
+    return planned, edits, found, written
 
 
 def recalc(path: Path) -> Outcome:
     """Rewrite the Standings sheet after the last completed round."""
-    standings, _, grids, written = _planned_and_saved(path, plan_recalc)
-    return Outcome(path, standings, None, written, _notes(standings) + board_notes(grids))
+    standings, _, notes, written = _planned_and_saved(path, plan_recalc, notes=True)
+    return Outcome(path, standings, None, written, _notes(standings) + notes)
 
 
 def pair(path: Path) -> Outcome:
     """What the "Pair next round" button does: check, pair, append the round, standings."""
-    next_round, _, grids, written = _planned_and_saved(path, plan_pair)
-    notes = [*_notes(next_round.standings), *next_round.notes, *board_notes(grids)]
+    next_round, _, found, written = _planned_and_saved(path, plan_pair, notes=True)
+    notes = [*_notes(next_round.standings), *next_round.notes, *found]
     return Outcome(path, next_round.standings, next_round, written, notes)
 
 
@@ -353,11 +365,13 @@ def inspect(path: Path) -> tuple[Competition, Outcome]:
     workbook open elsewhere), writing nothing. A workbook open in Excel or LibreOffice is
     read as last saved there."""
     book, grids, unsaved = _open(path)
-    competition, _ = _planned(read_book, grids, unsaved)
-    standings, edits = plan_recalc(grids)
-    with _as_file_problem(path):
-        book.try_edits(_edits(edits, grids))
+    competition, layout = _planned(read_book, grids, unsaved)
+    standings, edits = recalc_edits(competition, layout, grids)
+    saved = _edits(edits, grids)
     notes = [*open_elsewhere(path), *_notes(standings), *board_notes(grids)]
+    del grids  # let go before the writer's work, as `recalc` does
+    with _as_file_problem(path):
+        book.try_edits(saved)
     return competition, Outcome(path, standings, notes=notes)
 
 

@@ -39,7 +39,7 @@ def with_cautions(standings: Standings, competition: Competition, layout: Layout
     return dataclasses.replace(standings, cautions=layout.warnings(competition))
 
 
-def sheet_cells(table: str, layout: Layout, cells: dict[Cell, CellValue],
+def sheet_cells(table: str, layout: Layout, cells: Mapping[Cell, CellValue],
                 clear: bool = False) -> SheetCells:
     """These cells of one of the contract's sheets, under its name in this workbook."""
     return SheetCells(table, layout.sheet[table], cells, clear)
@@ -48,7 +48,12 @@ def sheet_cells(table: str, layout: Layout, cells: dict[Cell, CellValue],
 def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]:
     """What "Recalculate" writes: the Standings after the last completed round, and the
     Crosstable and Progress sheets."""
-    competition, layout = read_book(grids)
+    return recalc_edits(*read_book(grids), grids)
+
+
+def recalc_edits(competition: Competition, layout: Layout, grids: Mapping[str, Grid]
+                 ) -> tuple[Standings, list[SheetCells]]:
+    """`plan_recalc` of the competition already read from these sheets."""
     final = final_order(with_cautions(competition.standings(), competition, layout))
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
     report = build_report(competition.season, final.standings)

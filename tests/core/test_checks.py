@@ -108,3 +108,25 @@ def test_an_earlier_round_without_result_is_a_problem() -> None:
     found = problems(players(), rounds([[1, 1, "Anna", "Bram", None],
                                         [2, 1, "Anna", "Cor", "1-0"]]))
     assert places(found) == [("Rounds", 2, "Result")]
+
+
+@pytest.mark.parametrize(("count", "last", "refused"), [
+    (10_000, 120, False), (12_000, 100, False), (1_201, 1_000, True), (20_000, 61, True)])
+def test_a_season_past_the_largest_is_refused_before_anything_is_computed(
+        count: int, last: int, refused: bool) -> None:
+    """Players times rounds past MAX_SEASON (a few rows of Rounds can declare twenty
+    million) are refused at the first row of the last round; up to it they are read."""
+    from keizer_xl.core.checks import MAX_SEASON
+
+    names = [f"P{i}" for i in range(count)]
+    body = [[k, None, names[k % count], None, "excused"] for k in range(1, last + 1)]
+    p, r = players([[n, None, None, None, None] for n in names]), rounds(body)
+    assert (count * last > MAX_SEASON) == refused
+    if not refused:
+        assert build_season(p, r, Settings()).last_round == last
+        return
+    found = problems(p, r)
+    assert places(found) == [("Rounds", last + 1, "Round")]
+    assert str(found[0].message) == (
+        f"{count:,} players over {last:,} rounds are more than keizer_xl computes: at most "
+        "1,200,000 players times rounds (10,000 players over 120 rounds, or 20,000 over 60)")

@@ -201,13 +201,14 @@ class Package:
                 check_editable(functools.partial(self.stream, part), edit.sheet,
                                self.path.name, rows(edit.sheet) if rows else MAX_ROWS)
                 self.scanned.add(part)
-            sheet = Sheet(self.part(part) or b"", f"{self.path.name}: sheet {edit.sheet!r}")
+            sheet = Sheet(self._unkept(part), f"{self.path.name}: sheet {edit.sheet!r}")
             if sheet.apply(edit, strings):
                 self.changed[part] = sheet.to_bytes()
                 self._pack_early(part)
             formulas_removed = formulas_removed or sheet.formulas_removed
+            del sheet  # its rows taken apart let go before the next sheet's
         self.changed = {k: v for k, v in self.changed.items()
-                        if k not in self.infos or v != self.content(k)}
+                        if k not in self.infos or not self._unchanged(k, v)}
         if not self.changed:
             return False
         if formulas_removed and book.calc_chain:
@@ -215,6 +216,22 @@ class Package:
         if self._has_formulas(book):
             book.recalculate_on_load()
         return True
+
+    def _unkept(self, part: str) -> bytes:
+        """A sheet's current bytes, unpacked without keeping them (`content` keeps a part):
+        a season's Rounds sheet is a hundred MB, and the edited sheet is kept instead."""
+        if part in self.changed or part in self.data or part not in self.infos:
+            return self.part(part) or b""
+        return b"".join(self.stream(part))
+
+    def _unchanged(self, part: str, content: bytes | None) -> bool:
+        """Is this the part's content as stored? Told by its size and CRC where they differ,
+        without unpacking the part again."""
+        info = self.infos[part]
+        if content is None or len(content) != info.file_size or \
+                zlib.crc32(content) != info.CRC:
+            return False
+        return content == self.content(part)
 
     def _strings(self, part: str) -> bytes | None:
         """The shared-string table, once its texts are counted (see `count_strings`)."""

@@ -29,6 +29,8 @@ from keizer_xl.workbook.xlsx._strings import MAX_TABLE, count_strings, told_its_
 from keizer_xl.workbook.xlsx.errors import NotAWorkbook, Reason, SheetTooLarge
 
 if TYPE_CHECKING:
+    from python_calamine import CalamineSheet
+
     from keizer_xl.workbook.xlsx._package import Package
     from keizer_xl.workbook.xlsx._zipcopy import Member
 
@@ -134,9 +136,28 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
         from python_calamine import CalamineWorkbook
 
         book = CalamineWorkbook.from_filelike(small)
-        return {name: SheetValues(book.get_sheet_by_name(name).to_python(
-                    skip_empty_area=False), scans[name].unsaved, scans[name].errors)
+        return {name: SheetValues(_rows(book.get_sheet_by_name(name)), scans[name].unsaved,
+                                  scans[name].errors)
                 for name in wanted}
     except Exception as exc:  # calamine raises its own types for damaged parts
         raise NotAWorkbook("{where} could not be read as a workbook ({reason}).",
                            where=where, reason=exc) from None
+
+
+def _rows(sheet: CalamineSheet) -> Sequence[Sequence[object]]:
+    """The sheet's values from A1 (calamine's `to_python(skip_empty_area=False)`), each
+    text and number one object however often the sheet repeats it: a season's Rounds sheet
+    names every player hundreds of times, which as copies would cost hundreds of MB."""
+    start = sheet.start
+    if start is None:  # nothing in it (calamine has no rows to go through)
+        return sheet.to_python(skip_empty_area=False)
+    pad: list[object] = [""] * start[1]  # `iter_rows` starts at the first used column
+    texts: dict[str, str] = {}
+    numbers: dict[float, float] = {}  # not 0.0, which would stand for -0.0 too
+    text, number = texts.setdefault, numbers.setdefault
+    rows: list[Sequence[object]] = []
+    for row in sheet.iter_rows():
+        values: list[object] = [text(v, v) if type(v) is str else
+                                number(v, v) if type(v) is float and v else v for v in row]
+        rows.append(pad + values if pad else values)
+    return rows

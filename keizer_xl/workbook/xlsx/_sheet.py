@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from keizer_xl.workbook.xlsx._cells import (
@@ -60,7 +60,7 @@ class SheetEdit:
     """
 
     sheet: str
-    cells: dict[tuple[int, int], CellValue]
+    cells: Mapping[tuple[int, int], CellValue]
     clear_below: int | None = None
     create: bool = False
 
@@ -80,18 +80,24 @@ class Sheet:
         if m is None:
             raise NotAWorkbook("{where} is damaged (it has no cell data).", where=where)
         self.head, self.sheet_data_tag = text[: m.start()], m.group(0)
+        # the rows stay the part's bytes until they are taken apart (`body`): new rows after
+        # the last (a new round) are written after them as they are, so that a season's
+        # Rounds sheet is neither decoded whole nor copied
+        self.data = data
+        start = len(text[: m.end()].encode("utf-8"))
         if self.sheet_data_tag.endswith("/>"):
-            body, self.tail = "", text[m.end() :]
+            self.rows_at, self.tail = (start, start), text[m.end() :]
         else:
             close = text.find(f"</{p}sheetData>", m.end())
             if close < 0:
                 raise NotAWorkbook("{where} is damaged (its cell data is not closed).",
                                    where=where)
-            body, self.tail = text[m.end() : close], text[close + len(f"</{p}sheetData>") :]
-        self.body = body
+            self.tail = text[close + len(f"</{p}sheetData>") :]
+            self.rows_at = (start, data.find(f"</{p}sheetData>".encode(), start))
+        del text
+        self._body: str | None = None
         self._items: list[Row | str] | None = None  # split into rows only when needed
-        self.appended: str | None = None  # new rows after the last one (the common case)
-        self.appended_rows: list[Row] = []  # ... and those rows
+        self.appended: list[Row] | None = None  # new rows after the last one (the common case)
         self.column_styles = [
             (int(a["min"]), int(a["max"]), a["style"])
             for a in map(attributes, start_tag(p, "col").findall(self.head))
@@ -100,6 +106,13 @@ class Sheet:
         self.formulas_removed = False
         self.shared_masters_removed: list[tuple[str, str]] = []  # (si, cell reference)
         self._cell_starts: dict[int, tuple[str, str]] = {}  # see `_cell_start`
+
+    @property
+    def body(self) -> str:
+        """The text inside `<sheetData>`, decoded when first needed."""
+        if self._body is None:
+            self._body = self.data[self.rows_at[0] : self.rows_at[1]].decode("utf-8")
+        return self._body
 
     @property
     def items(self) -> list[Row | str]:
@@ -112,13 +125,16 @@ class Sheet:
         self._items = value
 
     def _last_row_number(self) -> int | None:
-        """The number of the last `<row>` (0 when there is none); None if it has no `r`."""
-        at = self.body.rfind(f"<{self.p}row")
-        while at >= 0 and self.body[at + len(self.p) + 4: at + len(self.p) + 5] not in " \t\r\n/>":
-            at = self.body.rfind(f"<{self.p}row", 0, at)
+        """The number of the last `<row>` (0 when there is none); None if it has no `r`.
+        Found in the part's bytes, of which only the last row is decoded."""
+        data, (start, end) = self.data, self.rows_at
+        tag = f"<{self.p}row".encode()
+        at = data.rfind(tag, start, end)
+        while at >= 0 and data[at + len(tag) : at + len(tag) + 1] not in b" \t\r\n/>":
+            at = data.rfind(tag, start, at)
         if at < 0:
             return 0 if not self.body.strip() else None
-        m = start_tag(self.p, "row").match(self.body, at)
+        m = start_tag(self.p, "row").match(data[at:end].decode("utf-8"))
         r = attr(m.group(0), "r") if m else None
         return int(r) if r and r.isdigit() else None
 
@@ -172,8 +188,7 @@ class Sheet:
                    if isinstance(made := self._new_row(number, wanted[number]), Row)]
             if not new:
                 return False
-            self.appended = "".join(made.markup for made in new)
-            self.appended_rows = new
+            self.appended = new
             return True
         existing = {item.number for item in self.items if isinstance(item, Row)}
         new_rows = sorted(n for n in wanted if n not in existing)
@@ -345,10 +360,13 @@ class Sheet:
             )
 
     def to_bytes(self) -> bytes:
-        """The edited part; refuses to produce a sheet Excel would call damaged."""
+        """The edited part; refuses to produce a sheet Excel would call damaged.
+
+        Encoded row by row (see `_encoded`)."""
         if self.appended is not None:
             return self._appended_bytes(self.appended)
-        body = "".join(_markup(self.items))
+        markups = _markup(self.items)
+        body = "".join(markups) if self.shared_masters_removed else ""
         for si, ref in self.shared_masters_removed:
             for tag in start_tag(self.p, "f").findall(body):
                 if (
@@ -367,7 +385,7 @@ class Sheet:
         if not well_formed((head + self._sheet_data(others) + self.tail).encode("utf-8")):
             raise NotAWorkbook("{where} has markup keizer_xl cannot edit safely.",
                                where=self.where)
-        return (head + self._sheet_data(body) + self.tail).encode("utf-8")
+        return _encoded([head, *self._sheet_data_pieces(markups), self.tail])
 
     def sound_outside_cells(self) -> bool:
         """Is the sheet well-formed apart from its rows (which a reader parses anyway)?"""
@@ -377,10 +395,18 @@ class Sheet:
         """The `<sheetData>` element holding these rows."""
         if not body:
             return f"<{self.p}sheetData/>"
+        return f"{self._open_sheet_data()}{body}</{self.p}sheetData>"
+
+    def _sheet_data_pieces(self, markups: Sequence[str | memoryview]
+                           ) -> list[str | memoryview]:
+        """`_sheet_data` of the rows' markups, in pieces."""
+        if not any(markups):
+            return [f"<{self.p}sheetData/>"]
+        return [self._open_sheet_data(), *markups, f"</{self.p}sheetData>"]
+
+    def _open_sheet_data(self) -> str:
         open_tag = self.sheet_data_tag
-        if open_tag.endswith("/>"):
-            open_tag = open_tag[:-2].rstrip() + ">"
-        return f"{open_tag}{body}</{self.p}sheetData>"
+        return open_tag[:-2].rstrip() + ">" if open_tag.endswith("/>") else open_tag
 
     def _extent(self, items: list[Row | str]) -> tuple[set[int], set[int]]:
         """The columns of the cells in `items`, and the rows of the first and last cell
@@ -401,20 +427,21 @@ class Sheet:
                 last = rows[-1]
         return columns, set() if first is None or last is None else {first, last}
 
-    def _appended_bytes(self, appended: str) -> bytes:
+    def _appended_bytes(self, new: list[Row]) -> bytes:
         """The part with new rows after the last; the old dimension covers the rows above.
 
         The new rows need no well-formedness check: every bit of them was made by
         `_new_row` from checked values (text escaped, styles digits only)."""
-        sheet_data = self._sheet_data(self.body + appended)
+        start, end = self.rows_at
+        sheet_data = self._sheet_data_pieces([memoryview(self.data)[start:end],
+                                              *(row.markup for row in new)])
         m = start_tag(self.p, "dimension").search(self.head)
         old = CELL_REF.findall(attr(m.group(0), "ref") or "") if m else []
-        new = self.appended_rows
         columns = {column for row in new if row.made for column in row.made}
         columns.update(column_number(letters) for letters, _ in old)
         head = self._with_dimension(columns, {new[0].number, new[-1].number,
                                               *(int(n) for _, n in old)})
-        return (head + sheet_data + self.tail).encode("utf-8")
+        return _encoded([head, *sheet_data, self.tail])
 
     def _with_dimension(self, columns: Collection[int], rows: Collection[int]) -> str:
         """The part before sheetData, with `<dimension ref>` spanning these columns and rows
@@ -482,6 +509,15 @@ def _cell_refs(p: str) -> re.Pattern[str]:
     return re.compile(
         rf"""<{re.escape(p)}c\s(?:[^>]*?\s)?r\s*=\s*["']([A-Za-z]{{1,3}})([0-9]{{1,7}})["']"""
     )
+
+
+def _encoded(pieces: list[str | memoryview]) -> bytes:
+    """The pieces of a part's text as UTF-8 (those of the part as it was, as they are),
+    encoded one by one: a sheet of a million cells is tens of MB of text, twice that as
+    one Python string once it holds a character past Latin-1 (the Crosstable's `—`), and
+    joined whole it would be copied again and again."""
+    return b"".join([piece.encode("utf-8") if isinstance(piece, str) else piece
+                     for piece in pieces])
 
 
 def _markup(items: list[Row | str]) -> list[str]:
