@@ -20,6 +20,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._cells import Row
@@ -74,16 +75,15 @@ def _ref(cell: tuple[int, int]) -> str:
 
 # -- scanning a sheet ------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _Patterns:
-    """A prefix's patterns for scanning a sheet (bytes), made once."""
+class _Patterns(NamedTuple):
+    """A prefix's patterns for scanning a sheet (bytes), made once (a plain record: a
+    NamedTuple costs a fifth of a frozen dataclass to define, at every start)."""
 
     odd: re.Pattern[bytes]  # a cell whose start tag does not begin with its reference
     rows: re.Pattern[bytes]  # a cell holding something: its row
     columns: re.Pattern[bytes]  # ... its column letters
     cells: re.Pattern[bytes]  # ... both
-    shared: re.Pattern[bytes]  # a cell holding a shared text: its index
-    any_shared: re.Pattern[bytes]  # any cell of the shared-text type
+    shared: re.Pattern[bytes]  # a cell of the shared-text type: its index (b"" if unread)
     inline: re.Pattern[bytes]  # a cell's own text
     sheet_data: re.Pattern[bytes]
     cell_end: bytes
@@ -101,8 +101,7 @@ def _patterns(p: str) -> _Patterns:
         rows=re.compile(rb"<" + e + rb'c r="[A-Z]{1,3}([0-9]{1,7})' + holding),
         columns=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})[0-9]{1,7}' + holding),
         cells=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})([0-9]{1,7})' + holding),
-        shared=re.compile(shared_type + rb"[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</"),
-        any_shared=re.compile(shared_type),
+        shared=re.compile(shared_type + rb"(?:[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</)?"),
         inline=re.compile(rb"<" + e + rb"is[\s>](.*?)</" + e + rb"is>", re.DOTALL),
         sheet_data=re.compile(rb"<" + e + rb"sheetData" + TAG_REST.encode()),
         cell_end=f"</{p}c>".encode(), row_end=f"</{p}row>".encode(),
@@ -369,9 +368,9 @@ class _SheetScan:
         assert patterns is not None
         text = 0
         if strings is not None and strings.lengths and (b'"s"' in piece or b"'s'" in piece):
-            shared = patterns.shared.findall(piece)
-            text += strings.text(shared) + strings.longest * (
-                len(patterns.any_shared.findall(piece)) - len(shared))
+            found = patterns.shared.findall(piece)  # one pass: every such cell, its index
+            shared = [index for index in found if index]
+            text += strings.text(shared) + strings.longest * (len(found) - len(shared))
         if b"is>" in piece and self._inline_counts(len(piece)):
             text += sum(map(len, patterns.inline.findall(piece)))
         self._count_text(text)
