@@ -1,10 +1,12 @@
 """The `keizer-xl` command line (`run`: the program; `main`: its command group) and its
 built-in example (`demo`).
 
-The other modules serve these, one job each: `program` (the process set up for one
-command), `prelude` (around every command's work), `speech` (its language), `tables` (the
-terminal tables), `batch` (recalc of many files), `fixes` (unpair, rename) and `exchange`
-(files of the chess world: ratings, export).
+The commands live in modules by kind, each imported only when its command runs:
+`commands` (new, pair, check, standings, publish, demo), `batch` (recalc of one file or
+many), `fixes` (unpair, rename, unlock), `exchange` (files of the chess world: ratings,
+export) and `lite`. The other modules serve them, one job each: `program` (the process set
+up for one command), `prelude` (around every command's work), `speech` (its language) and
+`tables` (the terminal tables).
 """
 
 __all__ = ["demo", "main", "run"]

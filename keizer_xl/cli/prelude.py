@@ -80,6 +80,8 @@ def _tune_gc() -> None:
     Reading a large season makes a few hundred thousand objects and hardly any garbage
     cycles, yet the collector, tuned for long-running programs, would walk them (and the
     imports' as many) hundreds of times: some 70 ms of a large pairing. The objects alive
-    now are left out of its walks (`freeze`) and it runs every 50,000 new objects, not 700."""
+    now are left out of its walks (`freeze`) and it runs every 50,000 new objects, not 700,
+    from now on (the program paused it for its imports, see `program`)."""
     gc.freeze()
     gc.set_threshold(*COLLECTOR)
+    gc.enable()

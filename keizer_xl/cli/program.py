@@ -4,8 +4,10 @@ that before anything else is imported (`keizer_xl.cli.run`, the console script's
 Importing the command line (click, the commands, and through them keizer_xl's rule book
 and numpy) makes many thousands of objects and hardly any garbage; the collector, tuned for
 long-running programs, would walk them again and again meanwhile. So the program sets it up
-first, and the command line is imported after. Only the program does: tests and scripts run
-the commands inside their own long process, which must be left as it was.
+first, and the command line is imported after: the collector waits until the command's
+work starts (see `prelude`), which leaves the imports' objects out of its walks. Only the
+program does: tests and scripts run the commands inside their own long process, which must
+be left as it was.
 """
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ COLLECTOR = (50_000, 20, 20)  # the collector's thresholds for one short command
 
 def as_program() -> None:
     """Mark this process as the `keizer-xl` program itself (or one of its workers), which
-    ends with its command: only then is the garbage collector tuned (from here on, so the
-    command's imports are not walked time and again either; see `prelude`), and numpy's
-    linear algebra kept to one thread (before numpy is imported; a number the user set
-    stays, and so does a numpy imported already)."""
+    ends with its command: only then is the garbage collector tuned (paused from here
+    until the command's work starts, so the command's imports are not walked at all; see
+    `prelude`), and numpy's linear algebra kept to one thread (before numpy is imported; a
+    number the user set stays, and so does a numpy imported already)."""
     _program[0] = True
+    gc.disable()  # until the command's work starts (see `prelude`)
     gc.set_threshold(*COLLECTOR)
     for name in BLAS_THREADS:
         os.environ.setdefault(name, "1")

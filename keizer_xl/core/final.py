@@ -10,14 +10,13 @@ renumbered only in the table shown, shared places staying shared.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from keizer_xl.core.messages import Joined, Name, msg
 from keizer_xl.core.scoring import Standings
 
 
-@dataclass(frozen=True)
-class FinalOrder:
+class FinalOrder(NamedTuple):
     """The standings as shown, and the players listed last for too few games."""
 
     standings: Standings

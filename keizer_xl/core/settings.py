@@ -10,7 +10,8 @@ import dataclasses
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import Joined, Name, msg
@@ -145,8 +146,7 @@ def _whole_from(low: int) -> Callable[[object], int]:
     return lambda value: parse_whole(value, low)
 
 
-@dataclass(frozen=True)
-class SettingSpec:
+class SettingSpec(NamedTuple):
     """Everything about one setting, in one place: its name on the sheet, the Settings field
     it fills, how the typed words are read, what blank means, the words a dropdown offers,
     what each preset puts there (as the words a secretary would type) and what it does.
@@ -160,7 +160,7 @@ class SettingSpec:
     default: str  # what a blank cell means, in the secretary's words
     meaning: str
     choices: tuple[str, ...] | None = None
-    presets: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    presets: Mapping[str, str] = MappingProxyType({})
     rule: bool = True  # False: not a rule of the game (a name), not listed as a changed rule
     range: tuple[int, int] | None = None  # the sensible numbers, both ends included
 

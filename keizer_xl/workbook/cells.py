@@ -8,8 +8,8 @@ only cells keizer_xl writes. `plans` puts them together into what a command writ
 from __future__ import annotations
 
 from collections.abc import ItemsView, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from keizer_xl.core.messages import Message, msg
 from keizer_xl.core.model import Entry, Game
@@ -76,8 +76,7 @@ class _RowItems(ItemsView[Cell, CellValue]):
                     yield (row, column), value
 
 
-@dataclass(frozen=True)
-class SheetCells:
+class SheetCells(NamedTuple):
     """The cells one command writes into one sheet (1-based row and column; None empties a
     cell). `clear` first empties every other cell of the sheet: the Standings sheet, which
     keizer_xl owns entirely."""

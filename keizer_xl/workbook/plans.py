@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from keizer_xl.core.errors import KeizerError, Problem
 from keizer_xl.core.final import final_order
@@ -93,8 +93,7 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
     return next_round, edits
 
 
-@dataclass(frozen=True)
-class Unpaired:
+class Unpaired(NamedTuple):
     """What "Undo last pairing" took back: the round's rows, and the standings now shown."""
 
     round: int

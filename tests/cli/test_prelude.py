@@ -20,7 +20,8 @@ PLAYERS = [{"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"}
 # The program as its console script starts it, telling the collector's state as it ends.
 PROGRAM = """
 import atexit, gc, sys
-atexit.register(lambda: print("collector", *gc.get_threshold(), gc.get_freeze_count() > 0))
+atexit.register(lambda: print("collector", *gc.get_threshold(), gc.get_freeze_count() > 0,
+                              gc.isenabled()))
 from keizer_xl.cli import run
 sys.argv[0] = "keizer-xl"
 run()
@@ -46,11 +47,12 @@ def test_the_program_sets_the_collector_up_for_its_command(book: Callable[..., P
     done = subprocess.run([sys.executable, "-c", PROGRAM, "check", str(path)], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "collector 50000 20 20 True"
+    assert done.stdout.splitlines()[-1] == "collector 50000 20 20 True True"
 
 
 # The program as its console script starts it, telling what numpy's linear-algebra library
-# was told when numpy was first imported, and how often the collector was to run then.
+# was told when numpy was first imported, and how often the collector was to run then (it
+# waits until the command's work starts).
 BLAS = """
 import gc, os, sys
 seen = []
@@ -58,7 +60,7 @@ class Watch:
     def find_spec(self, name, path=None, target=None):
         if name == "numpy" and not seen:
             seen.append([os.environ.get(v) for v in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")])
-            seen[0].append(gc.get_threshold()[0])
+            seen[0] += [gc.get_threshold()[0], gc.isenabled()]
 sys.meta_path.insert(0, Watch())
 import atexit
 atexit.register(lambda: print("at numpy's import", *seen[0]))
@@ -81,9 +83,9 @@ def blas_threads(path: Path, **environment: str) -> str:
 def test_the_program_starts_numpy_with_one_blas_thread_and_the_collector_set(
         book: Callable[..., Path]) -> None:
     path = book(PLAYERS)
-    assert blas_threads(path) == "at numpy's import 1 1 50000"
+    assert blas_threads(path) == "at numpy's import 1 1 50000 False"
 
 
 def test_the_program_keeps_the_blas_threads_the_user_set(book: Callable[..., Path]) -> None:
     path = book(PLAYERS)
-    assert blas_threads(path, OPENBLAS_NUM_THREADS="3") == "at numpy's import 3 1 50000"
+    assert blas_threads(path, OPENBLAS_NUM_THREADS="3") == "at numpy's import 3 1 50000 False"
