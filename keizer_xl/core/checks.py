@@ -56,6 +56,7 @@ from keizer_xl.core.words import (
 
 PLAYER_COLUMNS = ("Name", "Rating", "Joined", "Left", "Present")
 ROUND_COLUMNS = ("Round", "Board", "White", "Black", "Result")
+SUGGESTIONS = 100  # names not found that get a "did you mean": each searches every name
 
 Row = tuple[Hashable, Mapping[str, Any]]  # (row label, {canonical column: cell value})
 
@@ -262,6 +263,8 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
     for p in players:
         plain.setdefault(_without_accents(name_key(p.name)), []).append(p)
 
+    suggested: dict[str, str] = {}  # a name not found -> its "did you mean" (or "")
+
     def player(value: object, label: Hashable, col: str) -> Player | None:
         """The player a cell names (not yet in `typed`); None, with a problem, if nobody.
 
@@ -279,8 +282,14 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
                                      "Players sheet)", typed=name, name=found.name),
                                  table.name, label, col)
         if found is None:
+            # a suggestion searches every name: for the first few names not found only (a
+            # sheet whose columns slid has a problem in every row, and a check stays quick)
+            guessed = suggested.get(name)
+            if guessed is None:
+                guessed = did_you_mean(name, names) if len(suggested) < SUGGESTIONS else ""
+                suggested[name] = guessed
             problems.add(msg("'{name}' is not on the Players sheet{suggestion}", name=name,
-                             suggestion=did_you_mean(name, names)), table.name, label, col)
+                             suggestion=guessed), table.name, label, col)
         return found
 
     def once(round_no: int, p: Player, label: Hashable, col: str) -> None:

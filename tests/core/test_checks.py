@@ -64,6 +64,21 @@ def test_every_problem_is_reported_at_once_with_its_place() -> None:
     assert "'l-0'" in found[2].message
 
 
+def test_only_the_first_names_not_found_get_a_suggestion_each_every_one_a_problem() -> None:
+    """A Rounds sheet whose columns slid names nobody in every row; each is named, but only
+    the first `SUGGESTIONS` names search the players for a look-alike (the same name again
+    gets the same one), so that such a check stays quick."""
+    from keizer_xl.core.checks import SUGGESTIONS
+
+    unknown = [f"Anna {i}x" for i in range(SUGGESTIONS + 20)]
+    rows = [[1 + i // 2, None, name, None, "bye"] for i, name in enumerate(unknown)]
+    rows.append([99, None, unknown[0], None, "bye"])  # the first again: its suggestion again
+    found = problems(players(), rounds(rows))
+    assert len(found) == len(rows)
+    suggested = ["did you mean 'Anna'" in f.message for f in found]
+    assert suggested == [True] * SUGGESTIONS + [False] * 20 + [True]
+
+
 def test_a_player_twice_in_one_round() -> None:
     found = problems(players(), rounds([[1, 1, "Anna", "Bram", "1-0"],
                                         [1, 2, "Anna", "Cor", "0-1"]]))
