@@ -127,15 +127,10 @@ def _new_from(file: Path, source: Path, language: str | None, lite: bool = False
         raise click.UsageError(t("{file}: --from takes a KeizerForClubs tournament (.s3db), "
                                  "last season's workbook (.xlsx, .xlsm) or a TRF file (.trf)",
                                  file=source))
+    from keizer_xl.cli.kfc import made_from
     from keizer_xl.exchange.trffiles import new_from_trf
 
-    outcome, _ = perform(lambda: new_from_trf(source, file, language, lite))
-    speak(workbook=outcome.language)
-    for line in outcome.notes:
-        note(line)
-    say(t("Made {file} from {source}: {count} players, {rounds} rounds, standings written. "
-          "Next: keizer-xl pair {file}", file=typed(file), source=source,
-          count=outcome.players, rounds=outcome.rounds))
+    made_from(perform(lambda: new_from_trf(source, file, language, lite))[0], file, source)
 
 
 @click.command()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from keizer_xl.cli.prelude import perform
 from keizer_xl.cli.speech import note, say, speak, t, typed
@@ -15,7 +16,12 @@ def new_from_kfc(file: Path, source: Path, language: str | None, lite: bool = Fa
     `language` (the one asked for), else in the file's own."""
     from keizer_xl.exchange.kfcfiles import new_from_kfc as make
 
-    outcome = perform(lambda: make(source, file, language, lite))
+    made_from(perform(lambda: make(source, file, language, lite)), file, source)
+
+
+def made_from(outcome: Any, file: Path, source: Path) -> None:
+    """Say what a workbook made from another program's file holds, in its language (a
+    season brought in from KeizerForClubs or from a TRF file)."""
     speak(workbook=outcome.language)
     for line in outcome.notes:
         note(line)
