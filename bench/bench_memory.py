@@ -181,6 +181,9 @@ def workbooks(work: Path) -> list[tuple[str, Path]]:
                                            part=hostile.STANDINGS_PART)),
         ("250 MB of spaces in Standings ({size}; refused at 64 MB)",
          hostile.padded(work / "padded.xlsx", 250 << 20)),
+        ("12,000 players × 99 rounds, the most Rounds rows keizer_xl reads (693,000), "
+         "packed tightly: texts shared, cells without references ({size})",
+         hostile.season(work / "tight.xlsx", 12_000, 99, 5_000, 2_000, shared=True)),
     ]
 
 

@@ -79,15 +79,29 @@ def past_the_rows(path: Path, last: int = 1_048_576, part: str = ROUNDS_PART) ->
 
 
 def season(path: Path, players: int, rounds: int, games: int = 0, rests: int = 1,
-           name_length: int = 0) -> Path:
+           name_length: int = 0, shared: bool = False) -> Path:
     """A club workbook of `players` players, all present, whose Rounds sheet holds
     `rounds` rounds of `games` games and `rests` excused players each (each player once a
     round, every result 1-0), written straight as XML: a Rounds sheet as long as keizer_xl
     reads packs into a few MB, and a round or two of rows declare the players times rounds
     its Standings, Crosstable and Progress sheets have a cell for. Names are `P1`, `P2`,
-    ..., padded with x to `name_length` characters."""
+    ..., padded with x to `name_length` characters. `shared`: the Rounds sheet as small as
+    a valid file holds it, its texts entries of the shared-strings table (as Excel saves
+    them) and its cells without their references (which the format lets a writer leave
+    out: each cell is then in the next column)."""
     def name(i: int) -> bytes:
         return f"P{i + 1}".ljust(name_length, "x").encode()
+
+    def cell(column: bytes, row: int, value: bytes) -> bytes:
+        if not shared:
+            return b'<c r="%s%d" t="inlineStr"><is><t>%s</t></is></c>' % (column, row, value)
+        return b'<c t="s"><v>%d</v></c>' % entries[value]
+
+    def table(old: bytes) -> Iterator[bytes]:
+        end = old.rindex(b"</sst>")
+        yield re.sub(rb'uniqueCount="\d+"', b'uniqueCount="%d"' % len(entries), old[:end],
+                     count=1)
+        yield b"".join(b"<si><t>%s</t></si>" % text for text in added) + old[end:]
 
     def sheet(old: bytes) -> Iterator[bytes]:
         end = old.index(b"</sheetData>")
@@ -96,18 +110,19 @@ def season(path: Path, players: int, rounds: int, games: int = 0, rests: int = 1
         for r in range(1, rounds + 1):
             for g in range(games):
                 white, black = (2 * g + r) % players, (2 * g + 1 + r) % players
-                rows.append(b'<row r="%d"><c r="A%d"><v>%d</v></c><c r="B%d"><v>%d</v></c>'
-                            b'<c r="C%d" t="inlineStr"><is><t>%s</t></is></c>'
-                            b'<c r="D%d" t="inlineStr"><is><t>%s</t></is></c>'
-                            b'<c r="E%d" t="inlineStr"><is><t>1-0</t></is></c></row>'
-                            % (row, row, r, row, g + 1, row, name(white), row, name(black),
-                               row))
+                rows.append((b'<row r="%d"><c><v>%d</v></c><c><v>%d</v></c>' % (row, r, g + 1)
+                             if shared else
+                             b'<row r="%d"><c r="A%d"><v>%d</v></c><c r="B%d"><v>%d</v></c>'
+                             % (row, row, r, row, g + 1)) + cell(b"C", row, name(white))
+                            + cell(b"D", row, name(black)) + cell(b"E", row, b"1-0")
+                            + b"</row>")
                 row += 1
             for k in range(rests):
-                rows.append(b'<row r="%d"><c r="A%d"><v>%d</v></c>'
-                            b'<c r="C%d" t="inlineStr"><is><t>%s</t></is></c>'
-                            b'<c r="E%d" t="inlineStr"><is><t>excused</t></is></c></row>'
-                            % (row, row, r, row, name((2 * games + k + r) % players), row))
+                rows.append((b'<row r="%d"><c><v>%d</v></c><c/>' % (row, r) if shared else
+                             b'<row r="%d"><c r="A%d"><v>%d</v></c>' % (row, row, r))
+                            + cell(b"C", row, name((2 * games + k + r) % players))
+                            + (b"<c/>" if shared else b"") + cell(b"E", row, b"excused")
+                            + b"</row>")
                 row += 1
             if len(rows) >= 10_000:
                 yield b"".join(rows)
@@ -118,7 +133,13 @@ def season(path: Path, players: int, rounds: int, games: int = 0, rests: int = 1
 
     plain = path.with_name("plain-" + path.name)
     build_template(plain, [{"Name": name(i).decode(), "Present": "x"} for i in range(players)])
-    return rewritten(plain, path, {ROUNDS_PART: sheet})
+    with zipfile.ZipFile(plain) as made:  # the names are entries already (of Players)
+        texts = re.findall(rb"<si><t>([^<]*)</t></si>|<si>", made.read(TABLE_PART))
+    entries = {text: i for i, text in reversed(list(enumerate(texts)))}
+    added = [text for text in (b"1-0", b"excused") if text not in entries]
+    entries.update((text, len(texts) + i) for i, text in enumerate(added))
+    changes = {TABLE_PART: table, ROUNDS_PART: sheet} if shared else {ROUNDS_PART: sheet}
+    return rewritten(plain, path, changes)
 
 
 def padded(path: Path, spaces: int = 1 << 30, part: str = STANDINGS_PART) -> Path:

@@ -137,6 +137,23 @@ def test_the_largest_season_declared_in_a_few_rows_is_recalculated_within_the_li
     assert (len(season.players), season.last_round) == (19_999, 60)
 
 
+def test_the_most_rounds_rows_packed_tightly_are_paired_within_the_limit(
+        folder: Path) -> None:
+    """12,000 players over 99 rounds, 693,000 Rounds rows (the most keizer_xl reads), their
+    texts shared and their cells without references: 7 MB, and a Rounds sheet of 117 MB
+    that `pair` reads, extends and writes again with the season's other sheets."""
+    path = hostile.season(folder / "rows.xlsx", 12_000, 99, 5_000, 2_000, shared=True)
+    assert path.stat().st_size < 10 << 20
+    code, output, peak = measured("pair", path)
+    assert code == 0, output[-2000:]
+    assert "Round 100: 6000 games" in output, output[-2000:]
+    assert peak < MEMORY_LIMIT, f"pair: {peak >> 20} MB"
+    print(f"12,000 x 99, 693,000 rows, pair: peak {peak >> 20} MB", file=sys.stderr)
+    with zipfile.ZipFile(path) as package:
+        rounds = package.read(hostile.ROUNDS_PART)
+    assert rounds.count(b"<row ") == 1 + 693_000 + 6_000
+
+
 @pytest.mark.parametrize("kind", ["xlsx", "csv"])
 def test_a_member_list_of_a_million_is_refused_as_it_is_read(folder: Path, kind: str) -> None:
     members = (hostile.member_workbook(folder / "leden.xlsx", 200_000) if kind == "xlsx"

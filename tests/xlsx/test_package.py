@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -321,3 +322,41 @@ def test_formulas_elsewhere_are_recomputed_on_opening(tmp_path: Path) -> None:
     assert b'<calcPr calcId="191029" fullCalcOnLoad="1"/>' in members(path)["xl/workbook.xml"]
 
 
+
+
+def test_a_large_sheet_written_again_is_kept_packed_and_saved_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A changed sheet of 16 MB or more is kept only as packed once the sheet after it is
+    made (its bytes let go), read back when it is edited again, and written as it would be
+    were it kept whole."""
+    from keizer_xl.workbook.xlsx import Workbook, _package
+    from keizer_xl.workbook.xlsx._zipcopy import Packed
+    from tests import hostile
+
+    def rows(old: bytes) -> Iterator[bytes]:
+        end = old.index(b"</sheetData>")
+        yield old[:end] + b"".join(
+            b'<row r="%d">' % r + b"".join(b'<c r="%s%d"><v>12345678901.125</v></c>' % (c, r)
+                                          for c in (b"A", b"B", b"C", b"D", b"E")) + b"</row>"
+            for r in range(2, 90_002)) + old[end:]
+
+    big = hostile.rewritten(hostile.club(tmp_path / "plain.xlsx"), tmp_path / "big.xlsx",
+                            {hostile.ROUNDS_PART: rows})
+    edits = [SheetEdit("Rounds", {(90_002, 1): 1}), SheetEdit("Standings", {(2, 1): "x"}),
+             SheetEdit("Settings", {(2, 2): "y"}), SheetEdit("Rounds", {(90_003, 1): 2})]
+    book = Workbook(big)
+    assert book.try_edits(edits[:3])
+    assert isinstance(book.package.changed[hostile.ROUNDS_PART], Packed)
+    saved, packed_from = [], _package.LET_GO
+    for let_go in (packed_from, 1 << 40):  # kept packed, and kept whole
+        monkeypatch.setattr(_package, "LET_GO", let_go)
+        copy = tmp_path / f"copy-{let_go}.xlsx"
+        copy.write_bytes(big.read_bytes())
+        assert save_edits(copy, edits, backup=False)
+        saved.append(copy.read_bytes())
+    assert saved[0] == saved[1]
+    with zipfile.ZipFile(tmp_path / f"copy-{packed_from}.xlsx") as package:
+        rounds = package.read(hostile.ROUNDS_PART)
+    assert len(rounds) > packed_from
+    assert rounds.count(b"<row ") == 1 + 90_000 + 2  # the headers, ours, the two added
+    assert b'<row r="90003"' in rounds and b"<v>2</v>" in rounds[-2000:]

@@ -41,7 +41,9 @@ from keizer_xl.workbook.xlsx._xmltext import (
 from keizer_xl.workbook.xlsx._zipcopy import (
     PACK_EARLY,
     Member,
+    Packed,
     deflate,
+    inflated,
     stored_data,
     write_members,
 )
@@ -56,6 +58,9 @@ _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 # rounds is about 150 MB); a sheet that is only read is counted piece by piece, never kept
 MAX_PART = 256 << 20
 PIECE = 1 << 20  # bytes unpacked at a time
+# bytes: a changed part this large is kept as packed once it is (see `_let_go`); a smaller
+# one stays unpacked, as reading it again (`mentions`) would cost more than it holds
+LET_GO = 16 << 20
 
 
 class Package:
@@ -75,8 +80,9 @@ class Package:
         self.by_lower = {info.filename.lower(): info.filename for info in self.members}
         self.data: dict[str, bytes] = {}  # part name -> its unpacked bytes, once needed
         self.scanned: set[str] = set()  # sheets counted within their limits (see `apply`)
-        self.changed: dict[str, bytes | None] = {}  # part name -> new bytes (None: drop it)
-        self.packing: dict[str, tuple[bytes, Future[tuple[bytes, int]]]] = {}  # `_pack_early`
+        # part name -> new bytes (None: drop it), or as packed once a large one is (`_let_go`)
+        self.changed: dict[str, bytes | Packed | None] = {}
+        self.packing: dict[str, tuple[bytes, Future[Packed]]] = {}  # `_pack_early`
 
     @classmethod
     def read(cls, path: Path) -> Package:
@@ -147,22 +153,29 @@ class Package:
     def mentions(self, name: str, pattern: re.Pattern[bytes], limit: int = MAX_PART) -> bool:
         """Does the member's content match `pattern` (a short one)? Read in pieces, without
         keeping the part; True also when it is longer than `limit` or cannot be read."""
-        if name in self.data or name in self.changed:
+        current = self.changed.get(name)
+        if name in self.data or (name in self.changed and not isinstance(current, Packed)):
             return pattern.search(self.part(name) or b"") is not None
         tail, seen = b"", 0
         try:
-            with self.zip.open(self.infos[name]) as member:
-                while piece := member.read(1 << 20):
-                    if pattern.search(tail + piece):
-                        return True
-                    tail = piece[-64:]
-                    seen += len(piece)
-                    if seen > limit:
-                        return True
+            for piece in (inflated(current) if isinstance(current, Packed)
+                          else self._pieces(name)):
+                if pattern.search(tail + piece):
+                    return True
+                tail = piece[-64:]
+                seen += len(piece)
+                if seen > limit:
+                    return True
         except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError, RuntimeError,
                 ValueError, zlib.error):
             return True
         return False
+
+    def _pieces(self, name: str) -> Iterator[bytes]:
+        """The member unpacked a MB at a time (see `mentions`)."""
+        with self.zip.open(self.infos[name]) as member:
+            while piece := member.read(1 << 20):
+                yield piece
 
     def part(self, name: str) -> bytes | None:
         """The current bytes of a part (edits applied), found case-insensitively like OPC does."""
@@ -170,7 +183,8 @@ class Package:
         if real is None:
             return None
         if real in self.changed:
-            return self.changed[real]
+            current = self.changed[real]
+            return b"".join(inflated(current)) if isinstance(current, Packed) else current
         return self.content(real)
 
     def text(self, name: str) -> str:
@@ -193,7 +207,11 @@ class Package:
         strings = SharedStrings(
             lambda: self._strings(book.shared_strings) if book.shared_strings else None)
         formulas_removed = False
+        earlier: list[str] = []
         for edit in edits:
+            for part in earlier:  # packed while the sheet after it was made: let go of it
+                self._let_go(part)
+            earlier = self._large_packings()
             if edit.create and edit.sheet.casefold() not in book.sheets:
                 book.add_sheet(edit.sheet)
             part = book.sheet_part(edit.sheet)
@@ -207,6 +225,8 @@ class Package:
                 self._pack_early(part)
             formulas_removed = formulas_removed or sheet.formulas_removed
             del sheet  # its rows taken apart let go before the next sheet's
+        for part in self._large_packings():
+            self._let_go(part)
         self.changed = {k: v for k, v in self.changed.items()
                         if k not in self.infos or not self._unchanged(k, v)}
         if not self.changed:
@@ -231,11 +251,11 @@ class Package:
                 return data
         return b"".join(self.stream(part))
 
-    def _unchanged(self, part: str, content: bytes | None) -> bool:
+    def _unchanged(self, part: str, content: bytes | Packed | None) -> bool:
         """Is this the part's content as stored? Told by its size and CRC where they differ,
-        without unpacking the part again."""
+        without unpacking the part again (a packed part was told when it was packed)."""
         info = self.infos[part]
-        if content is None or len(content) != info.file_size or \
+        if content is None or isinstance(content, Packed) or len(content) != info.file_size or \
                 zlib.crc32(content) != info.CRC:
             return False
         return content == self.content(part)
@@ -266,7 +286,7 @@ class Package:
         Standings sheet is still being written."""
         info = self.infos.get(part)
         content = self.changed[part]
-        if (info is not None and content is not None and len(content) >= PACK_EARLY
+        if (info is not None and isinstance(content, bytes) and len(content) >= PACK_EARLY
                 and info.compress_type == zipfile.ZIP_DEFLATED):
             from concurrent.futures import ThreadPoolExecutor
 
@@ -274,14 +294,34 @@ class Package:
             self.packing[part] = (content, packer.submit(deflate, content))
             packer.shutdown(wait=False)  # the thread ends when it has done this
 
-    def _packed(self, info: zipfile.ZipInfo) -> tuple[bytes, int] | None:
-        """The stored data and CRC of a member when they can be taken over: an unchanged
-        part's as they are, a changed one's if `_pack_early` packed this very content."""
+    def _large_packings(self) -> list[str]:
+        return [part for part, (content, _) in self.packing.items() if len(content) >= LET_GO]
+
+    def _let_go(self, part: str) -> None:
+        """Keep a large changed part as `_pack_early` packed it, and let go of its bytes
+        (a season's Rounds sheet is a hundred MB unpacked, a tenth of that packed), once
+        it is known to differ from the part as stored (else it is no change)."""
+        content, packing = self.packing.pop(part)
+        packed = packing.result()
+        if self.changed.get(part) is not content:  # edited again since: packed in vain
+            return
+        info = self.infos[part]
+        if packed.size == info.file_size and packed.crc == info.CRC and \
+                content == self.content(part):
+            del self.changed[part]
+        else:
+            self.changed[part] = packed
+
+    def _packed(self, info: zipfile.ZipInfo) -> Packed | None:
+        """The stored data of a member when it can be taken over: an unchanged part's as
+        it is, a changed one's once `_pack_early` packed this very content."""
         if info.filename not in self.changed:
             stored = stored_data(self.blob, info)
-            return None if stored is None else (stored, info.CRC)
-        early = self.packing.get(info.filename)
+            return None if stored is None else Packed(stored, info.CRC, info.file_size)
         content = self.changed[info.filename]
+        if isinstance(content, Packed):
+            return content
+        early = self.packing.get(info.filename)
         return early[1].result() if early is not None and early[0] is content else None
 
     def _new_entry(self, name: str) -> zipfile.ZipInfo:
@@ -306,14 +346,15 @@ class Package:
             if info.filename in self.changed:
                 new = self.changed[info.filename]
                 if new is not None:
-                    kept.append((info, new, self._packed(info)))
+                    kept.append((info, None if isinstance(new, Packed) else new,
+                                 self._packed(info)))
             else:
                 packed = self._packed(info)
                 kept.append((info, None if packed else self.content(info.filename), packed))
         for name, content in self.changed.items():
-            if name not in self.infos and content is not None:  # a part added by this save
+            if name not in self.infos and isinstance(content, bytes):  # added by this save
                 kept.append((self._new_entry(name), content, None))
-        write_members(path, kept, self.comment, lambda info: self.content(info.filename))
+        write_members(path, kept, self.comment, lambda info: self.part(info.filename) or b"")
 
 
 def _new_entry_like(name: str, model: zipfile.ZipInfo | None) -> zipfile.ZipInfo:

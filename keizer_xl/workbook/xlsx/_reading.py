@@ -52,11 +52,11 @@ _KEPT = 8 << 20  # bytes: a sheet this small is handed to calamine unpacked (no 
 def _as_stored(package: Package, part: str) -> Member:
     """A part for calamine's package as it is stored in the file (calamine unpacks it: it
     was counted as it was unpacked here), or unpacked where it cannot be taken over."""
-    from keizer_xl.workbook.xlsx._zipcopy import stored_data
+    from keizer_xl.workbook.xlsx._zipcopy import Packed, stored_data
 
     info = package.infos[part]
     stored = stored_data(package.blob, info)
-    return (info, None, (stored, info.CRC)) if stored is not None else \
+    return (info, None, Packed(stored, info.CRC, info.file_size)) if stored is not None else \
         (_stored(info), package.content(part), None)
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import struct
 import zipfile
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 _ZIP64_EXTRA = 0x0001
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
@@ -40,8 +40,17 @@ def stored_data(blob: bytes, info: zipfile.ZipInfo) -> bytes | None:
     return data if len(data) == info.compress_size else None
 
 
-# (original entry, content or None when only copied, (stored data, CRC) or None): `_write_zip`
-Member = tuple[zipfile.ZipInfo, bytes | None, tuple[bytes, int] | None]
+class Packed(NamedTuple):
+    """A member's data as stored (compressed), with its CRC and unpacked size: all a zip
+    entry needs, so that a large part written again need not be kept unpacked."""
+
+    data: bytes
+    crc: int
+    size: int
+
+
+# (original entry, content or None when only copied, its stored data or None): `_write_zip`
+Member = tuple[zipfile.ZipInfo, bytes | None, Packed | None]
 PACK_EARLY = 1 << 20  # bytes: a part this large is compressed in a second thread
 
 
@@ -50,23 +59,33 @@ def _plain_zip(members: Sequence[Member]) -> bool:
 
     The file's offsets count stored bytes, which a member copied as stored keeps few of
     even when it unpacks to a lot (it is never unpacked here)."""
-    stored = sum(len(packed[0]) if packed else _size(info, content) + 1024
+    stored = sum(len(packed.data) if packed else _size(info, content, packed) + 1024
                  for info, content, packed in members)
     return (len(members) < 0xFFFF and stored < zipfile.ZIP64_LIMIT // 2
-            and all(_size(info, content) < zipfile.ZIP64_LIMIT
-                    and info.compress_type in _COPYABLE for info, content, _ in members))
+            and all(_size(info, content, packed) < zipfile.ZIP64_LIMIT
+                    and info.compress_type in _COPYABLE for info, content, packed in members))
 
 
-def _size(info: zipfile.ZipInfo, content: bytes | None) -> int:
-    """A member's unpacked size: its content's, or as the original entry says for a copy."""
-    return info.file_size if content is None else len(content)
+def _size(info: zipfile.ZipInfo, content: bytes | None, packed: Packed | None) -> int:
+    """A member's unpacked size: its content's, or its stored data's."""
+    return len(content) if content is not None else packed.size if packed else info.file_size
 
 
-def deflate(content: bytes) -> tuple[bytes, int]:
-    """A part's data compressed as zipfile does it (ZIP_DEFLATED, at `PACK_LEVEL`), and its
-    CRC."""
+def deflate(content: bytes) -> Packed:
+    """A part's data compressed as zipfile does it (ZIP_DEFLATED, at `PACK_LEVEL`)."""
     packer = zlib.compressobj(PACK_LEVEL, zlib.DEFLATED, -15)
-    return packer.compress(content) + packer.flush(), zlib.crc32(content)
+    return Packed(packer.compress(content) + packer.flush(), zlib.crc32(content), len(content))
+
+
+def inflated(packed: Packed, piece: int = 1 << 20) -> Iterator[bytes]:
+    """The content of deflated stored data, `piece` bytes at a time."""
+    unpacker = zlib.decompressobj(-15)
+    data = packed.data
+    while data:
+        yield unpacker.decompress(data, piece)
+        data = unpacker.unconsumed_tail
+    if rest := unpacker.flush():
+        yield rest
 
 
 def _write_zip(out: BinaryIO, members: Sequence[Member], comment: bytes) -> None:
@@ -80,11 +99,11 @@ def _write_zip(out: BinaryIO, members: Sequence[Member], comment: bytes) -> None
     offset = 0
     for info, content, packed in members:
         if packed is not None:
-            stored, crc = packed
+            stored, crc = packed.data, packed.crc
         else:
             assert content is not None, f"{info.filename}: neither content nor stored data"
             if info.compress_type == zipfile.ZIP_DEFLATED:
-                stored, crc = deflate(content)
+                stored, crc, _ = deflate(content)
             else:
                 stored, crc = content, zlib.crc32(content)
         try:
@@ -95,7 +114,8 @@ def _write_zip(out: BinaryIO, members: Sequence[Member], comment: bytes) -> None
         year, month, day, hour, minute, second = info.date_time
         date = (year - 1980) << 9 | month << 5 | day
         time = hour << 11 | minute << 5 | second // 2
-        fields = (flags, info.compress_type, time, date, crc, len(stored), _size(info, content),
+        fields = (flags, info.compress_type, time, date, crc, len(stored),
+                  _size(info, content, packed),
                   len(name), len(extra))
         out.write(_LOCAL_HEADER.pack(b"PK\x03\x04", 20, 0, *fields) + name + extra)
         out.write(stored)
