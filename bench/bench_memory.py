@@ -153,7 +153,8 @@ def workbooks(work: Path) -> list[tuple[str, Path]]:
     strings = with_million_shared_strings(club, work / "strings.xlsx")
     return [
         ("1,000 players × 30 rounds ({size})", big),
-        ("6,800 players × 100 rounds, an honest season as large as fits in 10 MB ({size})",
+        ("6,800 players × 100 rounds, an honest season as large as fits in 10 MB as Excel "
+         "packs it ({size} as written here)",
          season_book(work / "honest.xlsx", large_season(6_800, 100), present=0.8)),
         ("19,999 players × 60 rounds declared in 60 rows: 1.2 million cells each of "
          "Standings, Crosstable and Progress ({size})",
