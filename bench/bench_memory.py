@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 import zipfile
 from pathlib import Path
 
@@ -30,32 +28,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/seasons.py
 from measure import Figure
 
 from tests import hostile
+from tests.peak import measured
 from tests.seasons import club_season, large_season, season_book
 
 TARGET_MB = 500  # any input of at most 10 MB
 LIST_TARGET_MB = 300  # the world's rating list
-# The peak resident size of this process image: VmHWM (kilobytes). Not ru_maxrss, which
-# Linux carries over from the parent (this large bench process) through fork and exec.
-MEASURED = """
-import re, sys
-from keizer_xl.cli import run
-try:
-    run()  # the program as its console script starts it
-except SystemExit as end:
-    code = end.code
-with open("/proc/self/status") as status:
-    print(re.search(r"VmHWM:\\s*(\\d+) kB", status.read()).group(1), file=sys.stderr)
-sys.exit(code)
-"""
 
 
 def run_measured(*args: str) -> tuple[int, float, float]:
     """`keizer-xl ARGS` in a fresh process: its exit code, wall seconds and peak MB."""
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", MEASURED, *args], capture_output=True,
-                          text=True)
-    seconds = time.perf_counter() - start
-    return done.returncode, seconds, int(done.stderr.splitlines()[-1]) / 1024
+    code, _, peak, seconds = measured(*args)
+    return code, seconds, peak / (1 << 20)
 
 
 def peak_mb(*args: str) -> float:

@@ -51,6 +51,14 @@ def against_floor(command: str, book: Path, work: Path, runs: int) -> tuple[floa
     return median(bare), median(base), median(timed)
 
 
+def floor_figure(what: str, label: str, seconds: float, floor_seconds: float, target: float,
+                 issue: int | None = None) -> Figure:
+    """Print a command's time against the floor, and the figure for it."""
+    print(f"keizer-xl {what}: {seconds * 1000:.0f} ms = {seconds / floor_seconds:.2f} x the "
+          f"floor (target {target})")
+    return Figure(f"{label} / the floor", seconds / floor_seconds, target, "x", issue=issue)
+
+
 def main() -> list[Figure]:
     compile_sources()
     out: list[Figure] = []
@@ -60,28 +68,22 @@ def main() -> list[Figure]:
         bare, base, recalc = against_floor("recalc", season, work, runs=9)
         print(f"python -c pass: {bare * 1000:.0f} ms; the floor (python, calamine read of "
               f"every sheet, zip copy), 60 x 37: {base * 1000:.0f} ms")
-        print(f"keizer-xl recalc 60 players x 37 rounds: {recalc * 1000:.0f} ms = "
-              f"{recalc / base:.2f} x the floor (target {RECALC_TARGET})")
-        out.append(Figure("recalc 60 × 37 / the floor", recalc / base, RECALC_TARGET, "x",
-                          issue=24))
+        out.append(floor_figure("recalc 60 players x 37 rounds", "recalc 60 × 37", recalc,
+                                base, RECALC_TARGET, issue=24))
 
         big = season_book(work / "big.xlsx", club_season(1000, 30), present=0.8)
         _, big_base, pair = against_floor("pair", big, work, runs=5)
         print(f"the floor, 1000 x 30 ({big.stat().st_size / 1e6:.1f} MB): "
               f"{big_base * 1000:.0f} ms")
-        print(f"keizer-xl pair 1000 players after 30 rounds: {pair * 1000:.0f} ms = "
-              f"{pair / big_base:.2f} x the floor (target {PAIR_TARGET})")
-        out.append(Figure("pair 1,000 × 30 / the floor", pair / big_base, PAIR_TARGET, "x",
-                          issue=24))
+        out.append(floor_figure("pair 1000 players after 30 rounds", "pair 1,000 × 30", pair,
+                                big_base, PAIR_TARGET, issue=24))
 
         # the usual week: last week's Standings are on the sheet and get rewritten
         subprocess.run(cli("recalc", big), capture_output=True, check=True)
         _, weekly_base, weekly = against_floor("pair", big, work, runs=5)
-        print(f"keizer-xl pair 1000 x 30, last week's Standings on the sheet: "
-              f"{weekly * 1000:.0f} ms = {weekly / weekly_base:.2f} x the floor "
-              f"(target {PAIR_TARGET})")
-        out.append(Figure("pair 1,000 × 30, Standings already filled / the floor",
-                          weekly / weekly_base, PAIR_TARGET, "x"))
+        out.append(floor_figure("pair 1000 x 30, last week's Standings on the sheet",
+                                "pair 1,000 × 30, Standings already filled", weekly,
+                                weekly_base, PAIR_TARGET))
 
         out.append(batch(season, work, recalc))
         out.append(season_save(work))

@@ -8,8 +8,13 @@ programs they need: `@pytest.mark.programs("pdftotext")`; `make check` leaves th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -41,3 +46,24 @@ def need(program: str) -> str:
     if in_ci():
         pytest.fail(f"{reason}: CI must run every test", pytrace=False)
     pytest.skip(reason)
+
+
+HOLD = ("import sys, time; from pathlib import Path; "
+        "from keizer_xl.workbook.xlsx import one_writer\n"
+        "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)")
+
+
+@contextlib.contextmanager
+def another_writer(path: Path) -> Iterator[None]:
+    """Another keizer_xl process holding the writer lock of the workbook at `path` (as a
+    run or a button busy with it would) until the block ends; then it is killed, and its
+    lock ends with it."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)],
+                              cwd=Path(__file__).resolve().parents[1], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        yield
+    finally:
+        holder.kill()
+        holder.communicate()  # waits, and closes the pipe

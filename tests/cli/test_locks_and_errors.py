@@ -19,6 +19,7 @@ import pytest
 
 from keizer_xl.workbook.xlsx import safety, writer_lock_path
 from tests.conftest import run_cli
+from tests.programs import another_writer
 from tests.seasons import golden_book, make_book
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,18 +91,10 @@ def test_unlock_refuses_while_the_workbook_is_really_open(tmp_path: Path) -> Non
 @pytest.mark.programs  # another process holds the workbook
 def test_unlock_refuses_while_keizer_xl_is_changing_the_workbook(tmp_path: Path) -> None:
     path = golden_book(tmp_path / "club.xlsx", "A")
-    with subprocess.Popen(
-            [sys.executable, "-c", "import sys, time; from pathlib import Path; "
-             "from keizer_xl.workbook.xlsx import one_writer\n"
-             "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)",
-             str(path)], cwd=REPO, stdout=subprocess.PIPE, text=True) as holder:
-        try:
-            assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-            result = run_cli("unlock", path)
-            assert result.exit_code == 1
-            assert "club.xlsx is being changed by another keizer-xl run" in said(result)
-        finally:
-            holder.kill()
+    with another_writer(path):
+        result = run_cli("unlock", path)
+        assert result.exit_code == 1
+        assert "club.xlsx is being changed by another keizer-xl run" in said(result)
 
 
 @pytest.fixture

@@ -21,33 +21,18 @@ from keizer_xl.workbook import files
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits, writer_lock_path
 from keizer_xl.workbook.xlsx import _package as package
 from tests.conftest import run_cli
+from tests.peak import measured as peak_of
+from tests.programs import another_writer
 from tests.seasons import golden_book, make_book
 
 REPO = Path(__file__).resolve().parents[2]
 MEMORY_LIMIT = 500 << 20  # bytes, for any workbook under 20 MB
-# The peak resident size of this process image: VmHWM (kilobytes). Not ru_maxrss, which
-# Linux carries over from the parent through fork and exec.
-MEASURED = """
-import re, sys
-from keizer_xl.cli import run
-try:
-    run()  # the program as its console script starts it
-except SystemExit as end:
-    code = end.code
-with open("/proc/self/status") as status:
-    peak = re.search(r"VmHWM:\\s*(\\d+) kB", status.read()).group(1)
-print("peak", peak, file=sys.stderr)
-sys.exit(code)
-"""
 
 
 def measured(*args: object) -> tuple[int, str, int]:
     """Run `keizer-xl ARGS` in a fresh process: (exit code, its output, peak memory bytes)."""
-    done = subprocess.run([sys.executable, "-c", MEASURED, *map(str, args)], cwd=REPO,
-                          capture_output=True, text=True, timeout=300)
-    lines = done.stderr.splitlines()
-    peak = int(lines[-1].split()[1]) * 1024
-    return done.returncode, done.stdout + "\n".join(lines[:-1]), peak
+    code, output, peak, _ = peak_of(*args, cwd=REPO, timeout=300)
+    return code, output, peak
 
 
 def players(n: int = 6) -> list[dict[str, object]]:
@@ -191,19 +176,10 @@ def test_pair_and_recalc_at_once_lose_no_round(tmp_path: Path) -> None:
 @pytest.mark.programs  # another process holds the workbook
 def test_a_second_run_waits_then_refuses_naming_the_file(tmp_path: Path) -> None:
     path = golden_book(tmp_path / "club.xlsx", "A")
-    with subprocess.Popen(  # closes its pipe
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; "
-         "from keizer_xl.workbook.xlsx import one_writer\n"
-         "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)",
-         str(path)], cwd=REPO, stdout=subprocess.PIPE, text=True) as holder:
-        try:
-            assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-            code, output, _ = measured("recalc", path)
-            assert code == 1
-            assert "club.xlsx is being changed by another keizer-xl run" in output, output
-        finally:
-            holder.kill()
-            holder.wait()
+    with another_writer(path):
+        code, output, _ = measured("recalc", path)
+        assert code == 1
+        assert "club.xlsx is being changed by another keizer-xl run" in output, output
     # the killed holder's lock file is left behind, but no lock: the next run goes ahead
     assert writer_lock_path(path).exists()
     code, output, _ = measured("recalc", path)

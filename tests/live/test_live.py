@@ -28,6 +28,7 @@ import keizer_xl
 from keizer_xl.core.errors import column_letters as column_letter
 from keizer_xl.live import buttons as live
 from keizer_xl.workbook import files as workbook
+from tests.programs import another_writer
 
 GOLDEN_A = Path(__file__).parents[1] / "golden" / "A"
 NO_EXCEL = "needs Microsoft Excel (Windows/macOS); not available on Linux"
@@ -639,11 +640,6 @@ def test_a_button_waits_for_a_command_working_on_the_same_file(
 
     path = new_book(tmp_path, players(4))
     excel = Excel.from_file(path)
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; "
-         "from keizer_xl.workbook.xlsx import one_writer\n"
-         "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)",
-         str(path)], stdout=subprocess.PIPE, text=True)
 
     def click() -> list[dict[str, Any]]:
         payload = excel.json()
@@ -655,16 +651,12 @@ def test_a_button_waits_for_a_command_working_on_the_same_file(
         excel.apply(actions)
         return actions
 
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    with another_writer(path):
         monkeypatch.setattr(safety, "WAIT", 0.5)
         actions = click()
         assert written(actions, excel) == {}
         ((text, *_),) = excel.alerts
         assert "is being changed by another keizer-xl run or button" in text, text
-    finally:
-        holder.kill()
-        holder.communicate()  # waits, and closes the pipe
     excel.alerts.clear()
     assert "Rounds" in written(click(), excel) and excel.alerts == []
 

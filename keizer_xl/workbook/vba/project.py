@@ -22,14 +22,6 @@ from typing import Any
 from keizer_xl.workbook.vba.compound import compound_file
 from keizer_xl.workbook.vba.compression import compress
 
-__all__ = [
-    "MACROS",
-    "add_to_workbook",
-    "template_modules",
-    "vba_project",
-    "xlwings_modules",
-]
-
 MACROS = ("PairNextRound", "Recalculate", "UndoLastPairing", "PublishSite")
 """The macros in templates/vba/KeizerXL.bas that the workbook's buttons run."""
 

@@ -68,22 +68,27 @@ def let_go(lock_path: Path, fd: int) -> None:
             os.unlink(lock_path)
 
 
-def would_wait(fd: int, kind: str) -> bool:
-    """Would an exclusive lock on this open file wait for another process? `flock` asks
-    about keizer_xl's own lock files, `lockf` about the record locks LibreOffice puts on a
-    workbook (two kinds of lock that do not see each other). Not on Windows, where an open
-    file is the sign instead."""
-    if sys.platform == "win32":  # pragma: no cover
-        return False
-    import fcntl
-
-    lock = fcntl.flock if kind == "flock" else fcntl.lockf
+def would_wait(path: Path, kind: str, writing: bool = False) -> bool:
+    """Would an exclusive lock on this file wait for another process? `flock` asks about
+    keizer_xl's own lock files, `lockf` about the record locks LibreOffice puts on a
+    workbook (two kinds of lock that do not see each other; `lockf` needs the file opened
+    for `writing`). Not on Windows, where opening the file is the sign instead. OSError
+    when the file cannot be opened."""
+    fd = os.open(path, (os.O_RDWR if writing else os.O_RDONLY) | getattr(os, "O_BINARY", 0))
     try:
-        lock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    lock(fd, fcntl.LOCK_UN)
-    return False
+        if sys.platform == "win32":  # pragma: no cover
+            return False
+        import fcntl
+
+        lock = fcntl.flock if kind == "flock" else fcntl.lockf
+        try:
+            lock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        lock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
 
 
 def _lock(fd: int) -> bool:

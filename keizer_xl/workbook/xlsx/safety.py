@@ -101,13 +101,9 @@ def _held(lock_path: Path) -> bool:
     """Does a live process hold the lock on this lock file (which this account may not
     write)? A file that cannot even be read counts as held."""
     try:
-        fd = os.open(lock_path, os.O_RDONLY)
+        return would_wait(lock_path, "flock")
     except OSError:
         return True
-    try:
-        return would_wait(fd, "flock")
-    finally:
-        os.close(fd)
 
 
 def _foreign(path: Path) -> bool:
@@ -244,15 +240,11 @@ def _in_use(path: Path) -> bool:
     if not os.access(path, os.W_OK):
         return False
     try:
-        fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        return would_wait(path, "lockf", writing=True)
     except PermissionError:  # pragma: no cover - Windows: held by Excel
         return True
     except OSError:
         return False
-    try:
-        return would_wait(fd, "lockf")
-    finally:
-        os.close(fd)
 
 
 def backup_path(path: Path) -> Path:

@@ -1,7 +1,7 @@
-"""The buttons on a German and an Italian workbook: they read Spieler/Giocatori, Runden/Turni
-and Einstellungen/Impostazioni, write the Tabelle/Classifica and the round in the club's
-words as the English workbook gets them, and say their messages in the workbook's
-language."""
+"""The buttons on a Dutch, a German and an Italian workbook: they read Spelers/Spieler/
+Giocatori, Ronden/Runden/Turni and Instellingen/Einstellungen/Impostazioni, write the
+Stand/Tabelle/Classifica and the round in the club's words as the English workbook gets
+them, and say their messages in the workbook's language."""
 
 from __future__ import annotations
 
@@ -22,6 +22,11 @@ __all__ = ["xw"]  # the fixture, for pytest
 
 # The club's words for a game's results, and what its message boxes say.
 CLUBS = {
+    "nl": {"results": ("1-0", "0-1", "½-½"),
+           "title": "Keizercompetitie: Volgende ronde indelen",
+           "problem": "Ronden!E2: 'l-0' is geen uitslag",
+           "again": "Klik dan opnieuw op 'Volgende ronde indelen'.",
+           "published": "Stand na ronde 3"},
     "de": {"results": ("1:0", "0:1", "remis"),
            "title": "Keizer-Turnier: Nächste Runde auslosen",
            "problem": "Runden!E2: 'l-0' ist kein Ergebnis",
@@ -42,7 +47,7 @@ def field(language: str) -> list[dict[str, object]]:
     here = present_mark(language)
     excused = words.get(Absence.EXCUSED, "excused")
     club = words.get(Absence.CLUB, "club")
-    return [{"Name": f"Spieler {i:02d}", "Rating": 2100 - 15 * i,
+    return [{"Name": f"Speler {i:02d}", "Rating": 2100 - 15 * i,
              "Present": excused if i % 5 == 0 else club if i % 7 == 0 else here}
             for i in range(1, 12)]
 
