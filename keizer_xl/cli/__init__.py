@@ -14,10 +14,14 @@ __all__ = ["demo", "main", "run"]
 
 def run() -> None:
     """The `keizer-xl` program (the console script's entry): one command, in a process of
-    its own, set up for that (`program`) before the command line is imported."""
-    from keizer_xl.cli.program import as_program
+    its own, set up for that (`program`) before the command line is imported, and ended
+    as soon as its command is done (`program.end`)."""
+    from keizer_xl.cli.program import as_program, end
 
     as_program()
     from keizer_xl.cli.main import main
 
-    main()
+    try:
+        main()
+    except SystemExit as stop:
+        end(stop)
