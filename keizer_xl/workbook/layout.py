@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import NoReturn
 
@@ -67,15 +66,17 @@ GROUP = "Group"
 Grid = Sequence[Sequence[object]]
 
 
-@dataclass
 class Layout:
-    """Where things are in this workbook: actual sheet names, header columns, used rows."""
+    """Where things are in this workbook: actual sheet names, header columns, used rows;
+    filled in as the sheets are read (a plain class, not a dataclass: see "Records" in
+    docs/architecture.md)."""
 
-    sheet: dict[str, str] = field(default_factory=dict)  # contract name -> name in the book
-    columns: dict[str, dict[str, int]] = field(default_factory=dict)  # sheet -> header -> col
-    used_rows: dict[str, int] = field(default_factory=dict)  # sheet -> last non-blank row
-    setting_rows: dict[str, int] = field(default_factory=dict)  # setting name -> row
-    language: str = "en"  # the language the workbook is written in
+    def __init__(self, language: str = "en") -> None:
+        self.sheet: dict[str, str] = {}  # contract name -> name in the book
+        self.columns: dict[str, dict[str, int]] = {}  # sheet -> header -> column
+        self.used_rows: dict[str, int] = {}  # sheet -> last non-blank row
+        self.setting_rows: dict[str, int] = {}  # setting name -> row
+        self.language = language  # the language the workbook is written in
 
     @property
     def places(self) -> Places:
