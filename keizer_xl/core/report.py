@@ -72,9 +72,10 @@ class RoundLine(NamedTuple):
 
     def short(self, opponent_rank: int | None) -> str:
         """The crosstable cell: `12w1`, `5b½`, `7w+`, `bye`, `exc`, `club`, `—`."""
-        if self.opponent is not None:
+        if self.opponent is not None:  # `colour` written out: a crosstable has thousands
             rank = "" if opponent_rank is None else opponent_rank
-            return f"{rank}{self.colour}{self.mark or '?'}"
+            colour = "" if self.white is None else "w" if self.white else "b"
+            return f"{rank}{colour}{self.mark or '?'}"
         if self.kind in (NOT_YET, GONE):
             return ""
         return _SHORT[self.kind]
@@ -313,7 +314,7 @@ def build_report(season: Season, standings: Standings) -> Report:
 
 
 def _ranks(ranks: np.ndarray) -> tuple[int | None, ...]:
-    return tuple(rank or None for rank in ranks.tolist())
+    return tuple([rank or None for rank in ranks.tolist()])
 
 
 def latest_round(season: Season) -> tuple[int, list[Game], list[Rest]]:
