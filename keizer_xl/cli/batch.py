@@ -13,7 +13,6 @@ import click
 from keizer_xl.cli.prelude import OK, PROBLEMS, attempt
 from keizer_xl.cli.program import as_program
 from keizer_xl.cli.speech import said, say, speak, speak_in, speaking, t, told
-from keizer_xl.cli.tables import console
 
 PARALLEL_FROM = 8  # files; below this one process is quicker than starting workers
 
@@ -87,6 +86,8 @@ def recalc_all(files: list[Path], jobs: int | None) -> list[tuple[str, list[str]
     if len(files) == 1:
         return [recalc_one(files[0], speaking())]
     from rich.progress import Progress
+
+    from keizer_xl.cli.tables import console
 
     asked = told()
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -258,7 +259,7 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
     from keizer_xl.workbook import files as workbook
 
     only = None
-    notes: list[str] = []
+    notes: Sequence[str] = ()
     if group is not None:
         if as_text or pdf:
             raise click.UsageError(t("--group goes with the web pages (not --text or --pdf)"))

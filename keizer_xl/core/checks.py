@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -61,14 +60,14 @@ SUGGESTIONS = 100  # names not found that get a "did you mean": each searches ev
 Row = tuple[Hashable, Mapping[str, Any]]  # (row label, {canonical column: cell value})
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """One input table by columns: each canonical column's cells, one per row, and the
     labels that name the rows in messages.
 
     Cells are already tidied: a blank cell is None (see `tidy`), rows with nothing in them
     are left out. Kept by columns because a season's Rounds table has tens of
-    thousands of rows: a record for each would cost more than checking them."""
+    thousands of rows: a record for each would cost more than checking them. A record on
+    every command's path, so a NamedTuple (see "Records" in docs/architecture.md)."""
 
     name: str
     labels: Sequence[Hashable]

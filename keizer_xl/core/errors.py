@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from keizer_xl.core.messages import Joined, Message, Name, msg
 
@@ -38,16 +39,16 @@ def column_letters(column: int) -> str:
     return letters
 
 
-@dataclass(frozen=True)
-class Places:
+class Places(NamedTuple):
     """Where the input tables are, so that a problem is named by its cell.
 
     `sheets`: table -> the sheet's name in the workbook; `columns`: table -> header -> column
     number (1 = A). Whoever reads the tables (the workbook layer, the pandas door) knows
-    these; the checks only say table, row and header."""
+    these; the checks only say table, row and header. A record on every command's path,
+    so a NamedTuple (see "Records" in docs/architecture.md)."""
 
-    sheets: Mapping[str, str] = field(default_factory=dict)
-    columns: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    sheets: Mapping[str, str] = {}  # read, never written: one empty default is shared
+    columns: Mapping[str, Mapping[str, int]] = {}
 
     def of(self, problem: Problem) -> Message:
         """The one way a place is written, as a spreadsheet reference: `Rounds!E14`, the

@@ -72,9 +72,10 @@ class RoundLine(NamedTuple):
 
     def short(self, opponent_rank: int | None) -> str:
         """The crosstable cell: `12w1`, `5b½`, `7w+`, `bye`, `exc`, `club`, `—`."""
-        if self.opponent is not None:
+        if self.opponent is not None:  # `colour` written out: a crosstable has thousands
             rank = "" if opponent_rank is None else opponent_rank
-            return f"{rank}{self.colour}{self.mark or '?'}"
+            colour = "" if self.white is None else "w" if self.white else "b"
+            return f"{rank}{colour}{self.mark or '?'}"
         if self.kind in (NOT_YET, GONE):
             return ""
         return _SHORT[self.kind]
@@ -211,7 +212,7 @@ class _RoundRows:
         games = taken[rows.black[taken] != NOBODY]
         np.maximum.at(at, rows.black[games] * rounds + rows.round[games] - 1, games)
         self.at = at.reshape(count, rounds)
-        self.fractions: dict[tuple[int, int], Fraction] = {}  # one per distinct worth
+        self.fractions: dict[int, dict[int, Fraction]] = {}  # by scale, one per worth
 
     def games(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per player (season order): games played over the board with white, with black,
@@ -232,42 +233,52 @@ class _RoundRows:
     def lines(self, i: int, row: Standing | None) -> tuple[RoundLine, ...]:
         """What each round was for the season's player `i`, and what it is worth now."""
         player = self.season.players[i]
-        rows, names, fractions = self.rows, self.rows.names, self.fractions
-        terms = tuple(row.terms) if row is not None else ()  # not kept by the row
-        scale = row.scale if row is not None else 1
+        rows, names, rounds = self.rows, self.rows.names, self.rounds
+        worths = self.worths(row)
         at = self.at[i]
         found = at >= 0
         take = np.where(found, at, 0)
+        joined, left = player.joined, player.left
         lines = []
-        for r, (has, board, white, black, outcome) in enumerate(zip(
-                found.tolist(), rows.board[take].tolist(), rows.white[take].tolist(),
-                rows.black[take].tolist(), rows.outcome[take].tolist(), strict=True),
-                start=1):
-            term = terms[r - 1] if r <= len(terms) else None
-            value = None
-            if term is not None:
-                value = fractions.get((term, scale))
-                if value is None:
-                    value = fractions[(term, scale)] = Fraction(term, scale)
-            if has and black == NOBODY:  # a bye or an absence
-                line = RoundLine(r, _REST_KINDS[outcome], worth=value)
-            elif has:
+        for r, has, board, white, black, outcome, value in zip(
+                range(1, rounds + 1), found.tolist(), rows.board[take].tolist(),
+                rows.white[take].tolist(), rows.black[take].tolist(),
+                rows.outcome[take].tolist(), worths, strict=True):
+            # every field given: made as a tuple directly, without RoundLine's __new__
+            if has and black != NOBODY:
                 kind, white_mark, black_mark = _GAME_KINDS[outcome]
                 mine = white == i and black != i  # white; as black where both (never)
-                # every field given: made as a tuple directly, without RoundLine's __new__
-                line = _make((r, kind, names[black] if mine else names[white], mine,
-                              white_mark if mine else black_mark, value, board or None, False))
-            elif r < player.joined:
-                line = RoundLine(r, NOT_YET, worth=value)
-            elif player.left is not None and r > player.left:
-                line = RoundLine(r, GONE, worth=value)
+                line = (r, kind, names[black] if mine else names[white], mine,
+                        white_mark if mine else black_mark, value, board or None, False)
+            elif has:  # a bye or an absence
+                line = (r, _REST_KINDS[outcome], None, None, "", value, None, False)
+            elif r < joined:
+                line = (r, NOT_YET, None, None, "", value, None, False)
+            elif left is not None and r > left:
+                line = (r, GONE, None, None, "", value, None, False)
             else:
-                line = RoundLine(r, self.default, worth=value, default=True)
-            lines.append(line)
+                line = (r, self.default, None, None, "", value, None, True)
+            lines.append(_new(RoundLine, line))
         return tuple(lines)
 
+    def worths(self, row: Standing | None) -> list[Fraction | None]:
+        """What each round 1 .. after_round is worth now for the standings' row (None where
+        it counts nothing), one Fraction for each distinct worth."""
+        worths: list[Fraction | None] = [None] * self.rounds
+        if row is None:
+            return worths
+        scale = row.scale
+        made = self.fractions.setdefault(scale, {})
+        for k, term in enumerate(tuple(row.terms)[:self.rounds]):  # terms: not kept by the row
+            if term is not None:
+                value = made.get(term)
+                if value is None:
+                    value = made[term] = Fraction(term, scale)
+                worths[k] = value
+        return worths
 
-_make = RoundLine._make
+
+_new = tuple.__new__
 
 # By outcome code (`core.rows.OUTCOMES`): what a game row is, with white's and black's
 # mark; what a bye or absence row is.
@@ -303,7 +314,7 @@ def build_report(season: Season, standings: Standings) -> Report:
 
 
 def _ranks(ranks: np.ndarray) -> tuple[int | None, ...]:
-    return tuple(rank or None for rank in ranks.tolist())
+    return tuple([rank or None for rank in ranks.tolist()])
 
 
 def latest_round(season: Season) -> tuple[int, list[Game], list[Rest]]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Generic, TypeVar, overload
 
 import numpy as np
@@ -45,22 +44,22 @@ def group_sizes(keys: np.ndarray, groups: int) -> np.ndarray:
     return sizes
 
 
-@dataclass(frozen=True, eq=False)
 class SeasonRows:
     """Every row of a season, one array entry per row in the season's order.
 
     `white` is the player of a bye or absence row; `black` is NOBODY there. `board` is 0
     where none was given; `outcome` codes a result (RESULT_CODE, NO_RESULT while unplayed)
-    or an absence (ABSENCE_CODE).
+    or an absence (ABSENCE_CODE). Equal only to itself, as arrays have no plain equality;
+    a plain class, not a dataclass (see "Records" in docs/architecture.md).
     """
 
-    names: tuple[str, ...]  # by index: players as on the sheet, then unknown names
-    players: int  # how many of `names` are registered players
-    round: np.ndarray
-    board: np.ndarray
-    white: np.ndarray
-    black: np.ndarray
-    outcome: np.ndarray
+    def __init__(self, names: tuple[str, ...], players: int, round: np.ndarray,
+                 board: np.ndarray, white: np.ndarray, black: np.ndarray,
+                 outcome: np.ndarray) -> None:
+        self.names = names  # by index: players as on the sheet, then unknown names
+        self.players = players  # how many of `names` are registered players
+        self.round, self.board, self.white, self.black, self.outcome = (
+            round, board, white, black, outcome)
 
     @classmethod
     def from_entries(cls, players: Sequence[Player], entries: Sequence[Entry]) -> SeasonRows:

@@ -68,15 +68,16 @@ class Standing:
         return tuple(None if t is None else Fraction(t, self.scale) for t in self.terms)
 
 
-@dataclass(frozen=True, eq=False)
 class Breakdown:
     """What each round is worth to each player, times `scale`, rows in ranking order;
     `registered` is False where a round has no worth for the player (not registered then,
-    or no result yet). Kept as arrays: a large season has hundreds of thousands of them."""
+    or no result yet). Kept as arrays: a large season has hundreds of thousands of them.
+    A plain class, not a dataclass (see "Records" in docs/architecture.md)."""
 
-    terms: np.ndarray
-    registered: np.ndarray
-    scale: int
+    __slots__ = ("registered", "scale", "terms")
+
+    def __init__(self, terms: np.ndarray, registered: np.ndarray, scale: int) -> None:
+        self.terms, self.registered, self.scale = terms, registered, scale
 
     def row(self, i: int) -> tuple[int | None, ...]:
         """Row i's terms as Python numbers, None where not registered."""

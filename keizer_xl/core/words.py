@@ -266,8 +266,9 @@ def parse_number(value: object) -> Fraction:
 
 UNRATED_WORDS: tuple[str, ...] = ("-", "--", "---", "n/a", "na", "nvt", "n.v.t.", "geen",
                                    "none", "unrated", "?", "keine", "nc")
-_THOUSANDS = re.compile(r"\d{1,3}(?:([.,\u00a0' ])\d{3})(?:\1\d{3})*")
-_WHOLE_DECIMAL = re.compile(r"(\d+)[.,]0+")
+# ratings typed as text (rare: a sheet's ratings are numbers), compiled when first met
+_THOUSANDS = r"\d{1,3}(?:([.,\u00a0' ])\d{3})(?:\1\d{3})*"
+_WHOLE_DECIMAL = r"(\d+)[.,]0+"
 
 
 def parse_rating(value: object) -> Fraction:
@@ -282,9 +283,9 @@ def parse_rating(value: object) -> Fraction:
         word = value.strip()
         if word.casefold() in UNRATED_WORDS:
             return Fraction(0)
-        if _THOUSANDS.fullmatch(word):
+        if re.fullmatch(_THOUSANDS, word):
             return Fraction(int("".join(ch for ch in word if ch.isdigit())))
-        whole = _WHOLE_DECIMAL.fullmatch(word)
+        whole = re.fullmatch(_WHOLE_DECIMAL, word)
         if whole:
             return Fraction(int(whole.group(1)))
     rating = parse_number(value)

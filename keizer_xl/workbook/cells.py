@@ -128,9 +128,10 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
             values = [row.rank, row.name, None, shown(row.value), *[None] * 6, rating]
         else:
             p = figures.get(row.name)
+            percentage = None if p is None else p.percentage
             mine: list[CellValue] = [] if p is None else [
-                shown(p.game_points), None if p.percentage is None
-                else round(float(p.percentage), 1), p.colour_balance, p.change]
+                shown(p.game_points), None if percentage is None
+                else round(float(percentage), 1), p.colour_balance, p.change]
             values = [row.rank, row.name, shown(row.score), shown(row.value), row.played,
                       row.won, row.drawn, row.lost, row.byes, row.absent, rating,
                       shown(row.own), *mine, *_shown_scaled(row.terms, row.scale)]
@@ -252,8 +253,8 @@ def progress_cells(report: Report, language: str = "en") -> SheetRows:
     places = list(range(len(report.players) + 1))  # each rank once, not once a cell
     for r, p in enumerate(report.players, start=top + 1):
         cells.put(r, [p.standing.rank, p.name,
-                      *(None if rank is None else places[rank] if rank < len(places) else rank
-                        for rank in p.ranks)])
+                      *[None if rank is None else places[rank] if rank < len(places) else rank
+                        for rank in p.ranks]])
     return cells
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS, find_columns
 from keizer_xl.core.errors import KeizerXLError, Places, Problem
@@ -252,15 +251,15 @@ def read_grids(path: Path) -> dict[str, Grid]:
     return grids
 
 
-@dataclass
-class Outcome:
-    """What a command did to one file, for the command line to show."""
+class Outcome(NamedTuple):
+    """What a command did to one file, for the command line to show (a NamedTuple, not a
+    dataclass: see "Records" in docs/architecture.md)."""
 
     path: Path
     standings: Standings
     next_round: NextRound | None = None
     written: bool = False
-    notes: list[str] = field(default_factory=list)
+    notes: Sequence[str] = ()
 
 
 def load(path: Path) -> tuple[Competition, Layout]:

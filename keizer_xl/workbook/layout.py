@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import NoReturn
 
@@ -67,15 +66,17 @@ GROUP = "Group"
 Grid = Sequence[Sequence[object]]
 
 
-@dataclass
 class Layout:
-    """Where things are in this workbook: actual sheet names, header columns, used rows."""
+    """Where things are in this workbook: actual sheet names, header columns, used rows;
+    filled in as the sheets are read (a plain class, not a dataclass: see "Records" in
+    docs/architecture.md)."""
 
-    sheet: dict[str, str] = field(default_factory=dict)  # contract name -> name in the book
-    columns: dict[str, dict[str, int]] = field(default_factory=dict)  # sheet -> header -> col
-    used_rows: dict[str, int] = field(default_factory=dict)  # sheet -> last non-blank row
-    setting_rows: dict[str, int] = field(default_factory=dict)  # setting name -> row
-    language: str = "en"  # the language the workbook is written in
+    def __init__(self, language: str = "en") -> None:
+        self.sheet: dict[str, str] = {}  # contract name -> name in the book
+        self.columns: dict[str, dict[str, int]] = {}  # sheet -> header -> column
+        self.used_rows: dict[str, int] = {}  # sheet -> last non-blank row
+        self.setting_rows: dict[str, int] = {}  # setting name -> row
+        self.language = language  # the language the workbook is written in
 
     @property
     def places(self) -> Places:
@@ -130,9 +131,9 @@ def _table(grid: Grid, wanted: Sequence[str], layout: Layout, name: str) -> Tabl
     if min(map(len, body), default=width) < width:
         body = [[*row, *[None] * (width - len(row))] for row in body]
     cells = {col: _tidy([row[i] for row in body]) for col, i in positions.items()}
-    keep = [False] * len(body)
-    for column in cells.values():
-        keep = [k or c is not None for k, c in zip(keep, column, strict=True)]
+    blank = (None,) * len(cells)  # a row with nothing in the wanted columns
+    keep = [row != blank for row in zip(*cells.values(), strict=True)] if cells else \
+        [False] * len(body)
     labels: list[Hashable] = list(range(2, len(body) + 2))
     if not all(keep):
         labels = [label for label, k in zip(labels, keep, strict=True) if k]
@@ -142,10 +143,12 @@ def _table(grid: Grid, wanted: Sequence[str], layout: Layout, name: str) -> Tabl
 
 
 def _tidy(values: list[object]) -> list[object]:
-    """`tidy` of each cell; the usual numbers and texts pass without a call (a finite float
-    is the one whose difference with itself is 0: not NaN, not infinite)."""
-    return [v if (type(v) is float and v - v == 0) or type(v) is int
-            or (type(v) is str and v.strip()) else tidy(v) for v in values]
+    """`tidy` of each cell; the usual texts and numbers are done without a call (a text of
+    only spaces is blank; a finite float is the one whose difference with itself is 0: not
+    NaN, not infinite)."""
+    return [(v if v and not v.isspace() else None) if type(v) is str
+            else v if (type(v) is float and v - v == 0) or type(v) is int else tidy(v)
+            for v in values]
 
 
 def _header_key(header: object) -> str:

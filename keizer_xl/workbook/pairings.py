@@ -63,7 +63,7 @@ def values(rounds: Grid, language: str) -> dict[Cell, str | int | float]:
     """What each formula gives for this Rounds sheet (row 0 = its row 1): the latest
     round's bye and boards, as a spreadsheet computes them (in one pass over the rows)."""
     rows = rounds[1:ROUNDS_SCAN]  # sheet rows 2 .. ROUNDS_SCAN
-    numbers = [_number(_at(r, 0)) for r in rows]
+    numbers = [_number(r[0] if r else None) for r in rows]
     shown = max((n for n in numbers if n is not None), default=None)
     bye = rest_word(Absence.BYE, language).casefold()
     on_board: dict[float, int] = {}  # SUMPRODUCT's answers: the sum of the matching rows
@@ -103,16 +103,18 @@ def pairings_edit(grids: Mapping[str, Grid], rounds_cells: Sequence[Mapping[Cell
                                     sheet_names(sheet)), None) for sheet in (PAIRINGS, "Rounds"))
     if pairings is None or rounds_sheet is None:
         return None
-    rounds = [list(row[:5]) for row in grids[rounds_sheet]]
-    for cells in rounds_cells:
-        for (row, column), value in cells.items():
-            if column > 5:
-                continue
-            while len(rounds) < row:
-                rounds.append([])
-            line = rounds[row - 1]
-            line.extend([None] * (column - len(line)))
-            line[column - 1] = value
+    rounds: Grid = grids[rounds_sheet]
+    if any(rounds_cells):  # the sheet's first five columns as they will be
+        rounds = written = [list(row[:5]) for row in rounds]
+        for cells in rounds_cells:
+            for (row, column), value in cells.items():
+                if column > 5:
+                    continue
+                while len(written) < row:
+                    written.append([])
+                line = written[row - 1]
+                line.extend([None] * (column - len(line)))
+                line[column - 1] = value
     language = language_of(grids)
     shown = values(rounds, language)
     # a cell the secretary emptied or typed over keeps what they did, but the round number
