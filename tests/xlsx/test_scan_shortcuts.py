@@ -8,7 +8,6 @@ ways.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import re
 from string import ascii_uppercase
@@ -138,7 +137,8 @@ def test_a_sheet_is_scanned_as_without_the_shortcuts(
                                         len(data) if sized else None)
         except Exception as exc:  # the same refusal, in the same words
             return type(exc), str(exc)
-        return dataclasses.astuple(found), budget
+        return ((found.bottom, found.right, found.unsaved, found.errors, found.text, found.far),
+                (budget.cells, budget.text))
 
     quick = scanned()
     with pytest.MonkeyPatch.context() as monkeypatch:

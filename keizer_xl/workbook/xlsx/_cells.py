@@ -13,8 +13,8 @@ import functools
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._xmltext import (
@@ -31,8 +31,7 @@ from keizer_xl.workbook.xlsx._xmltext import (
 from keizer_xl.workbook.xlsx.errors import NotACellValue, UnstorableValue
 
 
-@dataclass(frozen=True)
-class Formula:
+class Formula(NamedTuple):
     """A cell that computes `text` (without the leading `=`) and shows `value`.
 
     Written into a cell that already holds a formula, only the saved value changes (the
@@ -57,15 +56,17 @@ CellValue = str | int | float | Fraction | Formula | None
 MAX_TEXT = 32_767  # Excel's limit for the text of one cell
 
 
-@dataclass
-class Cell:
+class Cell(NamedTuple):
+    """A cell's markup in a row being edited."""
+
     column: int
     markup: str  # the whole `<c>` element
     start: str  # its start tag
 
 
-@dataclass
-class Row:
+class Row(NamedTuple):
+    """A row's markup in a sheet being edited."""
+
     number: int
     markup: str  # the whole `<row>` element
     start: str  # its start tag

@@ -13,8 +13,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from keizer_xl.workbook.xlsx._scan import (
     MAX_CELLS,
@@ -35,15 +34,14 @@ if TYPE_CHECKING:
     from keizer_xl.workbook.xlsx._zipcopy import Member
 
 
-@dataclass
-class SheetValues:
+class SheetValues(NamedTuple):
     """One sheet's values (row 0 = sheet row 1, column 0 = column A, "" for empty), the
     cells holding a formula whose value was never saved, as (row, column), 1-based, and the
     cells holding an error value (also "" among the values)."""
 
     rows: Sequence[Sequence[object]]
-    unsaved: list[tuple[int, int]] = field(default_factory=list)
-    errors: list[ErrorCell] = field(default_factory=list)
+    unsaved: list[tuple[int, int]]
+    errors: list[ErrorCell]
 
 
 _KEPT = 8 << 20  # bytes: a sheet this small is handed to calamine unpacked (no second inflate)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import NamedTuple
 from xml.parsers import expat
 
@@ -50,19 +49,19 @@ _LOOSE, _PER_TAG = 64 << 20, 512  # a sheet's bytes: see `_Markup`
 _LAST_CELLS = 16  # cells looked at from a piece's end for the farthest (see `_in_order`)
 
 
-@dataclass
 class Scan:
     """What a sheet's XML says before it is read: its farthest cells that hold something,
     as (row, column), its formulas without a saved value and cells holding an error value
     (`#N/A`, which calamine reads as empty), the bytes of text its cells hold, and (sheet,
     cell, why) for each limit it passes."""
 
-    bottom: tuple[int, int] = (0, 0)  # a cell in the last row
-    right: tuple[int, int] = (0, 0)  # a cell in the last column
-    unsaved: list[tuple[int, int]] = field(default_factory=list)
-    errors: list[ErrorCell] = field(default_factory=list)
-    text: int = 0
-    far: list[tuple[str, str, Reason]] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.bottom = (0, 0)  # a cell in the last row
+        self.right = (0, 0)  # a cell in the last column
+        self.unsaved: list[tuple[int, int]] = []
+        self.errors: list[ErrorCell] = []
+        self.text = 0
+        self.far: list[tuple[str, str, Reason]] = []
 
     @property
     def cells(self) -> int:
@@ -192,13 +191,12 @@ class _Outside:
         return None
 
 
-@dataclass
 class Budget:
     """What the sheets read may still hold, shared by all of them: cells (the rectangles
     from A1) and bytes of text."""
 
-    cells: int = MAX_CELLS
-    text: int = MAX_TEXT
+    def __init__(self, cells: int = MAX_CELLS, text: int = MAX_TEXT):
+        self.cells, self.text = cells, text
 
 
 class _Markup:

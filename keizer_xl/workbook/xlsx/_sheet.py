@@ -13,7 +13,7 @@ import codecs
 import functools
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from keizer_xl.workbook.xlsx._cells import (
     BIG,
@@ -51,8 +51,7 @@ MAX_ROW = 1_048_576
 MAX_COLUMN = 16_384
 
 
-@dataclass
-class SheetEdit:
+class SheetEdit(NamedTuple):
     """The cells keizer_xl writes into one sheet.
 
     `cells` maps (row, column), both 1-based, to the new value; None empties the cell.
