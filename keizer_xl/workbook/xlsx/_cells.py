@@ -12,9 +12,9 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, runtime_checkable
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._xmltext import (
@@ -28,7 +28,7 @@ from keizer_xl.workbook.xlsx._xmltext import (
     start_tag,
     unescape,
 )
-from keizer_xl.workbook.xlsx.errors import NotACellValue, UnstorableValue
+from keizer_xl.workbook.xlsx.errors import NotACellValue, OutsideSheet, UnstorableValue
 
 
 class Formula(NamedTuple):
@@ -54,6 +54,18 @@ def left_alone(value: object) -> bool:
 CellValue = str | int | float | Fraction | Formula | None
 
 MAX_TEXT = 32_767  # Excel's limit for the text of one cell
+MAX_ROW = 1_048_576
+MAX_COLUMN = 16_384
+
+
+@runtime_checkable
+class CellRows(Protocol):
+    """Cells kept row by row: each row's values from column 1, None where the row has no
+    cell (so None empties no cell here). A sheet of many cells (a season's Standings) is
+    handed over this way, not as a cell-by-cell mapping taken apart again by row."""
+
+    @property
+    def rows(self) -> Mapping[int, Sequence[CellValue]]: ...
 
 
 class Cell(NamedTuple):
@@ -124,6 +136,58 @@ class SharedStrings:
         except expat.ExpatError:
             return []
         return items
+
+
+def by_row(cells: Mapping[tuple[int, int], CellValue] | CellRows, where: str
+           ) -> dict[int, dict[int, CellValue]]:
+    """The cells by row number, each checked first: inside the sheet, and a value that a
+    cell can hold (OutsideSheet, UnstorableValue or NotACellValue otherwise).
+
+    A row's cells mostly come one after another: its number is checked and its cells
+    found once. type() rather than isinstance(): True is no row number."""
+    if isinstance(cells, CellRows):
+        return _rows_checked(cells.rows, where)
+    wanted: dict[int, dict[int, CellValue]] = {}
+    row_no: object = None
+    row: dict[int, CellValue] = {}
+    for (number, column), value in cells.items():
+        if number != row_no or type(number) is not int:
+            _check_row(number, where)
+            row_no, found = number, wanted.get(number)
+            row = wanted[number] = {} if found is None else found
+        if not (type(column) is int and 1 <= column <= MAX_COLUMN):
+            raise OutsideSheet("{where}: column {column} is outside the sheet.",
+                               where=where, column=repr(column))
+        if type(value) not in PLAIN_TYPES and not plain_value(value):
+            check_value(value, where, f"{column_letters(column)}{number}")
+        row[column] = value
+    return wanted
+
+
+def _rows_checked(rows: Mapping[int, Sequence[CellValue]], where: str
+                  ) -> dict[int, dict[int, CellValue]]:
+    """`by_row` of cells kept row by row, checked the same way, in the same order."""
+    wanted: dict[int, dict[int, CellValue]] = {}
+    for number, values in rows.items():
+        row: dict[int, CellValue] = {column: value for column, value in enumerate(values, 1)
+                                     if value is not None}
+        if not row:
+            continue
+        _check_row(number, where)
+        for column, value in row.items():
+            if column > MAX_COLUMN:
+                raise OutsideSheet("{where}: column {column} is outside the sheet.",
+                                   where=where, column=repr(column))
+            if type(value) not in PLAIN_TYPES and not plain_value(value):
+                check_value(value, where, f"{column_letters(column)}{number}")
+        wanted[number] = row
+    return wanted
+
+
+def _check_row(number: object, where: str) -> None:
+    if not (type(number) is int and 1 <= number <= MAX_ROW):
+        raise OutsideSheet("{where}: row {row} is outside the sheet.",
+                           where=where, row=repr(number))
 
 
 def empty(value: CellValue) -> bool:

@@ -17,18 +17,17 @@ from typing import NamedTuple
 
 from keizer_xl.workbook.xlsx._cells import (
     BIG,
-    PLAIN_TYPES,
     Cell,
+    CellRows,
     CellValue,
     Formula,
     Row,
     SharedStrings,
-    check_value,
+    by_row,
     empty,
     left_alone,
     number_text,
     plain_text,
-    plain_value,
     render_cell,
     same_value,
     with_formula_value,
@@ -47,21 +46,19 @@ from keizer_xl.workbook.xlsx._xmltext import (
 )
 from keizer_xl.workbook.xlsx.errors import CopiedFormula, NotAWorkbook, OutsideSheet
 
-MAX_ROW = 1_048_576
-MAX_COLUMN = 16_384
-
 
 class SheetEdit(NamedTuple):
     """The cells keizer_xl writes into one sheet.
 
-    `cells` maps (row, column), both 1-based, to the new value; None empties the cell.
+    `cells` maps (row, column), both 1-based, to the new value; None empties the cell. Or
+    it holds them row by row (`CellRows`), where None is no cell: it empties none.
     `clear_below` removes every cell in rows at or below it that `cells` does not write
     (used to rewrite a whole sheet such as Standings); a written cell keeps its formatting.
     `create`: a workbook without this sheet gets it, empty, after its other sheets.
     """
 
     sheet: str
-    cells: Mapping[tuple[int, int], CellValue]
+    cells: Mapping[tuple[int, int], CellValue] | CellRows
     clear_below: int | None = None
     create: bool = False
 
@@ -153,7 +150,7 @@ class Sheet:
 
     def apply(self, edit: SheetEdit, strings: SharedStrings) -> bool:
         """Apply one edit to the rows; True when the sheet's text changes."""
-        wanted = self._by_row(edit.cells)
+        wanted = by_row(edit.cells, self.where)
         clear = edit.clear_below
         if clear is not None and (
             isinstance(clear, bool) or not isinstance(clear, int) or clear < 1
@@ -188,31 +185,6 @@ class Sheet:
             return False
         self.items = items
         return True
-
-    def _by_row(self, cells: Mapping[tuple[int, int], CellValue]
-                ) -> dict[int, dict[int, CellValue]]:
-        """The cells by row number, each checked first: inside the sheet, and a value that
-        a cell can hold (OutsideSheet, UnstorableValue or NotACellValue otherwise).
-
-        A row's cells mostly come one after another: its number is checked and its cells
-        found once. type() rather than isinstance(): True is no row number."""
-        wanted: dict[int, dict[int, CellValue]] = {}
-        row_no: object = None
-        row: dict[int, CellValue] = {}
-        for (number, column), value in cells.items():
-            if number != row_no or type(number) is not int:
-                if not (type(number) is int and 1 <= number <= MAX_ROW):
-                    raise OutsideSheet("{where}: row {row} is outside the sheet.",
-                                       where=self.where, row=repr(number))
-                row_no, found = number, wanted.get(number)
-                row = wanted[number] = {} if found is None else found
-            if not (type(column) is int and 1 <= column <= MAX_COLUMN):
-                raise OutsideSheet("{where}: column {column} is outside the sheet.",
-                                   where=self.where, column=repr(column))
-            if type(value) not in PLAIN_TYPES and not plain_value(value):
-                check_value(value, self.where, f"{column_letters(column)}{number}")
-            row[column] = value
-        return wanted
 
     def _edit_row(
         self, row: Row, values: dict[int, CellValue], clear: int | None, strings: SharedStrings
