@@ -163,6 +163,28 @@ def test_attributes_are_found_as_a_pattern_for_their_name_finds_them() -> None:
                 f'{removed[:end].rstrip()} {name}="9"{removed[end:]}', (tag, name)
 
 
+def test_a_root_prefix_is_found_as_a_pattern_for_its_name_finds_it() -> None:
+    pieces = ["<", ":", "x", "x:", "_a", "1", "é", ".", "-", " ", "\n", ">", "/", "?", "!",
+              "worksheet", "sst", "<x:", "<1:", "<x:y:", "worksheets"]
+    draw = random.Random(24)
+    for _ in range(20_000):
+        text = "".join(draw.choices(pieces, k=draw.randint(1, 10)))
+        for name in ("worksheet", "sst"):
+            m = re.search(rf"<([A-Za-z_][\w.-]*:)?{name}[\s>/]", text)
+            assert xmltext.root_prefix(text, name) == ((m.group(1) or "") if m else ""), text
+
+
+def test_tags_are_found_as_the_pattern_for_their_name_finds_them() -> None:
+    pieces = ["<", "<f", "<x:f", "<fx", "<col", "f", " ", "\t", "/", ">", "/>", '"', "'", "=",
+              '"a>b"', "'c>'", "x", "</f>", "<v>1</v>"]
+    draw = random.Random(24)
+    for _ in range(20_000):
+        text = "".join(draw.choices(pieces, k=draw.randint(1, 14)))
+        for p, name in (("", "f"), ("x:", "f"), ("", "col")):
+            assert list(xmltext.tags(text, p, name)) == [
+                (m.start(), m.group(0)) for m in xmltext.start_tag(p, name).finditer(text)], text
+
+
 def test_references_are_read_as_an_xml_parser_reads_them() -> None:
     """The five entities and character references, decimal and hexadecimal, any code
     point (C1 controls too, which HTML would read as Windows-1252); an escaped value reads

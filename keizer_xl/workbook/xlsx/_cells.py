@@ -25,7 +25,7 @@ from keizer_xl.workbook.xlsx._xmltext import (
     escape_text,
     local,
     set_attr,
-    start_tag,
+    tags,
     unescape,
 )
 from keizer_xl.workbook.xlsx.errors import NotACellValue, OutsideSheet, UnstorableValue
@@ -283,13 +283,14 @@ def with_formula_value(cell: Cell, formula: Formula, p: str) -> str | None:
     """The cell's markup with its formula kept and `formula.value` as its saved value; None
     when the cell holds no formula."""
     markup = cell.markup
-    f = start_tag(p, "f").search(markup) if f"<{p}f" in markup else None
+    f = next(tags(markup, p, "f"), None) if f"<{p}f" in markup else None
     if f is None:
         return None
-    tag = f.group(0)
-    end = f.end() if tag.endswith("/>") else markup.find(f"</{p}f>", f.end()) + len(f"</{p}f>")
+    at, tag = f
+    after = at + len(tag)
+    end = after if tag.endswith("/>") else markup.find(f"</{p}f>", after) + len(f"</{p}f>")
     start = set_attr(cell.start, "t", _formula_type(formula))
-    return start + markup[len(cell.start):f.start()] + tag + markup[f.end():end] + \
+    return start + markup[len(cell.start):at] + tag + markup[after:end] + \
         _formula_value(p, formula) + f"</{p}c>"
 
 
@@ -300,7 +301,7 @@ def same_value(cell: Cell, value: CellValue, strings: SharedStrings, p: str) -> 
     earlier looks different after the secretary saved in Excel; it is still the same value.
     """
     markup = cell.markup
-    if isinstance(value, Formula) or (f"<{p}f" in markup and start_tag(p, "f").search(markup)):
+    if isinstance(value, Formula) or (f"<{p}f" in markup and next(tags(markup, p, "f"), None)):
         return False
     kind = attr(cell.start, "t") or "n"
     v = _value_pattern(p).search(markup)

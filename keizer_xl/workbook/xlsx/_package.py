@@ -36,7 +36,7 @@ from keizer_xl.workbook.xlsx._xmltext import (
     remove_elements,
     root_prefix,
     set_attr,
-    start_tag,
+    tags,
 )
 from keizer_xl.workbook.xlsx._zipcopy import (
     PACK_EARLY,
@@ -499,7 +499,7 @@ class WorkbookParts:
         kind = next((k for k, t in self.rels.values() if k.endswith("/worksheet")),
                     _WORKSHEET_REL)
         rid = next(f"rId{n}" for n in range(1, len(self.rels) + 2) if f"rId{n}" not in self.rels)
-        sheet_tags = start_tag(p, "sheet").findall(text)
+        sheet_tags = [tag for _, tag in tags(text, p, "sheet")]
         ids = [int(i) for tag in sheet_tags if (i := attr(tag, "sheetId") or "").isdigit()]
         r = next((m.group(1) for tag in sheet_tags if (m := _REL_ID.search(tag))), None)
         if r is None:
@@ -558,12 +558,12 @@ class WorkbookParts:
         part = package.by_lower[self.workbook.lower()]
         text = package.text(part)
         p = root_prefix(text, "workbook")
-        calc = start_tag(p, "calcPr").search(text)
+        calc = next(tags(text, p, "calcPr"), None)
         if calc is not None:
-            if attr(calc.group(0), "fullCalcOnLoad") in ("1", "true"):
+            start, tag = calc
+            if attr(tag, "fullCalcOnLoad") in ("1", "true"):
                 return
-            tag = set_attr(calc.group(0), "fullCalcOnLoad", "1")
-            text = text[: calc.start()] + tag + text[calc.end() :]
+            text = text[:start] + set_attr(tag, "fullCalcOnLoad", "1") + text[start + len(tag) :]
         else:
             sheets_end = text.find(f"</{p}sheets>")
             later = re.compile(

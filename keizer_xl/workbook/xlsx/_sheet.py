@@ -42,6 +42,7 @@ from keizer_xl.workbook.xlsx._xmltext import (
     root_prefix,
     set_attr,
     start_tag,
+    tags,
     well_formed,
 )
 from keizer_xl.workbook.xlsx.errors import CopiedFormula, NotAWorkbook, OutsideSheet
@@ -88,7 +89,7 @@ class Sheet:
         self.appended: list[Row] | None = None  # new rows after the last one (the common case)
         self.column_styles = [
             (int(a["min"]), int(a["max"]), a["style"])
-            for a in map(attributes, start_tag(p, "col").findall(self.head))
+            for a in (attributes(tag) for _, tag in tags(self.head, p, "col"))
             if a.get("style") and a.get("min", "").isdigit() and a.get("max", "").isdigit()
         ]
         self.formulas_removed = False
@@ -327,11 +328,11 @@ class Sheet:
         """Remember that a formula goes away, and which shared formulas lose their master."""
         if f"<{self.p}f" not in cell.markup:
             return
-        f = start_tag(self.p, "f").search(cell.markup)
+        f = next(tags(cell.markup, self.p, "f"), None)
         if f is None:
             return
         self.formulas_removed = True
-        tag = f.group(0)
+        tag = f[1]
         if attr(tag, "t") == "shared" and attr(tag, "ref") is not None:
             self.shared_masters_removed.append(
                 (attr(tag, "si") or "", attr(cell.start, "r") or "?")
@@ -346,7 +347,7 @@ class Sheet:
         markups = _markup(self.items)
         body = "".join(markups) if self.shared_masters_removed else ""
         for si, ref in self.shared_masters_removed:
-            for tag in start_tag(self.p, "f").findall(body):
+            for _, tag in tags(body, self.p, "f"):
                 if (
                     attr(tag, "t") == "shared"
                     and attr(tag, "si") == si
@@ -413,8 +414,8 @@ class Sheet:
         start, end = self.rows_at
         sheet_data = self._sheet_data_pieces([memoryview(self.data)[start:end],
                                               *(row.markup for row in new)])
-        m = start_tag(self.p, "dimension").search(self.head)
-        old = CELL_REF.findall(attr(m.group(0), "ref") or "") if m else []
+        m = next(tags(self.head, self.p, "dimension"), None)
+        old = CELL_REF.findall(attr(m[1], "ref") or "") if m else []
         columns = {column for row in new if row.made for column in row.made}
         columns.update(column_number(letters) for letters, _ in old)
         head = self._with_dimension(columns, {new[0].number, new[-1].number,
@@ -424,7 +425,7 @@ class Sheet:
     def _with_dimension(self, columns: Collection[int], rows: Collection[int]) -> str:
         """The part before sheetData, with `<dimension ref>` spanning these columns and rows
         (A1 when there are none)."""
-        m = start_tag(self.p, "dimension").search(self.head)
+        m = next(tags(self.head, self.p, "dimension"), None)
         if m is None:
             return self.head
         ref = "A1"
@@ -432,8 +433,8 @@ class Sheet:
             first = f"{column_letters(min(columns))}{min(rows)}"
             last = f"{column_letters(max(columns))}{max(rows)}"
             ref = first if first == last else f"{first}:{last}"
-        tag = set_attr(m.group(0), "ref", ref)
-        return self.head[: m.start()] + tag + self.head[m.end() :]
+        at, old_tag = m
+        return self.head[:at] + set_attr(old_tag, "ref", ref) + self.head[at + len(old_tag) :]
 
 
 def elements(text: str, p: str, name: str, where: str) -> Iterator[tuple[int, int, str]]:

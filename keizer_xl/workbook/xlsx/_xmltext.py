@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 from xml.parsers import expat
 
@@ -24,6 +24,8 @@ _ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _ATTR_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
                                "'": "&#x27;"})
 _VALUE = re.compile(r"""\s*=\s*(?:"([^"]*)"|'([^']*)')""")  # `="value"` after a name
+_PREFIX = re.compile(r"[A-Za-z_][\w.-]*:")
+_TAG_REST = re.compile(TAG_REST)
 
 
 def local(tag: str) -> str:
@@ -33,8 +35,24 @@ def local(tag: str) -> str:
 
 @functools.cache
 def start_tag(prefix: str, name: str) -> re.Pattern[str]:
-    """A start or empty-element tag `<prefix:name ...>` (quoted `>` in values allowed)."""
+    """A start or empty-element tag `<prefix:name ...>` (quoted `>` in values allowed):
+    for going through many (rows, cells); a few are found by `tags`."""
     return re.compile("<" + re.escape(prefix + name) + TAG_REST)
+
+
+def tags(text: str, prefix: str, name: str) -> Iterator[tuple[int, str]]:
+    """Where each tag `<prefix:name ...>` begins, and the tag, as `start_tag(prefix,
+    name).finditer` finds them, by plain search for `<prefix:name`: a pattern for each
+    name would be compiled at every start (some 70 µs), for a tag or two in a short text."""
+    opening = "<" + prefix + name
+    at = text.find(opening)
+    while at >= 0:
+        m = _TAG_REST.match(text, at + len(opening))
+        if m is None:
+            at = text.find(opening, at + 1)
+        else:
+            yield at, text[at : m.end()]
+            at = text.find(opening, m.end())
 
 
 def _attr_at(tag: str, name: str, at: int) -> tuple[int, re.Match[str]] | None:
@@ -99,9 +117,21 @@ def set_attr(tag: str, name: str, value: str | None) -> str:
 
 
 def root_prefix(text: str, name: str) -> str:
-    """'x:' when the document writes `<x:worksheet>`, '' for the usual default namespace."""
-    m = re.search(rf"<([A-Za-z_][\w.-]*:)?{name}[\s>/]", text)
-    return (m.group(1) or "") if m else ""
+    r"""'x:' when the document writes `<x:worksheet>`, '' for the usual default namespace.
+
+    As the pattern `<([A-Za-z_][\w.-]*:)?name[\s>/]` finds it, by plain search for the
+    name (a pattern for each name would be compiled at every start)."""
+    at = text.find(name, 1)
+    while at >= 0:
+        after = text[at + len(name) : at + len(name) + 1]
+        if after and (after.isspace() or after in ">/"):
+            if text[at - 1] == "<":
+                return ""
+            begin = text.rfind("<", 0, at)
+            if text[at - 1] == ":" and begin >= 0 and _PREFIX.fullmatch(text, begin + 1, at):
+                return text[begin + 1 : at]
+        at = text.find(name, at + 1)
+    return ""
 
 
 def remove_elements(text: str, name: str, match: Callable[[dict[str, str]], bool]) -> str:
