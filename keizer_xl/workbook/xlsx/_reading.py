@@ -107,7 +107,7 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
         scans[name] = scan_sheet(_pieces(package, part, kept if size <= _KEPT else None),
                                  name, where, rows.get(name, MAX_ROWS), budget, table, size)
         far += scans[name].far
-    package.scanned.update(wanted.values())
+    package.scanned.update({part: scans[name].formulas for name, part in wanted.items()})
     if far:
         raise SheetTooLarge(far, "keizer_xl reads at most {rows} rows, {columns} columns and "
                             "{cells} cells of a sheet. Clear what is there (and any "

@@ -25,7 +25,7 @@ from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._cells import Row
 from keizer_xl.workbook.xlsx._findings import ErrorCell as ErrorCell  # `Scan.errors`, read on
-from keizer_xl.workbook.xlsx._findings import error_text, errors_in, saved, unsaved_in
+from keizer_xl.workbook.xlsx._findings import error_text, errors_in, formula_tag, saved, unsaved_in
 from keizer_xl.workbook.xlsx._sheet import elements, row_cells
 from keizer_xl.workbook.xlsx._strings import StringTable
 from keizer_xl.workbook.xlsx._xmltext import (
@@ -54,14 +54,13 @@ class Scan:
     """What a sheet's XML says before it is read: its farthest cells that hold something,
     as (row, column), its formulas without a saved value and cells holding an error value
     (`#N/A`, which calamine reads as empty), the bytes of text its cells hold, and (sheet,
-    cell, why) for each limit it passes."""
+    cell, why) for each limit it passes; whether it holds a formula at all."""
 
     def __init__(self) -> None:
-        self.bottom = (0, 0)  # a cell in the last row
-        self.right = (0, 0)  # a cell in the last column
+        self.bottom, self.right = (0, 0), (0, 0)  # a cell in the last row, and column
         self.unsaved: list[tuple[int, int]] = []
         self.errors: list[ErrorCell] = []
-        self.text = 0
+        self.text, self.formulas = 0, False
         self.far: list[tuple[str, str, Reason]] = []
 
     @property
@@ -77,8 +76,7 @@ def _ref(cell: tuple[int, int]) -> str:
 # -- scanning a sheet ------------------------------------------------------------------------
 
 class _Patterns(NamedTuple):
-    """A prefix's patterns for scanning a sheet (bytes), made once (a plain record: a
-    NamedTuple costs a fifth of a frozen dataclass to define, at every start)."""
+    """A prefix's patterns for scanning a sheet (bytes), made once."""
 
     odd: re.Pattern[bytes]  # a cell whose start tag does not begin with its reference
     start: bytes  # how each cell the patterns below find begins
@@ -262,8 +260,10 @@ class _SheetScan:
             self._piece(buf[:cut])
         elif len(buf) >= _LONG_PIECE and not self.closely:  # no tag at all: not kept
             self.rest = unfinished(buf, 0)
-            if not buf[: len(buf) - len(self.rest)].isspace():  # a cell's text, perhaps
-                self._count_text(len(buf) - len(self.rest))
+            passed = buf[: len(buf) - len(self.rest)]
+            self.result.formulas = self.result.formulas or bool(formula_tag(self.p).search(passed))
+            if not passed.isspace():  # a cell's text, perhaps
+                self._count_text(len(passed))
             self.markup.check(self.result.text)
 
     def _cut(self, buf: bytes) -> int:
@@ -297,6 +297,7 @@ class _SheetScan:
     def _piece(self, piece: bytes) -> None:
         assert self.outside is not None and self.patterns is not None
         self.outside.feed(piece)
+        self.result.formulas = self.result.formulas or bool(formula_tag(self.p).search(piece))
         if self.closely:
             self._rows(piece)
         elif self.patterns.odd.search(piece):
