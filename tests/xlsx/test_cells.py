@@ -12,6 +12,7 @@ from openpyxl import load_workbook
 
 from keizer_xl.workbook.xlsx import (
     CellValue,
+    Formula,
     SheetEdit,
     save_edits,
 )
@@ -54,6 +55,8 @@ class Rows:
         ({(2, 2): "x" * 32768, (2, 3): object()}, ValueError, "B2: text longer"),
         ({(2, 16385): object(), (3, 0): 1}, ValueError, "column 16385"),
         ({(2, 1): 1, (3, 2): object(), (1_048_577, 1): 1}, TypeError, "B3"),
+        ({(2, 1): Formula("B2", 3), (2, 4): Formula("B2", float("inf"))}, ValueError, "D2"),
+        ({(4, 1): Formula("B2", "x" * 32768)}, ValueError, "A4: text longer"),
     ],
 )
 def test_values_excel_cannot_hold_are_refused(

@@ -199,7 +199,12 @@ BIG = 10**15  # whole numbers from here on are written in full, but compared as 
 
 
 def plain_value(value: object) -> bool:
-    """Text or a number that `check_value` would surely let through (the usual cells)."""
+    """Text or a number that `check_value` would surely let through (the usual cells), or
+    a formula showing one."""
+    if type(value) is Formula:
+        value = value.value
+        if value is None or type(value) in PLAIN_TYPES:
+            return True
     if type(value) is str:
         return len(value) <= MAX_TEXT  # cleaning only makes text shorter
     return type(value) is float and math.isfinite(value)
