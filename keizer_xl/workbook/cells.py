@@ -33,7 +33,8 @@ class SheetRows(Mapping[Cell, CellValue]):
     """A sheet's cells kept row by row, each row the list of its values from column 1 (None
     where it has none): the Standings, Crosstable and Progress sheets of 10,000 players
     after 100 rounds are a million cells each, which as a dict of (row, column) keys would
-    cost a hundred bytes and more a cell. Reads as that dict would; it empties no cell."""
+    cost a hundred bytes and more a cell. Reads as that dict would; it empties no cell.
+    The writer takes its rows as they are (`workbook.xlsx.CellRows`)."""
 
     def __init__(self) -> None:
         self.rows: dict[int, list[CellValue]] = {}

@@ -135,7 +135,54 @@ def test_rows_not_quite_like_ours_are_edited_cell_by_cell(
 def test_forbidden_characters_are_the_ones_xml_forbids() -> None:
     everything = "".join(map(chr, range(0x110000)))
     allowed = re.compile("[^\t\n\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-    assert xmltext._FORBIDDEN.findall(everything) == allowed.findall(everything)
+    forbidden = xmltext._forbidden().findall(everything)
+    assert forbidden == allowed.findall(everything)
+    assert not any(ch.isprintable() for ch in forbidden)  # printable text is kept as it is
+
+
+def test_attributes_are_found_as_a_pattern_for_their_name_finds_them() -> None:
+    """`attr` and `set_attr` search for the name, not with a pattern made for it: they
+    read and change a tag just as `\\sname\\s*=\\s*("…"|'…')` would, odd tags too."""
+    def pattern(name: str) -> re.Pattern[str]:
+        return re.compile(rf"""\s{re.escape(name)}\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+    pieces = ["<c", " ", "\t", "\n", "\u2003", "r", "s", "t", "rr", "=", " = ", '"', "'", "A1",
+              '"3"', "'x'", '"a&amp;b"', ">", "/>", "spans", '"s r=\'1\'"']
+    draw = random.Random(24)
+    for _ in range(20_000):
+        tag = "".join(draw.choices(pieces, k=draw.randint(1, 12)))
+        for name in ("r", "s", "t", "rr", "spans"):
+            m = pattern(name).search(tag)
+            found = None if m is None else m.group(1) if m.group(1) is not None else m.group(2)
+            assert xmltext.attr(tag, name) == (found if found is None or "&" not in found
+                                               else xmltext.unescape(found)), (tag, name)
+            removed = pattern(name).sub("", tag)
+            assert xmltext.set_attr(tag, name, None) == removed, (tag, name)
+            end = -2 if removed.endswith("/>") else -1
+            assert xmltext.set_attr(tag, name, "9") == \
+                f'{removed[:end].rstrip()} {name}="9"{removed[end:]}', (tag, name)
+
+
+def test_a_root_prefix_is_found_as_a_pattern_for_its_name_finds_it() -> None:
+    pieces = ["<", ":", "x", "x:", "_a", "1", "é", ".", "-", " ", "\n", ">", "/", "?", "!",
+              "worksheet", "sst", "<x:", "<1:", "<x:y:", "worksheets"]
+    draw = random.Random(24)
+    for _ in range(20_000):
+        text = "".join(draw.choices(pieces, k=draw.randint(1, 10)))
+        for name in ("worksheet", "sst"):
+            m = re.search(rf"<([A-Za-z_][\w.-]*:)?{name}[\s>/]", text)
+            assert xmltext.root_prefix(text, name) == ((m.group(1) or "") if m else ""), text
+
+
+def test_tags_are_found_as_the_pattern_for_their_name_finds_them() -> None:
+    pieces = ["<", "<f", "<x:f", "<fx", "<col", "f", " ", "\t", "/", ">", "/>", '"', "'", "=",
+              '"a>b"', "'c>'", "x", "</f>", "<v>1</v>"]
+    draw = random.Random(24)
+    for _ in range(20_000):
+        text = "".join(draw.choices(pieces, k=draw.randint(1, 14)))
+        for p, name in (("", "f"), ("x:", "f"), ("", "col")):
+            assert list(xmltext.tags(text, p, name)) == [
+                (m.start(), m.group(0)) for m in xmltext.start_tag(p, name).finditer(text)], text
 
 
 def test_references_are_read_as_an_xml_parser_reads_them() -> None:

@@ -1,5 +1,6 @@
 """Values written into cells: styles taken from the column or row, text escaped and
-cleaned, numbers and empty cells, and values Excel cannot hold refused."""
+cleaned, numbers and empty cells, and values Excel cannot hold refused; cells handed over
+row by row written as the same cells one by one."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import pytest
 from openpyxl import load_workbook
 
 from keizer_xl.workbook.xlsx import (
+    CellValue,
+    Formula,
     SheetEdit,
     save_edits,
 )
@@ -28,6 +31,18 @@ from tests.xlsx.grids import calamine_grid, openpyxl_grid
 pytestmark = pytest.mark.filterwarnings("ignore:.*extension is not supported:UserWarning")
 
 
+class Rows:
+    """Cells kept row by row, as the writer takes them too (`CellRows`): None, no cell."""
+
+    def __init__(self, cells: Grid):
+        self.rows: dict[int, list[CellValue]] = {}
+        for (row, column), value in cells.items():
+            values = self.rows.setdefault(row, [])
+            values += [None] * (column - len(values))
+            values[column - 1] = value
+
+
+@pytest.mark.parametrize("by_rows", [False, True])
 @pytest.mark.parametrize(
     ("cells", "error", "words"),
     [
@@ -37,16 +52,42 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*extension is not supported:Use
         ({(0, 3): 1}, ValueError, "row 0"),
         ({(2, 16385): 1}, ValueError, "column 16385"),
         ({(2, 2): "x" * 32768}, ValueError, "longer than Excel allows"),
+        ({(2, 2): "x" * 32768, (2, 3): object()}, ValueError, "B2: text longer"),
+        ({(2, 16385): object(), (3, 0): 1}, ValueError, "column 16385"),
+        ({(2, 1): 1, (3, 2): object(), (1_048_577, 1): 1}, TypeError, "B3"),
+        ({(2, 1): Formula("B2", 3), (2, 4): Formula("B2", float("inf"))}, ValueError, "D2"),
+        ({(4, 1): Formula("B2", "x" * 32768)}, ValueError, "A4: text longer"),
     ],
 )
 def test_values_excel_cannot_hold_are_refused(
-    tmp_path: Path, cells: Grid, error: type[Exception], words: str
+    tmp_path: Path, cells: Grid, error: type[Exception], words: str, by_rows: bool
 ) -> None:
     club = copy_fixture("club.xlsm", tmp_path)
     original = club.read_bytes()
+    if by_rows and (3, 0) in cells:  # no column 0 in a row of values from column 1
+        cells = {k: v for k, v in cells.items() if k != (3, 0)}
     with pytest.raises(error, match=words):
-        save_edits(club, [*product_edits(), SheetEdit("Standings", cells)])
+        save_edits(club, [*product_edits(),
+                          SheetEdit("Standings", Rows(cells) if by_rows else cells)])
     assert club.read_bytes() == original
+
+
+@pytest.mark.parametrize("clear", [None, 1, 3])
+def test_cells_by_rows_are_written_as_the_same_cells_one_by_one(
+        tmp_path: Path, clear: int | None) -> None:
+    """None in a row is no cell: it leaves the cell there as it is, where None given one
+    by one empties it."""
+    cells: Grid = {(1, 2): "Player", (2, 1): None, (2, 2): "Zoë & co", (2, 4): 7.5,
+                   (4, 1): None, (4, 3): Fraction(1, 3), (6, 30): 12, (7, 1): None}
+    written = {}
+    for by_rows in (False, True):
+        (tmp_path / str(by_rows)).mkdir()
+        club = copy_fixture("club.xlsm", tmp_path / str(by_rows))
+        given = {k: v for k, v in cells.items() if v is not None}
+        save_edits(club, [SheetEdit("Standings", Rows(cells) if by_rows else given,
+                                    clear_below=clear)])
+        written[by_rows] = members(club)
+    assert written[True] == written[False]
 
 
 def test_new_cells_take_the_column_style_and_old_cells_keep_theirs(tmp_path: Path) -> None:

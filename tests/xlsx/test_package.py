@@ -3,6 +3,7 @@ workbook exactly as it was, and refuses files that are no workbook it can edit."
 
 from __future__ import annotations
 
+import re
 import time
 import zipfile
 from collections.abc import Iterator
@@ -15,11 +16,13 @@ from keizer_xl.workbook.xlsx import (
     MissingSheet,
     NotAWorkbook,
     SheetEdit,
+    Workbook,
     backup_path,
     save_edits,
 )
 from tests.helpers_package import (
     FIXTURES,
+    REPO,
     TOP_VALUE_CELL,
     WORKBOOKS,
     copy_fixture,
@@ -310,6 +313,25 @@ def test_overwritten_formula_drops_the_calculation_chain(tmp_path: Path) -> None
     assert b"calcChain" not in after["xl/_rels/workbook.xml.rels"]
     assert b'<calcPr calcId="191029"/>' in after["xl/workbook.xml"]  # no formulas left
     assert calamine_grid(path, "Standings") == {(1, 1): 2.0, (1, 2): 5.0}
+
+
+@pytest.mark.parametrize("name", [*WORKBOOKS, "template"])
+def test_the_sheets_read_tell_whether_they_hold_formulas(tmp_path: Path, name: str) -> None:
+    """A sheet read whole is not unpacked again to tell whether the workbook has formulas
+    to recompute on opening: its scan tells it, as a search of its part would."""
+    path = tmp_path / "book.xlsx"
+    path.write_bytes((REPO / "templates" / "keizer_xl.xlsx" if name == "template"
+                      else FIXTURES / name).read_bytes())
+    book = Workbook(path)
+    sheets = book.worksheets()
+    book.read(sheets)
+    for sheet in sheets:
+        part = book.parts.sheet_part(sheet)
+        assert book.package.scanned[part] == bool(
+            re.search(rb"<f[\s>/]", book.package.content(part))), sheet
+    told = book.package._has_formulas(book.parts)
+    book.package.scanned.clear()
+    assert book.package._has_formulas(book.parts) == told
 
 
 def test_formulas_elsewhere_are_recomputed_on_opening(tmp_path: Path) -> None:

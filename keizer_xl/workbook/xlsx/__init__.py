@@ -14,7 +14,7 @@ counted as it is unpacked), `_scan` (a sheet, counted as it is unpacked), `_find
 sheets, bounded).
 """
 
-from keizer_xl.workbook.xlsx._cells import CellValue, Formula
+from keizer_xl.workbook.xlsx._cells import CellRows, CellValue, Formula
 from keizer_xl.workbook.xlsx._reading import SheetValues
 from keizer_xl.workbook.xlsx._scan import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
@@ -54,6 +54,7 @@ __all__ = [
     "MAX_CELLS",
     "MAX_COLUMNS",
     "MAX_ROWS",
+    "CellRows",
     "CellValue",
     "CopiedFormula",
     "EditRefused",

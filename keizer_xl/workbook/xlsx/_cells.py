@@ -12,9 +12,9 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from typing import NamedTuple, Protocol, runtime_checkable
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._xmltext import (
@@ -25,14 +25,13 @@ from keizer_xl.workbook.xlsx._xmltext import (
     escape_text,
     local,
     set_attr,
-    start_tag,
+    tags,
     unescape,
 )
-from keizer_xl.workbook.xlsx.errors import NotACellValue, UnstorableValue
+from keizer_xl.workbook.xlsx.errors import NotACellValue, OutsideSheet, UnstorableValue
 
 
-@dataclass(frozen=True)
-class Formula:
+class Formula(NamedTuple):
     """A cell that computes `text` (without the leading `=`) and shows `value`.
 
     Written into a cell that already holds a formula, only the saved value changes (the
@@ -55,17 +54,31 @@ def left_alone(value: object) -> bool:
 CellValue = str | int | float | Fraction | Formula | None
 
 MAX_TEXT = 32_767  # Excel's limit for the text of one cell
+MAX_ROW = 1_048_576
+MAX_COLUMN = 16_384
 
 
-@dataclass
-class Cell:
+@runtime_checkable
+class CellRows(Protocol):
+    """Cells kept row by row: each row's values from column 1, None where the row has no
+    cell (so None empties no cell here). A sheet of many cells (a season's Standings) is
+    handed over this way, not as a cell-by-cell mapping taken apart again by row."""
+
+    @property
+    def rows(self) -> Mapping[int, Sequence[CellValue]]: ...
+
+
+class Cell(NamedTuple):
+    """A cell's markup in a row being edited."""
+
     column: int
     markup: str  # the whole `<c>` element
     start: str  # its start tag
 
 
-@dataclass
-class Row:
+class Row(NamedTuple):
+    """A row's markup in a sheet being edited."""
+
     number: int
     markup: str  # the whole `<row>` element
     start: str  # its start tag
@@ -125,6 +138,58 @@ class SharedStrings:
         return items
 
 
+def by_row(cells: Mapping[tuple[int, int], CellValue] | CellRows, where: str
+           ) -> dict[int, dict[int, CellValue]]:
+    """The cells by row number, each checked first: inside the sheet, and a value that a
+    cell can hold (OutsideSheet, UnstorableValue or NotACellValue otherwise).
+
+    A row's cells mostly come one after another: its number is checked and its cells
+    found once. type() rather than isinstance(): True is no row number."""
+    if isinstance(cells, CellRows):
+        return _rows_checked(cells.rows, where)
+    wanted: dict[int, dict[int, CellValue]] = {}
+    row_no: object = None
+    row: dict[int, CellValue] = {}
+    for (number, column), value in cells.items():
+        if number != row_no or type(number) is not int:
+            _check_row(number, where)
+            row_no, found = number, wanted.get(number)
+            row = wanted[number] = {} if found is None else found
+        if not (type(column) is int and 1 <= column <= MAX_COLUMN):
+            raise OutsideSheet("{where}: column {column} is outside the sheet.",
+                               where=where, column=repr(column))
+        if type(value) not in PLAIN_TYPES and not plain_value(value):
+            check_value(value, where, f"{column_letters(column)}{number}")
+        row[column] = value
+    return wanted
+
+
+def _rows_checked(rows: Mapping[int, Sequence[CellValue]], where: str
+                  ) -> dict[int, dict[int, CellValue]]:
+    """`by_row` of cells kept row by row, checked the same way, in the same order."""
+    wanted: dict[int, dict[int, CellValue]] = {}
+    for number, values in rows.items():
+        row: dict[int, CellValue] = {column: value for column, value in enumerate(values, 1)
+                                     if value is not None}
+        if not row:
+            continue
+        _check_row(number, where)
+        for column, value in row.items():
+            if column > MAX_COLUMN:
+                raise OutsideSheet("{where}: column {column} is outside the sheet.",
+                                   where=where, column=repr(column))
+            if type(value) not in PLAIN_TYPES and not plain_value(value):
+                check_value(value, where, f"{column_letters(column)}{number}")
+        wanted[number] = row
+    return wanted
+
+
+def _check_row(number: object, where: str) -> None:
+    if not (type(number) is int and 1 <= number <= MAX_ROW):
+        raise OutsideSheet("{where}: row {row} is outside the sheet.",
+                           where=where, row=repr(number))
+
+
 def empty(value: CellValue) -> bool:
     return value is None or (isinstance(value, str) and not clean_text(value))
 
@@ -134,7 +199,12 @@ BIG = 10**15  # whole numbers from here on are written in full, but compared as 
 
 
 def plain_value(value: object) -> bool:
-    """Text or a number that `check_value` would surely let through (the usual cells)."""
+    """Text or a number that `check_value` would surely let through (the usual cells), or
+    a formula showing one."""
+    if type(value) is Formula:
+        value = value.value
+        if value is None or type(value) in PLAIN_TYPES:
+            return True
     if type(value) is str:
         return len(value) <= MAX_TEXT  # cleaning only makes text shorter
     return type(value) is float and math.isfinite(value)
@@ -218,13 +288,14 @@ def with_formula_value(cell: Cell, formula: Formula, p: str) -> str | None:
     """The cell's markup with its formula kept and `formula.value` as its saved value; None
     when the cell holds no formula."""
     markup = cell.markup
-    f = start_tag(p, "f").search(markup) if f"<{p}f" in markup else None
+    f = next(tags(markup, p, "f"), None) if f"<{p}f" in markup else None
     if f is None:
         return None
-    tag = f.group(0)
-    end = f.end() if tag.endswith("/>") else markup.find(f"</{p}f>", f.end()) + len(f"</{p}f>")
+    at, tag = f
+    after = at + len(tag)
+    end = after if tag.endswith("/>") else markup.find(f"</{p}f>", after) + len(f"</{p}f>")
     start = set_attr(cell.start, "t", _formula_type(formula))
-    return start + markup[len(cell.start):f.start()] + tag + markup[f.end():end] + \
+    return start + markup[len(cell.start):at] + tag + markup[after:end] + \
         _formula_value(p, formula) + f"</{p}c>"
 
 
@@ -235,7 +306,7 @@ def same_value(cell: Cell, value: CellValue, strings: SharedStrings, p: str) -> 
     earlier looks different after the secretary saved in Excel; it is still the same value.
     """
     markup = cell.markup
-    if isinstance(value, Formula) or (f"<{p}f" in markup and start_tag(p, "f").search(markup)):
+    if isinstance(value, Formula) or (f"<{p}f" in markup and next(tags(markup, p, "f"), None)):
         return False
     kind = attr(cell.start, "t") or "n"
     v = _value_pattern(p).search(markup)

@@ -37,6 +37,13 @@ def _error_pattern(p: str) -> re.Pattern[bytes]:
     return re.compile(rb"<" + e + rb"c\s[^>]*\bt\s*=\s*[\"']e[\"'][^>]*>")
 
 
+@functools.cache
+def formula_tag(p: str) -> re.Pattern[bytes]:
+    """The start of a formula (`<f>`, `<f t="shared" .../>`): a sheet holding one asks to be
+    recalculated on opening once it is edited (`Package._has_formulas`)."""
+    return re.compile(rb"<" + re.escape(p.encode()) + rb"f[\s>/]")
+
+
 def error_text(inside: str, p: str) -> str:
     """The error a cell shows, from its saved value (`#N/A` when it has none)."""
     v = re.search(rf"<{re.escape(p)}v(?:\s[^>]*)?>([^<]*)</{re.escape(p)}v>", inside)

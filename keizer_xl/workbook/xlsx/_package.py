@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from keizer_xl.workbook.xlsx._cells import SharedStrings
+from keizer_xl.workbook.xlsx._findings import formula_tag
 from keizer_xl.workbook.xlsx._sheet import Sheet, SheetEdit
 from keizer_xl.workbook.xlsx._xmltext import (
     Element,
@@ -36,7 +37,7 @@ from keizer_xl.workbook.xlsx._xmltext import (
     remove_elements,
     root_prefix,
     set_attr,
-    start_tag,
+    tags,
 )
 from keizer_xl.workbook.xlsx._zipcopy import (
     PACK_EARLY,
@@ -71,15 +72,13 @@ class Package:
     copied as stored, so a part that would unpack to gigabytes is never unpacked."""
 
     def __init__(self, path: Path, blob: bytes, package: zipfile.ZipFile):
-        self.path = path
-        self.blob = blob
-        self.zip = package
+        self.path, self.blob, self.zip = path, blob, package
         self.members = package.infolist()
         self.comment = package.comment
         self.infos = {info.filename: info for info in self.members}
         self.by_lower = {info.filename.lower(): info.filename for info in self.members}
         self.data: dict[str, bytes] = {}  # part name -> its unpacked bytes, once needed
-        self.scanned: set[str] = set()  # sheets counted within their limits (see `apply`)
+        self.scanned: dict[str, bool] = {}  # sheets counted (`apply`): may they hold formulas?
         # part name -> new bytes (None: drop it), or as packed once a large one is (`_let_go`)
         self.changed: dict[str, bytes | Packed | None] = {}
         self.packing: dict[str, tuple[bytes, Future[Packed]]] = {}  # `_pack_early`
@@ -218,7 +217,7 @@ class Package:
             if part in self.infos and part not in self.scanned and part not in self.data:
                 check_editable(functools.partial(self.stream, part), edit.sheet,
                                self.path.name, rows(edit.sheet) if rows else MAX_ROWS)
-                self.scanned.add(part)
+                self.scanned[part] = True
             sheet = Sheet(self._unkept(part), f"{self.path.name}: sheet {edit.sheet!r}")
             if sheet.apply(edit, strings):
                 self.changed[part] = sheet.to_bytes()
@@ -271,12 +270,12 @@ class Package:
     def _has_formulas(self, book: WorkbookParts) -> bool:
         """Does any worksheet hold a formula (whose cached value our edit may make stale)?"""
         for part in book.worksheet_parts():
-            if part not in self.infos:  # added by this save: its formulas are ours
-                continue
+            if part not in self.infos or (self.scanned.get(part) is False
+                                          and part not in self.changed):
+                continue  # added by this save (its formulas are ours), or read: none there
             with self.zip.open(self.infos[part]) as member:
-                head = member.read(4096).decode("utf-8", "replace")
-            p = root_prefix(head, "worksheet")
-            if self.mentions(part, re.compile(rb"<" + re.escape(p.encode()) + rb"f[\s>/]")):
+                p = root_prefix(member.read(4096).decode("utf-8", "replace"), "worksheet")
+            if self.mentions(part, formula_tag(p)):
                 return True
         return False
 
@@ -499,7 +498,7 @@ class WorkbookParts:
         kind = next((k for k, t in self.rels.values() if k.endswith("/worksheet")),
                     _WORKSHEET_REL)
         rid = next(f"rId{n}" for n in range(1, len(self.rels) + 2) if f"rId{n}" not in self.rels)
-        sheet_tags = start_tag(p, "sheet").findall(text)
+        sheet_tags = [tag for _, tag in tags(text, p, "sheet")]
         ids = [int(i) for tag in sheet_tags if (i := attr(tag, "sheetId") or "").isdigit()]
         r = next((m.group(1) for tag in sheet_tags if (m := _REL_ID.search(tag))), None)
         if r is None:
@@ -558,12 +557,12 @@ class WorkbookParts:
         part = package.by_lower[self.workbook.lower()]
         text = package.text(part)
         p = root_prefix(text, "workbook")
-        calc = start_tag(p, "calcPr").search(text)
+        calc = next(tags(text, p, "calcPr"), None)
         if calc is not None:
-            if attr(calc.group(0), "fullCalcOnLoad") in ("1", "true"):
+            start, tag = calc
+            if attr(tag, "fullCalcOnLoad") in ("1", "true"):
                 return
-            tag = set_attr(calc.group(0), "fullCalcOnLoad", "1")
-            text = text[: calc.start()] + tag + text[calc.end() :]
+            text = text[:start] + set_attr(tag, "fullCalcOnLoad", "1") + text[start + len(tag) :]
         else:
             sheets_end = text.find(f"</{p}sheets>")
             later = re.compile(

@@ -13,8 +13,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from keizer_xl.workbook.xlsx._scan import (
     MAX_CELLS,
@@ -35,15 +34,14 @@ if TYPE_CHECKING:
     from keizer_xl.workbook.xlsx._zipcopy import Member
 
 
-@dataclass
-class SheetValues:
+class SheetValues(NamedTuple):
     """One sheet's values (row 0 = sheet row 1, column 0 = column A, "" for empty), the
     cells holding a formula whose value was never saved, as (row, column), 1-based, and the
     cells holding an error value (also "" among the values)."""
 
     rows: Sequence[Sequence[object]]
-    unsaved: list[tuple[int, int]] = field(default_factory=list)
-    errors: list[ErrorCell] = field(default_factory=list)
+    unsaved: list[tuple[int, int]]
+    errors: list[ErrorCell]
 
 
 _KEPT = 8 << 20  # bytes: a sheet this small is handed to calamine unpacked (no second inflate)
@@ -109,7 +107,7 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
         scans[name] = scan_sheet(_pieces(package, part, kept if size <= _KEPT else None),
                                  name, where, rows.get(name, MAX_ROWS), budget, table, size)
         far += scans[name].far
-    package.scanned.update(wanted.values())
+    package.scanned.update({part: scans[name].formulas for name, part in wanted.items()})
     if far:
         raise SheetTooLarge(far, "keizer_xl reads at most {rows} rows, {columns} columns and "
                             "{cells} cells of a sheet. Clear what is there (and any "

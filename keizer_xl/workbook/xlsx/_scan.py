@@ -20,13 +20,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import NamedTuple
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._cells import Row
 from keizer_xl.workbook.xlsx._findings import ErrorCell as ErrorCell  # `Scan.errors`, read on
-from keizer_xl.workbook.xlsx._findings import error_text, errors_in, saved, unsaved_in
+from keizer_xl.workbook.xlsx._findings import error_text, errors_in, formula_tag, saved, unsaved_in
 from keizer_xl.workbook.xlsx._sheet import elements, row_cells
 from keizer_xl.workbook.xlsx._strings import StringTable
 from keizer_xl.workbook.xlsx._xmltext import (
@@ -48,21 +47,21 @@ _LONG_PIECE = 4 << 20  # bytes without a cell's end: the piece is cut after any 
 _LONG_ROW = 64 << 20  # bytes of one row, past which a row-by-row scan refuses the sheet
 _LOOSE, _PER_TAG = 64 << 20, 512  # a sheet's bytes: see `_Markup`
 _LAST_CELLS = 16  # cells looked at from a piece's end for the farthest (see `_in_order`)
+_SMALL = 64 << 10  # bytes of a piece whose cells are all read: quicker than `_in_order`'s pattern
 
 
-@dataclass
 class Scan:
     """What a sheet's XML says before it is read: its farthest cells that hold something,
     as (row, column), its formulas without a saved value and cells holding an error value
     (`#N/A`, which calamine reads as empty), the bytes of text its cells hold, and (sheet,
-    cell, why) for each limit it passes."""
+    cell, why) for each limit it passes; whether it holds a formula at all."""
 
-    bottom: tuple[int, int] = (0, 0)  # a cell in the last row
-    right: tuple[int, int] = (0, 0)  # a cell in the last column
-    unsaved: list[tuple[int, int]] = field(default_factory=list)
-    errors: list[ErrorCell] = field(default_factory=list)
-    text: int = 0
-    far: list[tuple[str, str, Reason]] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.bottom, self.right = (0, 0), (0, 0)  # a cell in the last row, and column
+        self.unsaved: list[tuple[int, int]] = []
+        self.errors: list[ErrorCell] = []
+        self.text, self.formulas = 0, False
+        self.far: list[tuple[str, str, Reason]] = []
 
     @property
     def cells(self) -> int:
@@ -77,8 +76,7 @@ def _ref(cell: tuple[int, int]) -> str:
 # -- scanning a sheet ------------------------------------------------------------------------
 
 class _Patterns(NamedTuple):
-    """A prefix's patterns for scanning a sheet (bytes), made once (a plain record: a
-    NamedTuple costs a fifth of a frozen dataclass to define, at every start)."""
+    """A prefix's patterns for scanning a sheet (bytes), made once."""
 
     odd: re.Pattern[bytes]  # a cell whose start tag does not begin with its reference
     start: bytes  # how each cell the patterns below find begins
@@ -192,13 +190,12 @@ class _Outside:
         return None
 
 
-@dataclass
 class Budget:
     """What the sheets read may still hold, shared by all of them: cells (the rectangles
     from A1) and bytes of text."""
 
-    cells: int = MAX_CELLS
-    text: int = MAX_TEXT
+    def __init__(self, cells: int = MAX_CELLS, text: int = MAX_TEXT):
+        self.cells, self.text = cells, text
 
 
 class _Markup:
@@ -263,8 +260,10 @@ class _SheetScan:
             self._piece(buf[:cut])
         elif len(buf) >= _LONG_PIECE and not self.closely:  # no tag at all: not kept
             self.rest = unfinished(buf, 0)
-            if not buf[: len(buf) - len(self.rest)].isspace():  # a cell's text, perhaps
-                self._count_text(len(buf) - len(self.rest))
+            passed = buf[: len(buf) - len(self.rest)]
+            self.result.formulas = self.result.formulas or bool(formula_tag(self.p).search(passed))
+            if not passed.isspace():  # a cell's text, perhaps
+                self._count_text(len(passed))
             self.markup.check(self.result.text)
 
     def _cut(self, buf: bytes) -> int:
@@ -298,6 +297,7 @@ class _SheetScan:
     def _piece(self, piece: bytes) -> None:
         assert self.outside is not None and self.patterns is not None
         self.outside.feed(piece)
+        self.result.formulas = self.result.formulas or bool(formula_tag(self.p).search(piece))
         if self.closely:
             self._rows(piece)
         elif self.patterns.odd.search(piece):
@@ -314,7 +314,7 @@ class _SheetScan:
     def _cells(self, piece: bytes) -> None:
         patterns, result = self.patterns, self.result
         assert patterns is not None
-        reach = self._in_order(piece) or self._reach(piece)
+        reach = (self._in_order(piece) if len(piece) > _SMALL else None) or self._reach(piece)
         if reach:
             last, widest = reach
             bottom, right = result.bottom, result.right

@@ -13,22 +13,21 @@ import codecs
 import functools
 import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from keizer_xl.workbook.xlsx._cells import (
     BIG,
-    PLAIN_TYPES,
     Cell,
+    CellRows,
     CellValue,
     Formula,
     Row,
     SharedStrings,
-    check_value,
+    by_row,
     empty,
     left_alone,
     number_text,
     plain_text,
-    plain_value,
     render_cell,
     same_value,
     with_formula_value,
@@ -43,26 +42,24 @@ from keizer_xl.workbook.xlsx._xmltext import (
     root_prefix,
     set_attr,
     start_tag,
+    tags,
     well_formed,
 )
 from keizer_xl.workbook.xlsx.errors import CopiedFormula, NotAWorkbook, OutsideSheet
 
-MAX_ROW = 1_048_576
-MAX_COLUMN = 16_384
 
-
-@dataclass
-class SheetEdit:
+class SheetEdit(NamedTuple):
     """The cells keizer_xl writes into one sheet.
 
-    `cells` maps (row, column), both 1-based, to the new value; None empties the cell.
+    `cells` maps (row, column), both 1-based, to the new value; None empties the cell. Or
+    it holds them row by row (`CellRows`), where None is no cell: it empties none.
     `clear_below` removes every cell in rows at or below it that `cells` does not write
     (used to rewrite a whole sheet such as Standings); a written cell keeps its formatting.
     `create`: a workbook without this sheet gets it, empty, after its other sheets.
     """
 
     sheet: str
-    cells: Mapping[tuple[int, int], CellValue]
+    cells: Mapping[tuple[int, int], CellValue] | CellRows
     clear_below: int | None = None
     create: bool = False
 
@@ -92,7 +89,7 @@ class Sheet:
         self.appended: list[Row] | None = None  # new rows after the last one (the common case)
         self.column_styles = [
             (int(a["min"]), int(a["max"]), a["style"])
-            for a in map(attributes, start_tag(p, "col").findall(self.head))
+            for a in (attributes(tag) for _, tag in tags(self.head, p, "col"))
             if a.get("style") and a.get("min", "").isdigit() and a.get("max", "").isdigit()
         ]
         self.formulas_removed = False
@@ -154,7 +151,7 @@ class Sheet:
 
     def apply(self, edit: SheetEdit, strings: SharedStrings) -> bool:
         """Apply one edit to the rows; True when the sheet's text changes."""
-        wanted = self._by_row(edit.cells)
+        wanted = by_row(edit.cells, self.where)
         clear = edit.clear_below
         if clear is not None and (
             isinstance(clear, bool) or not isinstance(clear, int) or clear < 1
@@ -189,31 +186,6 @@ class Sheet:
             return False
         self.items = items
         return True
-
-    def _by_row(self, cells: Mapping[tuple[int, int], CellValue]
-                ) -> dict[int, dict[int, CellValue]]:
-        """The cells by row number, each checked first: inside the sheet, and a value that
-        a cell can hold (OutsideSheet, UnstorableValue or NotACellValue otherwise).
-
-        A row's cells mostly come one after another: its number is checked and its cells
-        found once. type() rather than isinstance(): True is no row number."""
-        wanted: dict[int, dict[int, CellValue]] = {}
-        row_no: object = None
-        row: dict[int, CellValue] = {}
-        for (number, column), value in cells.items():
-            if number != row_no or type(number) is not int:
-                if not (type(number) is int and 1 <= number <= MAX_ROW):
-                    raise OutsideSheet("{where}: row {row} is outside the sheet.",
-                                       where=self.where, row=repr(number))
-                row_no, found = number, wanted.get(number)
-                row = wanted[number] = {} if found is None else found
-            if not (type(column) is int and 1 <= column <= MAX_COLUMN):
-                raise OutsideSheet("{where}: column {column} is outside the sheet.",
-                                   where=self.where, column=repr(column))
-            if type(value) not in PLAIN_TYPES and not plain_value(value):
-                check_value(value, self.where, f"{column_letters(column)}{number}")
-            row[column] = value
-        return wanted
 
     def _edit_row(
         self, row: Row, values: dict[int, CellValue], clear: int | None, strings: SharedStrings
@@ -356,11 +328,11 @@ class Sheet:
         """Remember that a formula goes away, and which shared formulas lose their master."""
         if f"<{self.p}f" not in cell.markup:
             return
-        f = start_tag(self.p, "f").search(cell.markup)
+        f = next(tags(cell.markup, self.p, "f"), None)
         if f is None:
             return
         self.formulas_removed = True
-        tag = f.group(0)
+        tag = f[1]
         if attr(tag, "t") == "shared" and attr(tag, "ref") is not None:
             self.shared_masters_removed.append(
                 (attr(tag, "si") or "", attr(cell.start, "r") or "?")
@@ -375,7 +347,7 @@ class Sheet:
         markups = _markup(self.items)
         body = "".join(markups) if self.shared_masters_removed else ""
         for si, ref in self.shared_masters_removed:
-            for tag in start_tag(self.p, "f").findall(body):
+            for _, tag in tags(body, self.p, "f"):
                 if (
                     attr(tag, "t") == "shared"
                     and attr(tag, "si") == si
@@ -442,8 +414,8 @@ class Sheet:
         start, end = self.rows_at
         sheet_data = self._sheet_data_pieces([memoryview(self.data)[start:end],
                                               *(row.markup for row in new)])
-        m = start_tag(self.p, "dimension").search(self.head)
-        old = CELL_REF.findall(attr(m.group(0), "ref") or "") if m else []
+        m = next(tags(self.head, self.p, "dimension"), None)
+        old = CELL_REF.findall(attr(m[1], "ref") or "") if m else []
         columns = {column for row in new if row.made for column in row.made}
         columns.update(column_number(letters) for letters, _ in old)
         head = self._with_dimension(columns, {new[0].number, new[-1].number,
@@ -453,7 +425,7 @@ class Sheet:
     def _with_dimension(self, columns: Collection[int], rows: Collection[int]) -> str:
         """The part before sheetData, with `<dimension ref>` spanning these columns and rows
         (A1 when there are none)."""
-        m = start_tag(self.p, "dimension").search(self.head)
+        m = next(tags(self.head, self.p, "dimension"), None)
         if m is None:
             return self.head
         ref = "A1"
@@ -461,8 +433,8 @@ class Sheet:
             first = f"{column_letters(min(columns))}{min(rows)}"
             last = f"{column_letters(max(columns))}{max(rows)}"
             ref = first if first == last else f"{first}:{last}"
-        tag = set_attr(m.group(0), "ref", ref)
-        return self.head[: m.start()] + tag + self.head[m.end() :]
+        at, old_tag = m
+        return self.head[:at] + set_attr(old_tag, "ref", ref) + self.head[at + len(old_tag) :]
 
 
 def elements(text: str, p: str, name: str, where: str) -> Iterator[tuple[int, int, str]]:

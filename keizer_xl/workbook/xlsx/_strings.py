@@ -15,7 +15,6 @@ import functools
 import re
 from array import array
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 from keizer_xl.workbook.xlsx._xmltext import TAG_REST, attr, root_prefix, unfinished
 from keizer_xl.workbook.xlsx.errors import NotAWorkbook
@@ -24,14 +23,14 @@ MAX_STRINGS = 1_000_000  # texts in the shared-string table
 MAX_TABLE = 64 << 20  # bytes the shared-string table may unpack to
 
 
-@dataclass
 class StringTable:
     """The shared-string table as counted while it was unpacked: for each text the length
     of its markup (its text is no longer), and how many texts the table claims to hold."""
 
-    lengths: array[int] = field(default_factory=lambda: array("q"))
-    declared: int | None = None  # its uniqueCount, if it gives one
-    longest: int = 0
+    def __init__(self) -> None:
+        self.lengths: array[int] = array("q")
+        self.declared: int | None = None  # its uniqueCount, if it gives one
+        self.longest = 0
 
     @property
     def honest(self) -> bool:

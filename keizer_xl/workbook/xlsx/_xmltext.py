@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NoReturn
 from xml.parsers import expat
 
@@ -23,8 +23,9 @@ _REFERENCE = re.compile(r"&(?:#x([0-9A-Fa-f]+)|#([0-9]+)|(lt|gt|amp|quot|apos));
 _ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _ATTR_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
                                "'": "&#x27;"})
-# what XML 1.0 forbids, spelled out: its complement takes Python long to compile
-_FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
+_VALUE = re.compile(r"""\s*=\s*(?:"([^"]*)"|'([^']*)')""")  # `="value"` after a name
+_PREFIX = re.compile(r"[A-Za-z_][\w.-]*:")
+_TAG_REST = re.compile(TAG_REST)
 
 
 def local(tag: str) -> str:
@@ -34,20 +35,45 @@ def local(tag: str) -> str:
 
 @functools.cache
 def start_tag(prefix: str, name: str) -> re.Pattern[str]:
-    """A start or empty-element tag `<prefix:name ...>` (quoted `>` in values allowed)."""
+    """A start or empty-element tag `<prefix:name ...>` (quoted `>` in values allowed):
+    for going through many (rows, cells); a few are found by `tags`."""
     return re.compile("<" + re.escape(prefix + name) + TAG_REST)
 
 
-@functools.cache
-def _attr_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(rf"""\s{re.escape(name)}\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+def tags(text: str, prefix: str, name: str) -> Iterator[tuple[int, str]]:
+    """Where each tag `<prefix:name ...>` begins, and the tag, as `start_tag(prefix,
+    name).finditer` finds them, by plain search for `<prefix:name`: a pattern for each
+    name would be compiled at every start (some 70 µs), for a tag or two in a short text."""
+    opening = "<" + prefix + name
+    at = text.find(opening)
+    while at >= 0:
+        m = _TAG_REST.match(text, at + len(opening))
+        if m is None:
+            at = text.find(opening, at + 1)
+        else:
+            yield at, text[at : m.end()]
+            at = text.find(opening, m.end())
+
+
+def _attr_at(tag: str, name: str, at: int) -> tuple[int, re.Match[str]] | None:
+    r"""The first attribute `name` in the tag from `at` on, as the pattern
+    `\sname\s*=\s*(?:"…"|'…')` finds it: where it starts (the space before it) and its
+    value. Found by plain search for the name: a pattern for each name would be compiled
+    at every start, some 60 µs each."""
+    at = tag.find(name, at + 1)
+    while at >= 0:
+        if tag[at - 1].isspace() and (m := _VALUE.match(tag, at + len(name))) is not None:
+            return at - 1, m
+        at = tag.find(name, at + 1)
+    return None
 
 
 def attr(tag: str, name: str) -> str | None:
     """One attribute of a start tag, unescaped; None when absent."""
-    m = _attr_pattern(name).search(tag)
-    if m is None:
+    found = _attr_at(tag, name, 0)
+    if found is None:
         return None
+    m = found[1]
     value = m.group(1) if m.group(1) is not None else m.group(2)
     return unescape(value) if "&" in value else value
 
@@ -79,7 +105,11 @@ def escape_attr(value: str) -> str:
 
 def set_attr(tag: str, name: str, value: str | None) -> str:
     """The tag with attribute `name` set to `value` (appended if new) or removed (None)."""
-    tag = _attr_pattern(name).sub("", tag)
+    kept, at = [], 0
+    while (found := _attr_at(tag, name, at)) is not None:
+        kept.append(tag[at : found[0]])
+        at = found[1].end()
+    tag = "".join(kept) + tag[at:] if kept else tag
     if value is None:
         return tag
     end = -2 if tag.endswith("/>") else -1
@@ -87,9 +117,21 @@ def set_attr(tag: str, name: str, value: str | None) -> str:
 
 
 def root_prefix(text: str, name: str) -> str:
-    """'x:' when the document writes `<x:worksheet>`, '' for the usual default namespace."""
-    m = re.search(rf"<([A-Za-z_][\w.-]*:)?{name}[\s>/]", text)
-    return (m.group(1) or "") if m else ""
+    r"""'x:' when the document writes `<x:worksheet>`, '' for the usual default namespace.
+
+    As the pattern `<([A-Za-z_][\w.-]*:)?name[\s>/]` finds it, by plain search for the
+    name (a pattern for each name would be compiled at every start)."""
+    at = text.find(name, 1)
+    while at >= 0:
+        after = text[at + len(name) : at + len(name) + 1]
+        if after and (after.isspace() or after in ">/"):
+            if text[at - 1] == "<":
+                return ""
+            begin = text.rfind("<", 0, at)
+            if text[at - 1] == ":" and begin >= 0 and _PREFIX.fullmatch(text, begin + 1, at):
+                return text[begin + 1 : at]
+        at = text.find(name, at + 1)
+    return ""
 
 
 def remove_elements(text: str, name: str, match: Callable[[dict[str, str]], bool]) -> str:
@@ -168,17 +210,31 @@ def column_number(letters: str) -> int:
 
 def decode_escapes(text: str) -> str:
     """Undo Excel's `_xHHHH_` escapes in stored text."""
+    if "_x" not in text:
+        return text
     return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
 
 
 def clean_text(text: str) -> str:
-    """The text as stored: line breaks as \n, characters XML 1.0 forbids removed."""
-    return _FORBIDDEN.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    """The text as stored: line breaks as \n, characters XML 1.0 forbids removed.
+
+    Printable text (most) has none of these: it is kept as it is, without a search."""
+    if text.isprintable():
+        return text
+    return _forbidden().sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+@functools.cache
+def _forbidden() -> re.Pattern[str]:
+    """What XML 1.0 forbids, spelled out (its complement takes Python long to compile, and
+    this 0.3 ms: compiled once text that is not printable comes)."""
+    return re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def escape_text(text: str) -> str:
     """Text for a `<t>` element: XML-escaped, and a literal `_xHHHH_` kept from being decoded."""
-    text = _ESCAPED.sub(lambda m: "_x005F" + m.group(0), text)
+    if "_x" in text:
+        text = _ESCAPED.sub(lambda m: "_x005F" + m.group(0), text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
