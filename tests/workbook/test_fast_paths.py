@@ -21,6 +21,7 @@ from keizer_xl.core.words import CellError, parse_number
 from keizer_xl.workbook import layout as sheets
 from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
 from keizer_xl.workbook.xlsx import _cells as xlsx_cells
+from keizer_xl.workbook.xlsx import _sheet as sheet_module
 from keizer_xl.workbook.xlsx import _xmltext as xmltext
 from keizer_xl.workbook.xlsx import _zipcopy as zipcopy
 from keizer_xl.workbook.xlsx._sheet import Sheet
@@ -130,6 +131,56 @@ def test_rows_not_quite_like_ours_are_edited_cell_by_cell(
             m.setattr(Sheet, "_rewritten", lambda self, row, values: None)
             save_edits(slow, [edit], backup=False)
         assert members(quick) == members(slow)
+
+
+@pytest.mark.parametrize("prefix", ["", "x:"])
+def test_formula_rows_written_quickly_give_what_editing_each_cell_gives(
+        prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row of formula cells (a Pairings row) is edited the quick way; the general editor,
+    cell by cell, must give the same row, for rows like it and rows not quite like it."""
+    pieces = ['<c r="{c}5"><f>A1+1</f><v>3</v></c>',
+              '<c r="{c}5" s="12"><f>"x"&amp;B2</f><v></v></c>',
+              '<c r="{c}5" s="2" t="str"><f>B2</f><v>Anna</v></c>', '<c r="{c}5"><f>1</f></c>',
+              '<c r="{c}5" t="e"><f>1/0</f><v>#DIV/0!</v></c>', '<c r="{c}5"><v>7</v></c>',
+              '<c r="{c}5" t="s"><v>0</v></c>', '<c r="{c}5" t="inlineStr"><is><t>a</t></is></c>',
+              '<c r="{c}5" t="shared"><f t="shared" si="0"/><v>1</v></c>', '<c r="{c}5"/>',
+              '<c s="3"><f>A1</f><v>1</v></c>', '<c r="{c}5" s="1"  ><f>A1</f><v>1</v></c>',
+              '<c r="{c}5"><f>A1</f><v/></c>', '<c r="{c}5"><f xml:space="preserve"> A1</f></c>']
+    values: list[CellValue] = [
+        xlsx_cells.Formula("A1", v, restore) for v in (None, 0, 3, 2.5, "Anna", "", "a&b", True,
+                                                        "Zoë ½", 10**16)
+        for restore in (True, False)] + [None, 7, "text"]
+    rnd = random.Random(24)
+    space = f' xmlns:{prefix[:-1]}="urn:x"' if prefix else ""
+    sheet = Sheet(f"<{prefix}worksheet{space}><{prefix}sheetData/></{prefix}worksheet>".encode(),
+                  "test")
+    strings = xlsx_cells.SharedStrings(lambda: None)
+    quick_rows = 0
+    for _ in range(3000):
+        columns = sorted(rnd.sample(range(1, 9), rnd.randint(0, 5)))
+        if rnd.random() < 0.1:
+            rnd.shuffle(columns)
+        if columns and rnd.random() < 0.1:
+            columns.insert(rnd.randrange(len(columns)), rnd.choice(columns))  # twice
+        cells = "".join(rnd.choice(pieces[:4] if rnd.random() < 0.6 else pieces)
+                        .format(c=xmltext.column_letters(c)) for c in columns)
+        start = rnd.choice(['<row r="5">', '<row r="5" spans="1:5">', '<row r="5" s="4" '
+                            'customFormat="1">', "<row>"]).replace("<row", f"<{prefix}row")
+        markup = (start + cells + rnd.choice(["", "", "<extLst/>"])).replace("<c", f"<{prefix}c") \
+            .replace("</c>", f"</{prefix}c>").replace("<f", f"<{prefix}f").replace(
+            "</f>", f"</{prefix}f>").replace("<v", f"<{prefix}v").replace("</v>", f"</{prefix}v>")
+        row = xlsx_cells.Row(5, f"{markup}</{prefix}row>", start)
+        written = rnd.sample(range(1, 9), rnd.randint(0, 4))
+        if rnd.random() < 0.7:
+            written = [c for c in columns if rnd.random() < 0.8]
+        edit = {c: rnd.choice(values[:20] if rnd.random() < 0.9 else values) for c in written}
+        quick_rows += xlsx_cells.with_formula_values(row, prefix, edit) is not None
+        quick = sheet._edit_row(row, edit, None, strings)
+        with monkeypatch.context() as m:
+            m.setattr(sheet_module, "with_formula_values", lambda *_: None)
+            slow = sheet._edit_row(row, edit, None, strings)
+        assert quick == slow, (row, edit)
+    assert quick_rows > 500  # the quick way was taken often enough to be tested
 
 
 def test_forbidden_characters_are_the_ones_xml_forbids() -> None:

@@ -21,6 +21,7 @@ from keizer_xl.workbook.xlsx._xmltext import (
     attr,
     clean_text,
     column_letters,
+    column_number,
     decode_escapes,
     escape_text,
     local,
@@ -297,6 +298,50 @@ def with_formula_value(cell: Cell, formula: Formula, p: str) -> str | None:
     start = set_attr(cell.start, "t", _formula_type(formula))
     return start + markup[len(cell.start):at] + tag + markup[after:end] + \
         _formula_value(p, formula) + f"</{p}c>"
+
+
+def with_formula_values(row: Row, p: str, values: Mapping[int, CellValue]
+                        ) -> tuple[list[Cell], list[Cell]] | None:
+    """The cells of a row, and them with `values` written, the quick way, for a row of
+    formula cells as Excel writes them (`<c r="B5" s="12" t="str"><f>…</f><v>…</v></c>`,
+    nothing else) and a formula in `values` for some of them; None for any other row,
+    which the general editor takes apart.
+
+    Those cells are exactly what the sheet editor's `row_cells` finds, and each written
+    one is what `with_formula_value` makes of it (its formula kept, its value saved): a
+    season's Pairings sheet is rows of these."""
+    inner = "" if row.start.endswith("/>") else row.markup[len(row.start) : -len(f"</{p}row>")]
+    cells: list[Cell] = []
+    kept: list[Cell] = []
+    at = found = column = 0
+    for m in _formula_cell(p).finditer(inner):
+        start, letters, formula = m.groups()
+        if m.start() != at or column >= (column := column_number(letters)):
+            return None  # (cells in order, each column once)
+        cell = Cell(column, m.group(0), start)
+        cells.append(cell)
+        at = m.end()
+        if cell.column not in values:
+            kept.append(cell)
+            continue
+        value = values[cell.column]
+        if type(value) is not Formula:
+            return None
+        found += 1
+        kind, shown = _formula_type(value), _formula_value(p, value)
+        markup = f"{set_attr(start, 't', kind)}{formula}{shown}</{p}c>"
+        kept.append(cell if markup == cell.markup else Cell(cell.column, markup, ""))
+    if at != len(inner) or found != len(values):  # a value for a cell not in the row
+        return None
+    return cells, kept
+
+
+@functools.cache
+def _formula_cell(p: str) -> re.Pattern[str]:
+    """A formula cell as Excel writes it: (its start tag, its column, its `<f>` element)."""
+    e = re.escape(p)
+    return re.compile(rf'(<{e}c r="([A-Za-z]{{1,3}})[0-9]{{1,7}}"(?: s="[0-9]+")?'
+                      rf'(?: t="[a-z]+")?>)(<{e}f>[^<]*</{e}f>)(?:<{e}v>[^<]*</{e}v>)?</{e}c>')
 
 
 def same_value(cell: Cell, value: CellValue, strings: SharedStrings, p: str) -> bool:

@@ -31,6 +31,7 @@ from keizer_xl.workbook.xlsx._cells import (
     render_cell,
     same_value,
     with_formula_value,
+    with_formula_values,
 )
 from keizer_xl.workbook.xlsx._xmltext import (
     CELL_REF,
@@ -195,7 +196,29 @@ class Sheet:
         clearing = clear is not None and row.number >= clear
         if clearing and (rewritten := self._rewritten(row, values)) is not None:
             return rewritten if isinstance(rewritten, Row) else None  # '': nothing left
-        cells, rest = self.row_cells(row)
+        quick = None if clearing else with_formula_values(row, p, values)
+        if quick is not None:
+            (cells, kept), rest = quick, ""
+        else:
+            cells, rest = self.row_cells(row)
+            kept = self._kept_cells(row, cells, values, clearing, strings)
+        if [c.markup for c in kept] == [c.markup for c in cells]:
+            return row
+        kept.sort(key=lambda c: c.column)
+        start = set_attr(row.start, "spans", None)  # a layout hint that may now be wrong
+        if attr(start, "r") is None:
+            start = set_attr(start, "r", str(row.number))
+        if not kept and not rest and _plain_row(start):
+            return None
+        if start.endswith("/>"):
+            start = start[:-2].rstrip() + ">"
+        body = "".join(c.markup for c in kept) + rest
+        return Row(row.number, f"{start}{body}</{p}row>", start)
+
+    def _kept_cells(self, row: Row, cells: list[Cell], values: dict[int, CellValue],
+                    clearing: bool, strings: SharedStrings) -> list[Cell]:
+        """The row's cells with `values` written (some emptied, some new)."""
+        p = self.p
         kept: list[Cell] = []
         for cell in cells:
             if cell.column in values:
@@ -225,18 +248,7 @@ class Sheet:
             if column not in present and not empty(value) and not left_alone(value):
                 markup = render_cell(p, row.number, column, value, style or self._style(column))
                 kept.append(Cell(column, markup, ""))
-        if [c.markup for c in kept] == [c.markup for c in cells]:
-            return row
-        kept.sort(key=lambda c: c.column)
-        start = set_attr(row.start, "spans", None)  # a layout hint that may now be wrong
-        if attr(start, "r") is None:
-            start = set_attr(start, "r", str(row.number))
-        if not kept and not rest and _plain_row(start):
-            return None
-        if start.endswith("/>"):
-            start = start[:-2].rstrip() + ">"
-        body = "".join(c.markup for c in kept) + rest
-        return Row(row.number, f"{start}{body}</{p}row>", start)
+        return kept
 
     def _rewritten(self, row: Row, values: dict[int, CellValue]) -> Row | str | None:
         """`_edit_row` of a row being cleared, the quick way, for a row just as `_new_row`
