@@ -280,6 +280,27 @@ def test_a_part_declaring_entities_is_refused_as_damaged(
     assert club.read_bytes() == before
 
 
+@pytest.mark.parametrize("part", ["xl/workbook.xml", "xl/_rels/workbook.xml.rels",
+                                  "xl/worksheets/sheet3.xml"])  # Standings: edited
+@pytest.mark.parametrize("encoding", ["UUTF-8", "utf-32", "no such thing"])
+def test_a_part_in_an_encoding_xml_cannot_have_is_refused_as_damaged(
+        tmp_path: Path, part: str, encoding: str) -> None:
+    """An encoding a part declares that no XML reader knows (or reads) makes it damaged: said
+    as such, never a crash, and the file stays as it was."""
+    club = copy_fixture("club.xlsm", tmp_path)
+    with zipfile.ZipFile(club) as package:
+        parts = {info.filename: package.read(info) for info in package.infolist()}
+    body = parts[part].split(b"?>", 1)[-1]
+    parts[part] = f'<?xml version="1.0" encoding="{encoding}"?>'.encode() + body
+    with zipfile.ZipFile(club, "w", zipfile.ZIP_DEFLATED) as package:
+        for name, data in parts.items():
+            package.writestr(name, data)
+    before = club.read_bytes()
+    with pytest.raises(NotAWorkbook, match="damaged|cannot edit safely"):
+        save_edits(club, product_edits())
+    assert club.read_bytes() == before
+
+
 def test_unknown_sheet_and_chart_sheet(tmp_path: Path) -> None:
     club = copy_fixture("club.xlsm", tmp_path)
     original = club.read_bytes()

@@ -18,6 +18,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._xmltext import (
+    NOT_XML,
     attr,
     clean_text,
     column_letters,
@@ -134,7 +135,7 @@ class SharedStrings:
         parser.StartDoctypeDeclHandler = refuse_dtd
         try:
             parser.Parse(data, True)
-        except expat.ExpatError:
+        except NOT_XML:
             return []
         return items
 

@@ -175,6 +175,11 @@ def _refuse(*_: object) -> NoReturn:
     raise expat.ExpatError("entities are not allowed here")
 
 
+# What expat raises for bytes it cannot read as XML: its own error, and for an encoding the
+# part declares that it does not know (`encoding="UUTF-8"`) or cannot read (a multi-byte one).
+NOT_XML = (expat.ExpatError, LookupError, ValueError)
+
+
 def well_formed(data: bytes) -> bool:
     """Is this XML well-formed, with its prefixes bound (and no DTD)?"""
     parser = expat.ParserCreate(namespace_separator="}")
@@ -185,7 +190,7 @@ def well_formed(data: bytes) -> bool:
     parser.StartDoctypeDeclHandler = refuse_dtd
     try:
         parser.Parse(data, True)
-    except expat.ExpatError:
+    except NOT_XML:
         return False
     return True
 
