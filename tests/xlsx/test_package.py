@@ -296,7 +296,7 @@ def test_a_part_in_an_encoding_xml_cannot_have_is_refused_as_damaged(
         for name, data in parts.items():
             package.writestr(name, data)
     before = club.read_bytes()
-    with pytest.raises(NotAWorkbook, match="damaged|cannot edit safely"):
+    with pytest.raises(NotAWorkbook, match=r"damaged|cannot edit safely"):
         save_edits(club, product_edits())
     assert club.read_bytes() == before
 
