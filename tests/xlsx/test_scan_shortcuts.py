@@ -13,19 +13,21 @@ import re
 from string import ascii_uppercase
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from keizer_xl.workbook.xlsx import _cellpatterns as patterning
+from keizer_xl.workbook.xlsx import _findings as findings
 from keizer_xl.workbook.xlsx import _scan as scanning
 from keizer_xl.workbook.xlsx._strings import count_strings
-from keizer_xl.workbook.xlsx._xmltext import column_letters, root_prefix
+from keizer_xl.workbook.xlsx._xmltext import CELL_REF, column_letters, column_number, root_prefix
 
 PROPERTY = settings(max_examples=300, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 REFS = st.builds(lambda letters, zeros, number: f"{letters}{zeros}{number}",
                  st.sampled_from(["A", "B", "E", "F", "Z", "AA", "ALL", "ALM", "XFD"]),
-                 st.sampled_from(["", "", "0", "00"]),
+                 st.sampled_from(["", "", "0", "00", "000000"]),
                  st.sampled_from([0, 1, 2, 9, 10, 99, 100, 101, 1000, 99_999, 100_001,
                                   1_048_576, 12_345_678]))
 
@@ -72,7 +74,7 @@ def test_the_farthest_cells_of_a_piece_in_order_are_those_of_all_its_cells(
         p: str, cells: Cells, right: int, ordered: bool, looked_at: int) -> None:
     piece = markup(p, cells, ordered)
     scanner = scanning._SheetScan("S", "f", scanning.MAX_ROWS, scanning.Budget(), None)
-    scanner.p, scanner.patterns = p, scanning._patterns(p)
+    scanner.p, scanner.patterns = p, patterning.cell_patterns(p)
     scanner.result.right = (0, right)
     with pytest.MonkeyPatch.context() as monkeypatch:  # fewer: more left to the search
         monkeypatch.setattr(scanning, "_LAST_CELLS", looked_at)
@@ -89,16 +91,16 @@ def test_the_farthest_cells_of_a_piece_in_order_are_those_of_all_its_cells(
 def test_shared_texts_are_found_where_some_cell_says_so_as_in_all_the_piece(
         p: str, cells: Cells, around: list[str]) -> None:
     piece = "".join(around).encode() + markup(p, cells) + "".join(reversed(around)).encode()
-    patterns = scanning._patterns(p)
+    patterns, (each, any_shared) = patterning.cell_patterns(p), patterning.nested_shared(p)
     span = scanning._shared_span(piece)
     if span is None:
         assert b'"s"' not in piece and b"'s'" not in piece
     else:
-        shared, cells = patterns.shared.findall(piece), len(patterns.any_shared.findall(piece))
-        assert patterns.shared.findall(piece, *span) == shared
-        assert len(patterns.any_shared.findall(piece, *span)) == cells
+        shared, cells = each.findall(piece), len(any_shared.findall(piece))
+        assert each.findall(piece, *span) == shared
+        assert len(any_shared.findall(piece, *span)) == cells
         scanner = scanning._SheetScan("S", "f", scanning.MAX_ROWS, scanning.Budget(), None)
-        scanner.patterns = patterns
+        scanner.p, scanner.patterns = p, patterns
         assert scanner._shared(piece, span) == scanner._shared(piece, (0, len(piece))) \
             == (shared, cells)
 
@@ -109,7 +111,8 @@ def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scanning, "_shared_span", lambda piece: (0, len(piece)) if (
         b'"s"' in piece or b"'s'" in piece) else None)
     monkeypatch.setattr(scanning._SheetScan, "_shared", lambda self, piece, span: (
-        self.patterns.shared.findall(piece), len(self.patterns.any_shared.findall(piece))))
+        patterning.nested_shared(self.p)[0].findall(piece),
+        len(patterning.nested_shared(self.p)[1].findall(piece))))
 
 
 ROWS = st.lists(st.tuples(st.integers(1, 120_000), st.lists(CELLS, max_size=6)), max_size=40)
@@ -156,12 +159,66 @@ def test_a_sheet_is_scanned_as_without_the_shortcuts(
 def test_the_numbers_past_a_number_are_those_the_pattern_finds() -> None:
     numbers = [*range(1200), 9_999, 10_000, 99_999, 100_000, 123_456, 1_048_576]
     for value in [*range(300), 899, 989, 998, 999, 1_000, 99_999, 100_000]:
-        past = re.compile(rb"0*(?:" + scanning._past(str(value), "0123456789", "1") + rb")")
+        past = re.compile(rb"0*(?:" + patterning.past(str(value), "0123456789", "1") + rb")")
         for number in numbers:
             for written in (str(number), f"0{number}"):
                 assert bool(past.fullmatch(written.encode())) == (number > value), written
     columns = [*range(1, 800), 16_383, 16_384]
     for value in [*range(1, 60), 675, 676, 677, 702, 703, 16_383]:
-        past = re.compile(scanning._past(column_letters(value), ascii_uppercase, "A"))
+        past = re.compile(patterning.past(column_letters(value), ascii_uppercase, "A"))
         for number in columns:
             assert bool(past.fullmatch(column_letters(number).encode())) == (number > value)
+
+
+def _number(ref: str) -> int:
+    return int(ref.lstrip(ascii_uppercase))
+
+
+@PROPERTY
+@given(st.sampled_from(["", "x:"]), st.lists(CELLS, max_size=30), st.booleans(),
+       st.lists(st.sampled_from(["A", "E", "ZZ", "1", "0", "12", '"', "s=", '1"', '<c r="A']),
+                max_size=6), st.integers(0, 3), st.sampled_from([0, 1, 2, 32]))
+@example("", [("XFD0000009", 0, "", "A1")], False, [], 1, 32)  # the longest reference
+def test_the_first_cell_of_a_row_or_column_is_the_one_its_pattern_finds(
+        p: str, cells: Cells, ordered: bool, noise: list[str], which: int, tries: int) -> None:
+    piece = "".join(noise).encode() + markup(p, cells, ordered) + "".join(noise).encode()
+    refs = [ref for ref, *_ in cells] or ["A1"]  # of a cell, or of a look-alike
+    ref = refs[which % len(refs)] if which else cells[0][3] if cells else "ALL0010"
+    letters, row = ref.rstrip("0123456789"), _number(ref)
+    for asked in ({"row": row}, {"letters": letters}):
+        pattern = patterning.in_row_or_column(p, asked.get("row"), asked.get("letters"))
+        found = pattern.search(piece)
+        with pytest.MonkeyPatch.context() as monkeypatch:  # fewer: more left to the pattern
+            monkeypatch.setattr(patterning, "_TRIES", tries)
+            quick = patterning.first_cell(piece, p, **asked)  # type: ignore[arg-type]
+        if found is None:
+            assert quick is None
+        else:
+            written = CELL_REF.fullmatch(found.group(0).split(b'"')[1].decode())
+            assert written is not None
+            assert quick == (int(written.group(2)), column_number(written.group(1)))
+
+
+ODDS = ['<c r="B2" t=\'e\'><v>#REF!</v></c>', "'e'", '"e"', "<f>", "<f ", "<f/>", "<fx>",
+        "'", '<c r="C3"><f>B2</f><v>1</v></c>', '<c r="D4" t="e"/>']
+
+
+@PROPERTY
+@given(st.sampled_from(["", "x:"]), st.lists(CELLS, max_size=30),
+       st.lists(st.sampled_from(ODDS), max_size=4))
+def test_errors_and_unsaved_formulas_are_found_as_by_a_search_of_all_the_piece(
+        p: str, cells: Cells, odds: list[str]) -> None:
+    piece = "".join(odds).encode() + markup(p, cells) + "".join(reversed(odds)).encode()
+    assert findings.errors_in(piece, p) == findings._errors(piece, p)
+    formula = findings.formula_tag(p).search(piece)
+    if formula is None:
+        assert findings.unsaved_in(piece, p) == []
+    else:
+        assert findings.unsaved_in(piece, p, formula.start()) == findings.unsaved_in(piece, p)
+
+
+def test_a_reference_written_with_zeros_is_read_as_its_number() -> None:
+    sheet = (b'<worksheet xmlns="urn:x"><sheetData><row r="12"><c r="A012"><v>1</v></c>'
+             b'<c r="C0012" t="s"><v>1</v></c></row></sheetData></worksheet>')
+    found = scanning.scan(sheet, "S")
+    assert (found.bottom, found.right) == ((12, 1), (12, 3))

@@ -9,9 +9,9 @@ what the package offers: `book` (a file opened once to read, check and save: `Wo
 replace). The private ones are its machinery, one job each: `_zipcopy` (raw member
 copies), `_package` (members, relationships), `_xmltext` (XML as text), `_sheet` (the sheet
 editor), `_cells` (values: render, compare, check), `_strings` (the shared-string table,
-counted as it is unpacked), `_scan` (a sheet, counted as it is unpacked), `_findings`
-(error values and unsaved formulas among its cells) and `_reading` (values of a few
-sheets, bounded).
+counted as it is unpacked), `_scan` (a sheet, counted as it is unpacked), `_cellpatterns`
+(the patterns it finds cells by), `_findings` (error values and unsaved formulas among its
+cells) and `_reading` (values of a few sheets, bounded).
 """
 
 from keizer_xl.workbook.xlsx._cells import CellRows, CellValue, Formula

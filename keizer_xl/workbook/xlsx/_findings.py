@@ -14,9 +14,13 @@ ErrorCell = tuple[int, int, str]  # a cell holding an error value: row, column, 
 
 def errors_in(data: bytes, p: str) -> list[ErrorCell]:
     """(row, column, error) of each cell holding an error value (`t="e"`); they are few,
-    and most sheets have none, which one plain search tells."""
-    if b'"e"' not in data and b"'e'" not in data:
+    and most sheets have none, which a plain search or two tells (a `'` is rare)."""
+    if b'"e"' not in data and (b"'" not in data or b"'e'" not in data):
         return []
+    return _errors(data, p)
+
+
+def _errors(data: bytes, p: str) -> list[ErrorCell]:
     found = []
     for m in _error_pattern(p).finditer(data):
         tag = m.group(0).decode("utf-8", "replace")
@@ -50,12 +54,13 @@ def error_text(inside: str, p: str) -> str:
     return v.group(1).strip() if v is not None and v.group(1).strip() else "#N/A"
 
 
-def unsaved_in(data: bytes, p: str) -> list[tuple[int, int]]:
+def unsaved_in(data: bytes, p: str, first: int = 0) -> list[tuple[int, int]]:
     """(row, column) of each formula cell without a saved value; formulas are few, so
-    they are found by plain search."""
+    they are found by plain search, from `first` on where the data has no formula before
+    (as `formula_tag` finds them)."""
     found = []
     start, formula, close = (f"<{p}c".encode(), f"<{p}f".encode(), f"</{p}c>".encode())
-    at = data.find(formula)
+    at = data.find(formula, first)
     while at >= 0:
         after = data[at + len(formula) : at + len(formula) + 1]
         if after in (b" ", b">", b"/", b"\t", b"\r", b"\n"):

@@ -20,17 +20,21 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
 from xml.parsers import expat
 
+from keizer_xl.workbook.xlsx._cellpatterns import (
+    CellPatterns,
+    beyond,
+    cell_patterns,
+    first_cell,
+    nested_shared,
+)
 from keizer_xl.workbook.xlsx._cells import Row
 from keizer_xl.workbook.xlsx._findings import ErrorCell as ErrorCell  # `Scan.errors`, read on
 from keizer_xl.workbook.xlsx._findings import error_text, errors_in, formula_tag, saved, unsaved_in
 from keizer_xl.workbook.xlsx._sheet import elements, row_cells
 from keizer_xl.workbook.xlsx._strings import StringTable
 from keizer_xl.workbook.xlsx._xmltext import (
-    CELL_REF,
-    TAG_REST,
     attr,
     column_letters,
     column_number,
@@ -75,73 +79,11 @@ def _ref(cell: tuple[int, int]) -> str:
 
 # -- scanning a sheet ------------------------------------------------------------------------
 
-class _Patterns(NamedTuple):
-    """A prefix's patterns for scanning a sheet (bytes), made once."""
-
-    odd: re.Pattern[bytes]  # a cell whose start tag does not begin with its reference
-    start: bytes  # how each cell the patterns below find begins
-    rows: re.Pattern[bytes]  # a cell holding something: its row
-    columns: re.Pattern[bytes]  # ... its column letters
-    cells: re.Pattern[bytes]  # ... both
-    shared: re.Pattern[bytes]  # a cell holding a shared text: its index
-    any_shared: re.Pattern[bytes]  # any cell of the shared-text type
-    each_shared: re.Pattern[bytes]  # ... with its index, or b"" (as `any_shared` finds them)
-    nested: re.Pattern[bytes]  # a cell's start tag with a `<` in it
-    inline: re.Pattern[bytes]  # a cell's own text
-    sheet_data: re.Pattern[bytes]
-    cell_end: bytes
-    row_end: bytes
-    data_end: bytes
-
-
-@functools.cache
-def _patterns(p: str) -> _Patterns:
-    e = re.escape(p.encode())
-    holding = rb'"[^>]*(?<!/)>'  # the rest of a start tag that is not empty (`<c .../>`)
-    shared_type = rb"""<""" + e + rb"""c\s[^>]*?\bt\s*=\s*["']s["']"""
-    index = rb"[^>]*>\s*<" + e + rb"v>\s*([0-9]{1,10})\s*</"
-    return _Patterns(
-        odd=re.compile(rb"<" + e + rb'c(?=[\s>/])(?! r=")'),
-        start=b"<" + p.encode() + b'c r="',
-        rows=re.compile(rb"<" + e + rb'c r="[A-Z]{1,3}([0-9]{1,7})' + holding),
-        columns=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})[0-9]{1,7}' + holding),
-        cells=re.compile(rb"<" + e + rb'c r="([A-Z]{1,3})([0-9]{1,7})' + holding),
-        shared=re.compile(shared_type + index),
-        any_shared=re.compile(shared_type),
-        each_shared=re.compile(shared_type + rb"(?:(?=" + index + rb")|)"),
-        nested=re.compile(rb"<" + e + rb"c\s[^<>]*<"),
-        inline=re.compile(rb"<" + e + rb"is[\s>](.*?)</" + e + rb"is>", re.DOTALL),
-        sheet_data=re.compile(rb"<" + e + rb"sheetData" + TAG_REST.encode()),
-        cell_end=f"</{p}c>".encode(), row_end=f"</{p}row>".encode(),
-        data_end=f"</{p}sheetData>".encode())
-
-
-def _beyond(p: str, row: int, column: int) -> re.Pattern[bytes]:
-    """A cell holding something in a row past `row` or in a column past `column` (and some
-    other cells besides: it need only miss none of those)."""
-    return re.compile(rb"<" + re.escape(p.encode()) + rb'c r="(?:[A-Z]{1,3}0*(?:'
-                      + _past(str(row), "0123456789", "1") + rb")|(?:"
-                      + _past(column_letters(column), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "A")
-                      + rb')[0-9]+)"[^>]*(?<!/)>')
-
-
-def _past(value: str, digits: str, lowest: str) -> bytes:
-    """A pattern for the numbers written with `digits` past `value`, the first digit
-    `lowest` or above: longer ones, and those as long that are greater from some place on."""
-    first, any_digit = f"[{lowest}-{digits[-1]}]", f"[{digits[0]}-{digits[-1]}]"
-    ways = [f"{first}{any_digit}{{{len(value)},}}"]
-    for i, digit in enumerate(value):
-        if digit != digits[-1]:
-            ways.append(value[:i] + f"[{digits[digits.index(digit) + 1]}-{digits[-1]}]"
-                        + any_digit * (len(value) - i - 1))
-    return "|".join(ways).encode()
-
-
 class _Outside:
     """The markup around the cells, parsed as it streams by (the cells themselves are
     calamine's to parse): the sheet as the writer checks it, with `<sheetData/>` empty."""
 
-    def __init__(self, p: str, patterns: _Patterns):
+    def __init__(self, p: str, patterns: CellPatterns):
         self.p, self.patterns = p, patterns
         self.parser = expat.ParserCreate(namespace_separator="}")
         self.parser.StartDoctypeDeclHandler = self._refuse_dtd
@@ -238,7 +180,7 @@ class _SheetScan:
         self.result = Scan()
         self.rest = b""
         self.p = ""
-        self.patterns: _Patterns | None = None
+        self.patterns: CellPatterns | None = None
         self.outside: _Outside | None = None
         self.markup = _Markup(self.where)
         self.where_bottom: bytes | None = None  # the piece with the farthest row
@@ -250,7 +192,7 @@ class _SheetScan:
     def feed(self, data: bytes) -> None:
         if self.patterns is None:
             self.p = root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet")
-            self.patterns = _patterns(self.p)
+            self.patterns = cell_patterns(self.p)
             self.outside = _Outside(self.p, self.patterns)
         self.markup.count(data)
         buf = self.rest + data if self.rest else data
@@ -297,13 +239,14 @@ class _SheetScan:
     def _piece(self, piece: bytes) -> None:
         assert self.outside is not None and self.patterns is not None
         self.outside.feed(piece)
-        self.result.formulas = self.result.formulas or bool(formula_tag(self.p).search(piece))
+        formula = formula_tag(self.p).search(piece)
+        self.result.formulas = self.result.formulas or formula is not None
         if self.closely:
             self._rows(piece)
         elif self.patterns.odd.search(piece):
             self.odd = self.done = True
         else:
-            self._cells(piece)
+            self._cells(piece, formula.start() if formula is not None else -1)
             if not self.done:
                 self._text(piece)
         if not self.done:
@@ -311,7 +254,8 @@ class _SheetScan:
 
     # -- most sheets: patterns over the piece ---------------------------------------------
 
-    def _cells(self, piece: bytes) -> None:
+    def _cells(self, piece: bytes, formula: int) -> None:
+        """Count the piece's cells; `formula`: where its first formula begins (-1: none)."""
         patterns, result = self.patterns, self.result
         assert patterns is not None
         reach = (self._in_order(piece) if len(piece) > _SMALL else None) or self._reach(piece)
@@ -333,17 +277,19 @@ class _SheetScan:
                 for letters, number in patterns.cells.findall(piece):
                     if not self._take((int(number), column_number(letters.decode()))):
                         return
-        result.unsaved += unsaved_in(piece, self.p)
+        if formula >= 0:
+            result.unsaved += unsaved_in(piece, self.p, formula)
         result.errors += errors_in(piece, self.p)
 
     def _reach(self, piece: bytes) -> tuple[int, int] | None:
         """The farthest row and column of the piece's cells holding something, from all of
         them; None if none does."""
         assert self.patterns is not None
-        rows = self.patterns.rows.findall(piece)  # two passes in C: quicker than one in Python
-        if not rows:
+        found = self.patterns.cells.findall(piece)
+        if not found:
             return None
-        widest = max(set(self.patterns.columns.findall(piece)), key=lambda c: (len(c), c))
+        letters, rows = zip(*found, strict=True)  # one pass in C, then taken apart
+        widest = max(set(letters), key=lambda c: (len(c), c))
         return max(map(int, rows)), column_number(widest.decode())
 
     def _in_order(self, piece: bytes) -> tuple[int, int] | None:
@@ -367,30 +313,23 @@ class _SheetScan:
                 return None
             last = int(found.group(2)) if last is None else last
             right = max(right, column_number(found.group(1).decode()))
-        if last is None or _beyond(self.p, last, right).search(piece):
+        if last is None or beyond(self.p, last, right).search(piece):
             return None
         return last, right
 
     def _settle(self) -> None:
-        """The farthest cells found in the pieces that held them (kept until now)."""
+        """The farthest cells found in the pieces that held them (kept until now): the first
+        cell holding something in the last row, and in the last column."""
         result = self.result
         if self.where_bottom is not None:
-            result.bottom = (result.bottom[0], self._cell(
-                self.where_bottom, rb"([A-Z]{1,3})", str(result.bottom[0]).encode())[1])
+            cell = first_cell(self.where_bottom, self.p, row=result.bottom[0])
+            assert cell is not None
+            result.bottom = cell
         if self.where_right is not None:
-            letters = column_letters(result.right[1]).encode()
-            result.right = (self._cell(self.where_right, letters, rb"([0-9]{1,7})")[0],
-                            result.right[1])
+            cell = first_cell(self.where_right, self.p, letters=column_letters(result.right[1]))
+            assert cell is not None
+            result.right = cell
         self.where_bottom = self.where_right = None
-
-    def _cell(self, piece: bytes, letters: bytes, number: bytes) -> tuple[int, int]:
-        """The first cell holding something with these letters and number (patterns)."""
-        e = re.escape(self.p.encode())
-        found = re.search(rb"<" + e + rb'c r="' + letters + number + rb'"[^>]*(?<!/)>', piece)
-        assert found is not None
-        ref = CELL_REF.fullmatch(found.group(0).split(b'"')[1].decode())
-        assert ref is not None
-        return int(ref.group(2)), column_number(ref.group(1))
 
     def _within(self, bottom: tuple[int, int], right: tuple[int, int]) -> bool:
         return (bottom[0] <= self.most_rows and right[1] <= MAX_COLUMNS
@@ -448,8 +387,8 @@ class _SheetScan:
         patterns = self.patterns
         assert patterns is not None
         if patterns.nested.search(piece, *span):
-            return (patterns.shared.findall(piece, *span),
-                    len(patterns.any_shared.findall(piece, *span)))
+            shared, any_shared = nested_shared(self.p)
+            return shared.findall(piece, *span), len(any_shared.findall(piece, *span))
         each = patterns.each_shared.findall(piece, *span)
         return list(filter(None, each)), len(each)
 
@@ -517,12 +456,14 @@ def _shared_span(piece: bytes) -> tuple[int, int] | None:
     ones there as in all of it): from the last tag's end before the first `"s"` (or `'s'`)
     to the end of the value after the last, so that a few such cells, as at the top of a
     sheet of inline texts, cost no pass over the rest; None if there are none."""
-    found = [at for quoted in _SHARED_TYPE if (at := piece.find(quoted)) >= 0]
+    # without a `'` in the piece (most: a search for one byte), `"s"` is all there can be
+    kinds, odd = (_SHARED_TYPE, _ODD_SHARED_TYPE) if b"'" in piece else (_SHARED_TYPE[:1], ())
+    found = [at for quoted in kinds if (at := piece.find(quoted)) >= 0]
     if not found:
         return None
     first = min(found)
-    last = max(piece.rfind(quoted) for quoted in _SHARED_TYPE)
-    for quoted in _ODD_SHARED_TYPE:
+    last = max(piece.rfind(quoted) for quoted in kinds)
+    for quoted in odd:
         if (at := piece.find(quoted, 0, first + 2)) >= 0:
             first = at
         last = max(last, piece.rfind(quoted, last + 1))
