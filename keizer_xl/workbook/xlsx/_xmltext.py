@@ -18,14 +18,30 @@ from xml.parsers import expat
 TAG_REST = r"""(?=[\s/>])[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>"""
 _ATTR_PAIR = re.compile(r"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 CELL_REF = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
-_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
-_REFERENCE = re.compile(r"&(?:#x([0-9A-Fa-f]+)|#([0-9]+)|(lt|gt|amp|quot|apos));")
 _ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _ATTR_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
                                "'": "&#x27;"})
 _VALUE = re.compile(r"""\s*=\s*(?:"([^"]*)"|'([^']*)')""")  # `="value"` after a name
-_PREFIX = re.compile(r"[A-Za-z_][\w.-]*:")
 _TAG_REST = re.compile(TAG_REST)
+
+
+# Patterns for what few texts hold, compiled when one comes (some 50-90 µs each):
+@functools.cache
+def _escaped() -> re.Pattern[str]:
+    """Excel's `_xHHHH_` escape."""
+    return re.compile(r"_x([0-9A-Fa-f]{4})_")
+
+
+@functools.cache
+def _reference() -> re.Pattern[str]:
+    """A character or entity reference."""
+    return re.compile(r"&(?:#x([0-9A-Fa-f]+)|#([0-9]+)|(lt|gt|amp|quot|apos));")
+
+
+@functools.cache
+def _prefix() -> re.Pattern[str]:
+    """A namespace prefix, with its colon."""
+    return re.compile(r"[A-Za-z_][\w.-]*:")
 
 
 def local(tag: str) -> str:
@@ -95,7 +111,7 @@ def unescape(text: str) -> str:
             return _ENTITIES[name]
         return chr(int(hexadecimal, 16) if hexadecimal else int(decimal))
 
-    return _REFERENCE.sub(replace, text)
+    return _reference().sub(replace, text)
 
 
 def escape_attr(value: str) -> str:
@@ -128,7 +144,7 @@ def root_prefix(text: str, name: str) -> str:
             if text[at - 1] == "<":
                 return ""
             begin = text.rfind("<", 0, at)
-            if text[at - 1] == ":" and begin >= 0 and _PREFIX.fullmatch(text, begin + 1, at):
+            if text[at - 1] == ":" and begin >= 0 and _prefix().fullmatch(text, begin + 1, at):
                 return text[begin + 1 : at]
         at = text.find(name, at + 1)
     return ""
@@ -217,7 +233,7 @@ def decode_escapes(text: str) -> str:
     """Undo Excel's `_xHHHH_` escapes in stored text."""
     if "_x" not in text:
         return text
-    return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
+    return _escaped().sub(lambda m: chr(int(m.group(1), 16)), text)
 
 
 def clean_text(text: str) -> str:
@@ -239,7 +255,7 @@ def _forbidden() -> re.Pattern[str]:
 def escape_text(text: str) -> str:
     """Text for a `<t>` element: XML-escaped, and a literal `_xHHHH_` kept from being decoded."""
     if "_x" in text:
-        text = _ESCAPED.sub(lambda m: "_x005F" + m.group(0), text)
+        text = _escaped().sub(lambda m: "_x005F" + m.group(0), text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
