@@ -209,3 +209,11 @@ def test_the_markup_around_the_cells_must_be_sound(tmp_path: Path) -> None:
                               '</row></sheetData><oops></worksheet><sheetData>')
     with pytest.raises(NotAWorkbook, match="sheet 'Standings' is damaged"):
         Workbook(path).read(["Standings"])
+
+
+@pytest.mark.parametrize("encoding", ["UUTF-8", "utf-32"])
+def test_a_sheet_in_an_encoding_expat_cannot_read_is_damaged(encoding: str) -> None:
+    data = (f'<?xml version="1.0" encoding="{encoding}"?><worksheet xmlns="urn:x"><sheetData>'
+            '<row r="1"><c r="A1"><v>1</v></c></row></sheetData></worksheet>').encode()
+    with pytest.raises(NotAWorkbook, match="sheet 'S' is damaged"):
+        scan(data, "S")

@@ -35,6 +35,7 @@ from keizer_xl.workbook.xlsx._findings import error_text, errors_in, formula_tag
 from keizer_xl.workbook.xlsx._sheet import elements, row_cells
 from keizer_xl.workbook.xlsx._strings import StringTable
 from keizer_xl.workbook.xlsx._xmltext import (
+    NOT_XML,
     attr,
     column_letters,
     column_number,
@@ -115,7 +116,7 @@ class _Outside:
         if self.sound:
             try:
                 self.parser.Parse(data, last)
-            except expat.ExpatError:
+            except NOT_XML:
                 self.sound = False
 
     def problem(self, file: str, sheet: str, where: str) -> NotAWorkbook | None:
