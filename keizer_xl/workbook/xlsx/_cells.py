@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import NamedTuple, NoReturn, Protocol, runtime_checkable
 from xml.parsers import expat
 
 from keizer_xl.workbook.xlsx._xmltext import (
@@ -158,8 +158,7 @@ def by_row(cells: Mapping[tuple[int, int], CellValue] | CellRows, where: str
             row_no, found = number, wanted.get(number)
             row = wanted[number] = {} if found is None else found
         if not (type(column) is int and 1 <= column <= MAX_COLUMN):
-            raise OutsideSheet("{where}: column {column} is outside the sheet.",
-                               where=where, column=repr(column))
+            _outside_column(column, where)
         if type(value) not in PLAIN_TYPES and not plain_value(value):
             check_value(value, where, f"{column_letters(column)}{number}")
         row[column] = value
@@ -178,12 +177,16 @@ def _rows_checked(rows: Mapping[int, Sequence[CellValue]], where: str
         _check_row(number, where)
         for column, value in row.items():
             if column > MAX_COLUMN:
-                raise OutsideSheet("{where}: column {column} is outside the sheet.",
-                                   where=where, column=repr(column))
+                _outside_column(column, where)
             if type(value) not in PLAIN_TYPES and not plain_value(value):
                 check_value(value, where, f"{column_letters(column)}{number}")
         wanted[number] = row
     return wanted
+
+
+def _outside_column(column: object, where: str) -> NoReturn:
+    raise OutsideSheet("{where}: column {column} is outside the sheet.", where=where,
+                       column=repr(column))
 
 
 def _check_row(number: object, where: str) -> None:
