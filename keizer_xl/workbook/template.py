@@ -27,6 +27,7 @@ from xlsxwriter.utility import quote_sheetname, xl_col_to_name
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS
 from keizer_xl.core.model import Absence
+from keizer_xl.core.results import RESTS, RESULTS
 from keizer_xl.core.settings import SPECS
 from keizer_xl.i18n import translate
 from keizer_xl.i18n.names import local_name, local_setting, present_mark, rest_word
@@ -65,7 +66,8 @@ CODE_NAMES = tuple(f"Sheet{number}" for number in range(1, len(SHEETS) + 1))
 
 # The words offered in the dropdowns. Typing another accepted spelling stays possible.
 PRESENT_WORDS = ("x", "excused", "club", "unexcused")
-RESULT_WORDS = ("1-0", "0-1", "½-½", "+-", "-+", "--", "bye", "excused", "club", "unexcused")
+# the results, then the reasons of a rest (each in the workbook's language)
+RESULT_WORDS = (*(result.value for result in RESULTS), *(reason.value for reason in RESTS))
 
 BUTTONS = (("Pair next round", "PairNextRound"), ("Recalculate", "Recalculate"),
            ("Undo last pairing", "UndoLastPairing"), ("Publish", "PublishSite"))
