@@ -63,6 +63,6 @@ def test_codes_of_other_programs_are_read_back_as_the_result_they_were_written_f
 
 
 def test_the_dropdown_and_the_help_offer_every_result() -> None:
-    assert template.RESULT_WORDS == (*(r.value for r in Result), *(a.value for a in Absence))
+    assert (*(r.value for r in Result), *(a.value for a in Absence)) == template.RESULT_WORDS
     for result in Result:
         assert result.value in RESULT_HELP.template

@@ -31,7 +31,7 @@ from keizer_xl.core.results import RESTS, RESULTS
 from keizer_xl.core.settings import SPECS
 from keizer_xl.i18n import translate
 from keizer_xl.i18n.names import local_name, local_setting, present_mark, rest_word
-from keizer_xl.workbook import pairings, sheetbuttons
+from keizer_xl.workbook import buttons, pairings, sheetbuttons
 from keizer_xl.workbook.cells import (
     PROGRESS_CHARTED,
     PROGRESS_HEADER_ROW,
@@ -69,8 +69,8 @@ PRESENT_WORDS = ("x", "excused", "club", "unexcused")
 # the results, then the reasons of a rest (each in the workbook's language)
 RESULT_WORDS = (*(result.value for result in RESULTS), *(reason.value for reason in RESTS))
 
-BUTTONS = (("Pair next round", "PairNextRound"), ("Recalculate", "Recalculate"),
-           ("Undo last pairing", "UndoLastPairing"), ("Publish", "PublishSite"))
+# The buttons of an .xlsm, on the Players sheet: (caption, macro), from the one table.
+BUTTONS = tuple((button.caption, button.macro) for button in buttons.BUTTONS)
 
 # Fixed so that two builds are byte-identical (the zip members carry a fixed date too).
 _CREATED = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
@@ -404,7 +404,7 @@ def _lite_buttons(sheet: Any, language: str) -> None:
     sheet.set_column(column, column, sheetbuttons.WIDTH)
     width = sheetbuttons.BUTTON_WIDTH * 7 + 5  # pixels, as a column of that width
     name = quote_sheetname(local_name(PAIRINGS, language))
-    for button in sheetbuttons.BUTTONS:
+    for button in buttons.BUTTONS:
         sheet.insert_textbox(button.row - 1, column, local_name(button.caption, language), {
             "width": width, "height": 20 * sheetbuttons.BUTTON_ROWS,
             "url": f"internal:{name}!{sheetbuttons.linked_cell(button)}",
@@ -554,7 +554,7 @@ def build_template(
     book.close()
     target.write_bytes(made.getvalue())
     if lite:
-        _name_shapes(target, [button.shape for button in sheetbuttons.BUTTONS])
+        _name_shapes(target, [button.shape for button in buttons.BUTTONS])
 
 
 def main(argv: list[str] | None = None) -> int:
