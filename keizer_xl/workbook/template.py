@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import xlsxwriter
-from xlsxwriter.utility import quote_sheetname, xl_col_to_name
+from xlsxwriter.utility import quote_sheetname
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS
 from keizer_xl.core.model import Absence
@@ -39,6 +39,7 @@ from keizer_xl.workbook.cells import (
     STANDINGS_COLUMNS,
 )
 from keizer_xl.workbook.layout import CROSSTABLE, PROGRESS
+from keizer_xl.workbook.xlsx import column_letters
 
 # The contract's headers (core.checks, workbook.layout and workbook.cells own them), as the
 # template writes them in row 1; Settings adds what each blank means and what each setting
@@ -215,7 +216,7 @@ def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, obje
     })
 
     # `1` for present is fine as text: no green "number stored as text" corners
-    letter = xl_col_to_name(present)
+    letter = column_letters(present + 1)
     sheet.ignore_errors({"number_stored_as_text": f"{letter}2:{letter}{_LAST_ROW + 1}"})
     for row, player in enumerate(players, start=1):
         _write_player(sheet, row, player, formats)
