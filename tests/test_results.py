@@ -30,8 +30,10 @@ def test_the_marks_say_whether_and_how_a_game_was_played(result: Result) -> None
     white, black = RESULTS[result].marks
     assert result.played == (white in GAME_POINTS) == (black in GAME_POINTS)
     if result.played:
-        assert (result.points(True), result.points(False)) == (GAME_POINTS[white],
-                                                               GAME_POINTS[black])
+        assert (result.points(True), result.points(False)) == (
+            GAME_POINTS[white],
+            GAME_POINTS[black],
+        )
         assert GAME_POINTS[white] + GAME_POINTS[black] == 1
     else:
         assert {white, black} <= {FORFEIT_WIN, NO_SHOW}

@@ -30,6 +30,8 @@ class Button(NamedTuple):
     row: int
 
 
+# kept as a table by hand (not formatted): one button a line
+# fmt: off
 BUTTONS = (
     Button("Pair next round", "PairNextRound", "pair_next_round", "pair_next_round",
            "PairNextRound", 2),
@@ -38,6 +40,7 @@ BUTTONS = (
            "UndoLastPairing", 8),
     Button("Publish", "PublishSite", "publish_site", "publish", "Publish", 11),
 )
+# fmt: on
 
 
 def button_named(caption: str) -> Button:

@@ -37,8 +37,12 @@ def test_each_button_has_its_own_names_and_place() -> None:
 
 def test_the_macros_in_templates_vba_run_the_entry_points_of_the_table() -> None:
     text = MACROS_TEXT.read_text(encoding="cp1252")
-    found = re.findall(r'^Sub (\w+)\(\)\n\s+RunPython "import keizer_xl; keizer_xl\.(\w+)\(\)"\n'
-                       r"End Sub$", text, re.MULTILINE)
+    found = re.findall(
+        r'^Sub (\w+)\(\)\n\s+RunPython "import keizer_xl; keizer_xl\.(\w+)\(\)"\n'
+        r"End Sub$",
+        text,
+        re.MULTILINE,
+    )
     assert found == [(button.macro, button.entry) for button in BUTTONS]
 
 
@@ -59,4 +63,4 @@ def test_every_lite_script_is_a_button_of_the_table(xw: Any) -> None:
     assert [inspect.unwrap(f).__name__ for f in lite.scripts("nl")] == scripts
     for button in BUTTONS:
         assert getattr(lite, button.script).__doc__.startswith(f"{button.caption}:")
-    assert f"{', '.join(scripts)} = scripts(\"de\")" in main_py("de")
+    assert f'{", ".join(scripts)} = scripts("de")' in main_py("de")

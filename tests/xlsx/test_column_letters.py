@@ -13,7 +13,15 @@ EXCEL_COLUMNS = 16_384  # A to XFD
 
 def test_letters_and_numbers_are_each_others_inverse_and_in_excel_order() -> None:
     assert [column_letters(n) for n in (1, 26, 27, 52, 53, 702, 703, EXCEL_COLUMNS)] == [
-        "A", "Z", "AA", "AZ", "BA", "ZZ", "AAA", "XFD"]
+        "A",
+        "Z",
+        "AA",
+        "AZ",
+        "BA",
+        "ZZ",
+        "AAA",
+        "XFD",
+    ]
     previous = ""
     for number in range(1, EXCEL_COLUMNS + 1):
         letters = column_letters(number)
@@ -26,5 +34,4 @@ def test_the_rule_book_places_a_problem_in_the_same_column() -> None:
     columns = {str(n): n for n in range(1, EXCEL_COLUMNS + 1)}
     places = Places({"Rounds": "Rounds"}, {"Rounds": columns})
     for header, number in columns.items():
-        assert places.of(Problem("x", "Rounds", 14, header)) == \
-            f"Rounds!{column_letters(number)}14"
+        assert places.of(Problem("x", "Rounds", 14, header)) == f"Rounds!{column_letters(number)}14"
