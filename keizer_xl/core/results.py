@@ -43,8 +43,8 @@ class RestReason(NamedTuple):
 _HALF_WORDS = ("½", "1/2", "0.5", "0,5")
 # The words in English, Dutch, German and Italian (each is read in a workbook of any
 # language); the docs' word tables list exactly these (a test compares them). Case, spaces
-# and the kind of dash do not matter. The first word is the Result itself. Kept as a table
-# by hand (not formatted): one result a line.
+# and the kind of dash do not matter. The first word is the value of the Result or Absence.
+# Kept as a table by hand (not formatted): one result a line.
 # fmt: off
 RESULTS: dict[Result, GameResult] = {
     Result.WHITE_WINS: GameResult((WIN, LOSS), ("1", "0"), 1, ("1-0", "1:0")),
