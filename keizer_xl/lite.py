@@ -38,6 +38,7 @@ from keizer_xl.live.buttons import (
     unpair_in,
     write,
 )
+from keizer_xl.workbook.buttons import BUTTONS, button_named
 from keizer_xl.workbook.cells import Cell, CellValue, SheetCells
 from keizer_xl.workbook.pairings import PAIRINGS
 from keizer_xl.workbook.sheetbuttons import (
@@ -45,7 +46,6 @@ from keizer_xl.workbook.sheetbuttons import (
     MESSAGE_LINES,
     MESSAGE_ROW,
     MESSAGE_WIDTH,
-    button_named,
     reference,
 )
 
@@ -85,8 +85,8 @@ def publish(book: xw.Book) -> None:
     _run(book, _publish, "Publish")
 
 
-_SCRIPTS = (("Pair next round", pair_next_round), ("Recalculate", recalculate),
-            ("Undo last pairing", undo_last_pairing), ("Publish", publish))
+_SCRIPTS: tuple[tuple[str, Callable[..., Any]], ...] = tuple(
+    (button.caption, globals()[button.script]) for button in BUTTONS)  # the scripts above
 
 
 def scripts(language: str) -> tuple[Callable[..., Any], ...]:

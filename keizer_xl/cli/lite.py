@@ -16,9 +16,10 @@ from keizer_xl import __version__
 from keizer_xl.cli.prelude import perform
 from keizer_xl.cli.speech import say, speak, t, told
 from keizer_xl.i18n import LANGUAGES
+from keizer_xl.workbook.buttons import BUTTONS
 
 MAIN, REQUIREMENTS = "main.py", "requirements.txt"
-SCRIPTS = ("pair_next_round", "recalculate", "undo_last_pairing", "publish")  # keizer_xl.lite
+SCRIPTS = tuple(button.script for button in BUTTONS)  # of keizer_xl.lite
 
 
 def main_py(language: str) -> str:

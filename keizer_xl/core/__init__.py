@@ -4,8 +4,9 @@ Everything a club sees is computed here from plain, immutable domain objects; th
 around it (`keizer_xl.workbook`, `keizer_xl.live`, `keizer_xl.cli`, `keizer_xl.engine`)
 only read input into these objects and show what comes out.
 
-The shells use the modules in `__all__`: the domain (`model`, `season`), the secretary's
-words and settings (`words`, `settings`), checking the tables (`checks`), a competition and
+The shells use the modules in `__all__`: the domain (`model`, `season`), the one table of
+results with their marks and codes (`results`), the secretary's words and settings
+(`words`, `settings`), checking the tables (`checks`), a competition and
 its next round (`round`), the standings (`scoring`, `final`), the figures for publishing
 (`report`), and what is said (`errors`, `messages`). The others are how the rule book
 works inside (`rows`, `pairing`, `matching`, `colours`, `ratings`, `cautions`), reached
@@ -13,5 +14,5 @@ through those. Nothing is imported here: each shell imports the module it needs,
 button click loads no more than it uses.
 """
 
-__all__ = ["checks", "errors", "final", "messages", "model", "report", "round", "scoring",
-           "season", "settings", "words"]
+__all__ = ["checks", "errors", "final", "messages", "model", "report", "results", "round",
+           "scoring", "season", "settings", "words"]

@@ -13,7 +13,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from keizer_xl.core.model import Absence, Player, Points, Result, Reward
+from keizer_xl.core.model import Absence, Player, Points, Reward
+from keizer_xl.core.results import DRAW, FORFEIT_WIN, LOSS, NO_SHOW, RESULTS, WIN
 from keizer_xl.core.rows import ABSENCE_CODE, NO_RESULT, NOBODY, OUTCOMES, RESULT_CODE
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
@@ -21,15 +22,14 @@ from keizer_xl.core.settings import Settings
 # What a round meant for a player, as a small number per player and round.
 NONE, WON, DRAWN, LOST, FREE, ABSENT, NOT_YET = range(7)
 
-# How each side of a game counts, by result code (`rows.RESULT_CODE`): white's, black's.
+# How each side of a game counts, by result code (`rows.RESULT_CODE`): white's, black's,
+# from their marks in the table of results.
 _WIN, _DRAW, _LOSS, _FORFEIT_WIN, _NO_SHOW = range(1, 6)
+_SIDE_OF_MARK = {WIN: _WIN, DRAW: _DRAW, LOSS: _LOSS, FORFEIT_WIN: _FORFEIT_WIN,
+                 NO_SHOW: _NO_SHOW}
 _SIDES = np.zeros((len(OUTCOMES), 2), dtype=np.int8)
-for _result, _sides in {Result.WHITE_WINS: (_WIN, _LOSS), Result.BLACK_WINS: (_LOSS, _WIN),
-                        Result.DRAW: (_DRAW, _DRAW),
-                        Result.WHITE_FORFEIT_WIN: (_FORFEIT_WIN, _NO_SHOW),
-                        Result.BLACK_FORFEIT_WIN: (_NO_SHOW, _FORFEIT_WIN),
-                        Result.DOUBLE_FORFEIT: (_NO_SHOW, _NO_SHOW)}.items():
-    _SIDES[RESULT_CODE[_result]] = _sides
+for _result, _line in RESULTS.items():
+    _SIDES[RESULT_CODE[_result]] = [_SIDE_OF_MARK[mark] for mark in _line.marks]
 _ONE, _HALF = Fraction(1), Fraction(1, 2)
 
 

@@ -30,8 +30,10 @@ class KeizerXLError(Exception):
         return first if isinstance(first, str) else str(first)
 
 
-def column_letters(column: int) -> str:
-    """A sheet's column number (1 = A) as its letters: 5 -> E, 28 -> AB."""
+def _column_letters(column: int) -> str:
+    """A sheet's column number (1 = A) as its letters: 5 -> E, 28 -> AB. The rule book's
+    own, as it imports nothing: every shell uses `keizer_xl.workbook.xlsx.column_letters`,
+    to which a test holds this one."""
     letters = ""
     while column > 0:
         column, rest = divmod(column - 1, 26)
@@ -62,7 +64,7 @@ class Places(NamedTuple):
             return msg("Workbook")
         sheet = self.sheets.get(problem.table) or Name(problem.table)
         column = self.columns.get(problem.table, {}).get(problem.column or "")
-        letters = column_letters(column) if column else ""
+        letters = _column_letters(column) if column else ""
         if isinstance(problem.row, int) and not isinstance(problem.row, bool):
             return msg("{sheet}!{cell}", sheet=sheet, cell=f"{letters}{problem.row}") \
                 if letters else msg("{sheet}!{cell}", sheet=sheet,

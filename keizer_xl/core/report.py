@@ -19,6 +19,7 @@ from typing import NamedTuple, TypeVar, overload
 import numpy as np
 
 from keizer_xl.core.model import Absence, Game, Rest, Result
+from keizer_xl.core.results import RESTS, RESULTS
 from keizer_xl.core.rows import NOBODY, OUTCOMES, PLAYED_CODES, RESULT_CODE, LazyTuple
 from keizer_xl.core.scoring import Standing, Standings, compute_standings
 from keizer_xl.core.season import Season
@@ -33,17 +34,7 @@ NOT_YET = "not yet"  # before the player joined
 GONE = "left"  # after the player left
 OPEN = "open"  # a game without a result (only in an unfinished round)
 
-_SCORES = {  # Result -> (white's mark, black's mark), as the crosstable writes them
-    Result.WHITE_WINS: ("1", "0"),
-    Result.BLACK_WINS: ("0", "1"),
-    Result.DRAW: ("½", "½"),
-    Result.WHITE_FORFEIT_WIN: ("+", "-"),
-    Result.BLACK_FORFEIT_WIN: ("-", "+"),
-    Result.DOUBLE_FORFEIT: ("-", "-"),
-}
-_HALVES = {"1": 2, "½": 1}  # game points of a mark, in halves
-_SHORT = {Absence.BYE.value: "bye", Absence.EXCUSED.value: "exc", Absence.CLUB.value: "club",
-          Absence.UNEXCUSED.value: "—"}  # by the kind of a round line
+_SHORT = {a.value: line.mark for a, line in RESTS.items()}  # by the kind of a round line
 
 
 class RoundLine(NamedTuple):
@@ -283,8 +274,8 @@ _new = tuple.__new__
 # By outcome code (`core.rows.OUTCOMES`): what a game row is, with white's and black's
 # mark; what a bye or absence row is.
 _GAME_KINDS: tuple[tuple[str, str, str], ...] = tuple(
-    (GAME if o.played else FORFEIT, *_SCORES[o]) if isinstance(o, Result) else (OPEN, "", "")
-    for o in OUTCOMES)
+    (GAME if o.played else FORFEIT, *RESULTS[o].marks) if isinstance(o, Result)
+    else (OPEN, "", "") for o in OUTCOMES)
 _REST_KINDS: tuple[str, ...] = tuple(o.value if isinstance(o, Absence) else ""
                                      for o in OUTCOMES)
 

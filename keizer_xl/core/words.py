@@ -16,6 +16,7 @@ from typing import TypeVar
 from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Absence, Points, Result, Reward
+from keizer_xl.core.results import RESTS, RESULTS
 
 
 class WordError(KeizerXLError, ValueError):
@@ -54,31 +55,10 @@ PRESENT_HELP = msg("x, yes, y, 1, ja or ✓ for present; excused, club or unexcu
 
 N = TypeVar("N", int, Fraction)
 
-_HALVES = ("½", "1/2", "0.5", "0,5")
-# Every word a secretary may type, by what it means, in English, Dutch, German and Italian
-# (each is read in a workbook of any language): the docs' word tables list exactly these (a
-# test compares them). Case, spaces and the kind of dash do not matter.
-RESULT_WORDS: dict[Result, tuple[str, ...]] = {
-    Result.WHITE_WINS: ("1-0", "1:0"),
-    Result.BLACK_WINS: ("0-1", "0:1"),
-    Result.DRAW: (*(f"{h}{sep}{h}" for sep in "-:" for h in _HALVES), "½", "1/2", "=",
-                  "remise", "remis", "draw", "unentschieden", "patta"),
-    Result.WHITE_FORFEIT_WIN: ("+-", "+/-", "+:-", "1-0 kampflos", "1:0 kampflos",
-                              "1-0 forfait"),
-    Result.BLACK_FORFEIT_WIN: ("-+", "-/+", "-:+", "0-1 kampflos", "0:1 kampflos",
-                              "0-1 forfait"),
-    Result.DOUBLE_FORFEIT: ("--", "-:-", "0-0 kampflos", "0:0 kampflos",
-                           "0-0 forfait"),
-}
-ABSENCE_WORDS: dict[Absence, tuple[str, ...]] = {
-    Absence.BYE: ("bye", "vrij", "oneven", "spielfrei", "frei", "Freilos", "riposo"),
-    Absence.EXCUSED: ("excused", "afgemeld", "afwezig", "entschuldigt", "abgemeldet",
-                      "giustificato", "giustificata"),
-    Absence.CLUB: ("club", "club duty", "extern", "clubwedstrijd", "Mannschaftskampf",
-                   "Mannschaft", "squadra", "impegno di squadra"),
-    Absence.UNEXCUSED: ("unexcused", "onafgemeld", "unentschuldigt", "ingiustificato",
-                        "ingiustificata"),
-}
+# Every word a secretary may type for a result or a rest, by what it means: the words of
+# the one table of results (`results`), which the docs' word tables list exactly.
+RESULT_WORDS: dict[Result, tuple[str, ...]] = {r: line.words for r, line in RESULTS.items()}
+ABSENCE_WORDS: dict[Absence, tuple[str, ...]] = {a: line.words for a, line in RESTS.items()}
 PRESENT_WORDS: tuple[str, ...] = ("x", "yes", "y", "1", "ja", "j", "✓", "✔", "true", "present",
                                   "aanwezig", "anwesend", "sì", "si", "presente")
 NOT_PRESENT_WORDS: tuple[str, ...] = ("0", "n", "no", "nee", "false", "nein")

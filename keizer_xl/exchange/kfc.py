@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from keizer_xl.core.errors import KeizerError, Problems
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import (
-    Absence,
     Entry,
     Game,
     Player,
@@ -32,6 +31,7 @@ from keizer_xl.core.model import (
     name_key,
     tidy_name,
 )
+from keizer_xl.core.results import RESTS, RESULTS
 from keizer_xl.core.season import Season
 from keizer_xl.core.words import (
     MAX_NAME,
@@ -45,12 +45,11 @@ from keizer_xl.core.words import (
 )
 
 PRESET = "kfc"
+# Pairing.Result codes, from the table of results; 0 (or none) and 11 (adjourned): a game
+# without a result yet.
 GAME_RESULTS: dict[int, Result | None] = {
-    0: None, 1: Result.WHITE_WINS, 2: Result.DRAW, 3: Result.BLACK_WINS,
-    8: Result.WHITE_FORFEIT_WIN, 9: Result.BLACK_FORFEIT_WIN, 10: Result.DOUBLE_FORFEIT,
-    11: None,  # adjourned: no result yet
-}
-REST_REASONS = {4: Absence.BYE, 5: Absence.CLUB, 6: Absence.EXCUSED, 7: Absence.UNEXCUSED}
+    0: None, **{line.kfc: r for r, line in RESULTS.items()}, 11: None}
+REST_REASONS = {line.kfc: a for a, line in RESTS.items()}
 LATE_START = 12  # a round before the player joined
 RETIRED, DELETED = 9, 10  # player states
 

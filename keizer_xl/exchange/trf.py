@@ -27,6 +27,7 @@ from fractions import Fraction
 from keizer_xl.core.errors import KeizerError, KeizerXLError, Problems
 from keizer_xl.core.messages import Message, msg
 from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, name_key, tidy_name
+from keizer_xl.core.results import RESTS, RESULTS
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.season import Season
 from keizer_xl.core.words import MAX_ROUND, WordError, parse_round
@@ -50,15 +51,8 @@ NO_OPPONENT = {"U": Absence.BYE, "+": Absence.BYE, "Z": Absence.EXCUSED,
                "H": Absence.EXCUSED, "F": Absence.EXCUSED, "-": Absence.UNEXCUSED}
 CODES = frozenset("10=+-UZHFWDL ")
 
-# (white's code, black's code) of each game result, and back.
-GAME_CODES: dict[Result, tuple[str, str]] = {
-    Result.WHITE_WINS: ("1", "0"),
-    Result.BLACK_WINS: ("0", "1"),
-    Result.DRAW: ("=", "="),
-    Result.WHITE_FORFEIT_WIN: ("+", "-"),
-    Result.BLACK_FORFEIT_WIN: ("-", "+"),
-    Result.DOUBLE_FORFEIT: ("-", "-"),
-}
+# (white's code, black's code) of each game result, and back: from the table of results.
+GAME_CODES: dict[Result, tuple[str, str]] = {r: line.trf for r, line in RESULTS.items()}
 GAME_RESULTS: dict[tuple[str, str], Result | None] = {
     **{codes: result for result, codes in GAME_CODES.items()}, (" ", " "): None}
 
@@ -173,8 +167,7 @@ def report_from_season(season: Season, standings: Standings, name: str,
             blocks[(e.round, e.white)] = TrfRound(start[e.black], "w", white)
             blocks[(e.round, e.black)] = TrfRound(start[e.white], "b", black)
         else:
-            blocks[(e.round, e.player)] = TrfRound(
-                0, "-", "U" if e.reason is Absence.BYE else "Z")
+            blocks[(e.round, e.player)] = TrfRound(0, "-", RESTS[e.reason].trf)
     ranks = {row.name: row.rank for row in standings.rows}
     ids = identities or {}
     players = []

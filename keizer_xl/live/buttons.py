@@ -280,11 +280,10 @@ def _top_left(address: str) -> tuple[int, int]:
     match = _ADDRESS.match(address.split("!")[-1])
     if match is None:  # pragma: no cover - Excel always gives a cell address here
         return 1, 1
+    from keizer_xl.workbook.xlsx import column_number
+
     letters, row = match.groups()
-    column = 0
-    for letter in letters.upper():
-        column = column * 26 + ord(letter) - 64
-    return int(row), column
+    return int(row), column_number(letters)
 
 
 # -- writing --------------------------------------------------------------------------------

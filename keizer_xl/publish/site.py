@@ -28,6 +28,7 @@ from keizer_xl.core.report import (
     RoundLine,
 )
 from keizer_xl.core.report import latest_round as find_latest_round
+from keizer_xl.core.results import DRAW, FORFEIT_WIN, LOSS, NO_SHOW, WIN
 from keizer_xl.i18n import say, translate
 from keizer_xl.i18n.names import withdrawn_mark
 from keizer_xl.publish.charts import Chart, rank_chart
@@ -53,10 +54,10 @@ class Words:
                          Absence.EXCUSED.value: translate("excused absence", language),
                          Absence.CLUB.value: translate("club duty", language),
                          Absence.UNEXCUSED.value: translate("unexcused absence", language)}
-        self._results = {"1": translate("won", language), "½": translate("draw", language),
-                         "0": translate("lost", language),
-                         "+": translate("won by forfeit", language),
-                         "-": translate("lost by forfeit", language)}
+        self._results = {WIN: translate("won", language), DRAW: translate("draw", language),
+                         LOSS: translate("lost", language),
+                         FORFEIT_WIN: translate("won by forfeit", language),
+                         NO_SHOW: translate("lost by forfeit", language)}
         self._not_played = translate("not played yet", language)
         self._texts: dict[str, str] = {}  # each message looked up in the catalog once
 
@@ -214,7 +215,7 @@ def crosstable_view(report: Report, links: _Links, words: Words) -> list[View]:
     return out
 
 
-_MARK_CLASSES = {"1": "win", "+": "win", "½": "draw"}
+_MARK_CLASSES = {WIN: "win", FORFEIT_WIN: "win", DRAW: "draw"}
 
 
 def _cell_class(kind: str, mark: str) -> str:

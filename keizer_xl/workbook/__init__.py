@@ -11,6 +11,7 @@ only the modules it uses:
 - `plans`: what each command writes (pair, recalculate, undo the last pairing, rename);
 - `files`: workbook files opened, checked, planned and saved (the command line's door);
 - `pairings`: the Pairings sheet (the latest round's boards), its formulas and their values;
+- `buttons`: the one table of the workbook's buttons, for the desktop and for xlwings Lite;
 - `sheetbuttons`: the buttons of xlwings Lite on that sheet, and the cells of their messages;
 - `newbook` and `template`: a fresh workbook, and the template it is made from;
 - `vba`: the VBA project of an .xlsm, which runs the buttons;
@@ -18,6 +19,7 @@ only the modules it uses:
 """
 
 __all__ = [
+    "buttons",
     "cells",
     "files",
     "layout",

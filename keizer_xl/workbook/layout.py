@@ -24,7 +24,7 @@ from keizer_xl.core.checks import (
     find_columns,
     tidy,
 )
-from keizer_xl.core.errors import Caution, KeizerError, Places, Problem, column_letters, placed
+from keizer_xl.core.errors import Caution, KeizerError, Places, Problem, placed
 from keizer_xl.core.messages import Joined, Message, msg
 from keizer_xl.core.model import Game, no_result
 from keizer_xl.core.round import Competition
@@ -267,6 +267,8 @@ def _beside_the_table(competition: Competition, grid: Grid, layout: Layout) -> C
         for column, value in enumerate(row, start=1):
             if is_blank(value) or (column <= len(header) and not is_blank(header[column - 1])):
                 continue
+            from keizer_xl.workbook.xlsx import column_letters  # only when there is one
+
             found[game.source] = Caution(
                 msg("{game}; {cell} beside the table holds '{value}': if that is its result, "
                     "move it to {result}", game=no_result(game),
@@ -324,6 +326,8 @@ def board_notes(grids: Mapping[str, Grid]) -> list[str]:
             key = (_same(round_no), _same(board))
         seen = first.setdefault(key, number)
         if seen != number and not (is_blank(white) or is_blank(black) or is_blank(board)):
+            from keizer_xl.workbook.xlsx import column_letters  # only when there is one
+
             notes.append(placed(msg("{sheet}!{cell}", sheet=sheet,
                                     cell=f"{column_letters(cols['Board'] + 1)}{number}"),
                                 msg("board {board} of round {round} is also used in row "

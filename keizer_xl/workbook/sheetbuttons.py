@@ -6,52 +6,32 @@ cell instead: each button is a shape with a link to the cell under it, and click
 selects that cell, which runs the script whose `button` names the shape and the cell
 (`[PairNextRound]Pairings!G2`). Lite has no message boxes either, so each click's message
 goes to the cells below the buttons. All of it sits on the Pairings sheet beside the
-boards, outside the printed area: the sheet a club night is spent on.
+boards, outside the printed area: the sheet a club night is spent on. The buttons
+themselves, with their shapes' names and rows, are the one table of `workbook.buttons`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from keizer_xl.i18n.names import local_name
+from keizer_xl.workbook.buttons import Button
 from keizer_xl.workbook.pairings import PAIRINGS
 from keizer_xl.workbook.xlsx import column_letters
-
-
-@dataclass(frozen=True)
-class SheetButton:
-    """One button: its caption (the contract's words, shown in the workbook's language),
-    its shape's name (the same in every language) and the row of the cell it links to,
-    under the shape's top edge."""
-
-    caption: str
-    shape: str
-    row: int
-
 
 COLUMN = 7  # G: the buttons' column, and the messages'
 WIDTH = 72  # its width, in characters: room for a message's lines
 BUTTON_WIDTH = 36  # a button's width, in characters of the column
 MESSAGE_WIDTH = 64  # characters a line of a message holds; longer lines are wrapped
-BUTTONS = (SheetButton("Pair next round", "PairNextRound", 2),
-           SheetButton("Recalculate", "Recalculate", 5),
-           SheetButton("Undo last pairing", "UndoLastPairing", 8),
-           SheetButton("Publish", "Publish", 11))
 BUTTON_ROWS = 2  # each shape covers its cell and the one below, which Lite selects next
 MESSAGE_ROW = 14  # the first line of the last click's message
 MESSAGE_LINES = 40  # lines shown; a longer message is cut short (the output pane has it)
 
 
-def button_named(caption: str) -> SheetButton:
-    return next(button for button in BUTTONS if button.caption == caption)
-
-
-def linked_cell(button: SheetButton) -> str:
+def linked_cell(button: Button) -> str:
     """The cell the button's shape links to, on its own sheet: `G2`."""
     return f"{column_letters(COLUMN)}{button.row}"
 
 
-def reference(button: SheetButton, language: str) -> str:
+def reference(button: Button, language: str) -> str:
     """The button as Lite's `@script(button=...)` names it, on a workbook in `language`:
     `[PairNextRound]Pairings!G2`."""
     return f"[{button.shape}]{local_name(PAIRINGS, language)}!{linked_cell(button)}"

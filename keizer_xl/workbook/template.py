@@ -23,14 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import xlsxwriter
-from xlsxwriter.utility import quote_sheetname, xl_col_to_name
+from xlsxwriter.utility import quote_sheetname
 
 from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS
 from keizer_xl.core.model import Absence
+from keizer_xl.core.results import RESTS, RESULTS
 from keizer_xl.core.settings import SPECS
 from keizer_xl.i18n import translate
 from keizer_xl.i18n.names import local_name, local_setting, present_mark, rest_word
-from keizer_xl.workbook import pairings, sheetbuttons
+from keizer_xl.workbook import buttons, pairings, sheetbuttons
 from keizer_xl.workbook.cells import (
     PROGRESS_CHARTED,
     PROGRESS_HEADER_ROW,
@@ -38,6 +39,7 @@ from keizer_xl.workbook.cells import (
     STANDINGS_COLUMNS,
 )
 from keizer_xl.workbook.layout import CROSSTABLE, PROGRESS
+from keizer_xl.workbook.xlsx import column_letters
 
 # The contract's headers (core.checks, workbook.layout and workbook.cells own them), as the
 # template writes them in row 1; Settings adds what each blank means and what each setting
@@ -65,10 +67,11 @@ CODE_NAMES = tuple(f"Sheet{number}" for number in range(1, len(SHEETS) + 1))
 
 # The words offered in the dropdowns. Typing another accepted spelling stays possible.
 PRESENT_WORDS = ("x", "excused", "club", "unexcused")
-RESULT_WORDS = ("1-0", "0-1", "½-½", "+-", "-+", "--", "bye", "excused", "club", "unexcused")
+# the results, then the reasons of a rest (each in the workbook's language)
+RESULT_WORDS = (*(result.value for result in RESULTS), *(reason.value for reason in RESTS))
 
-BUTTONS = (("Pair next round", "PairNextRound"), ("Recalculate", "Recalculate"),
-           ("Undo last pairing", "UndoLastPairing"), ("Publish", "PublishSite"))
+# The buttons of an .xlsm, on the Players sheet: (caption, macro), from the one table.
+BUTTONS = tuple((button.caption, button.macro) for button in buttons.BUTTONS)
 
 # Fixed so that two builds are byte-identical (the zip members carry a fixed date too).
 _CREATED = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
@@ -213,7 +216,7 @@ def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, obje
     })
 
     # `1` for present is fine as text: no green "number stored as text" corners
-    letter = xl_col_to_name(present)
+    letter = column_letters(present + 1)
     sheet.ignore_errors({"number_stored_as_text": f"{letter}2:{letter}{_LAST_ROW + 1}"})
     for row, player in enumerate(players, start=1):
         _write_player(sheet, row, player, formats)
@@ -402,7 +405,7 @@ def _lite_buttons(sheet: Any, language: str) -> None:
     sheet.set_column(column, column, sheetbuttons.WIDTH)
     width = sheetbuttons.BUTTON_WIDTH * 7 + 5  # pixels, as a column of that width
     name = quote_sheetname(local_name(PAIRINGS, language))
-    for button in sheetbuttons.BUTTONS:
+    for button in buttons.BUTTONS:
         sheet.insert_textbox(button.row - 1, column, local_name(button.caption, language), {
             "width": width, "height": 20 * sheetbuttons.BUTTON_ROWS,
             "url": f"internal:{name}!{sheetbuttons.linked_cell(button)}",
@@ -552,7 +555,7 @@ def build_template(
     book.close()
     target.write_bytes(made.getvalue())
     if lite:
-        _name_shapes(target, [button.shape for button in sheetbuttons.BUTTONS])
+        _name_shapes(target, [button.shape for button in buttons.BUTTONS])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 
 import keizer_xl
-from keizer_xl.core.errors import column_letters as column_letter
 from keizer_xl.live import buttons as live
 from keizer_xl.workbook import files as workbook
+from keizer_xl.workbook.xlsx import column_letters
 from tests.programs import another_writer
 
 GOLDEN_A = Path(__file__).parents[1] / "golden" / "A"
@@ -106,7 +106,7 @@ class Excel:
                 top, left = min(r for r, _ in used) if used else 0, min(
                     (c for _, c in used), default=0)
                 sheet["used_range_address"] = (
-                    f"{column_letter(left + 1)}{top + 1}:{column_letter(right + 1)}{bottom + 1}"
+                    f"{column_letters(left + 1)}{top + 1}:{column_letters(right + 1)}{bottom + 1}"
                     if used else None)
             sheets.append(sheet)
         payload = {"client": "Microsoft Office Scripts", "version": xlwings.__version__,

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.core.settings import SETTINGS
 from keizer_xl.workbook import files as workbook
-from keizer_xl.workbook.xlsx import SheetEdit, save_edits
+from keizer_xl.workbook.xlsx import SheetEdit, column_letters, save_edits
 from tests.exchange.test_fuzz import ODD_VALUES, mutated, with_part_mutated
 from tests.helpers_package import sheet_parts
 from tests.seasons import golden_book
@@ -128,10 +128,6 @@ def cell_changes(draw: st.DrawFn) -> list[tuple[str, int, int, object]]:
     return changes
 
 
-def letters(column: int) -> str:
-    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[column - 1]
-
-
 @FUZZ
 @given(changes=cell_changes(), command=st.sampled_from(list(COMMANDS)))
 def test_cells(season: Path, changes: list[tuple[str, int, int, object]],
@@ -146,7 +142,7 @@ def test_cells(season: Path, changes: list[tuple[str, int, int, object]],
                           for sheet in SHEETS], backup=False)
         for sheet, row, column, value in changes:
             if value in ERRORS:
-                with_error(path, sheet, f"{letters(column)}{row}", ERRORS[str(value)])
+                with_error(path, sheet, f"{column_letters(column)}{row}", ERRORS[str(value)])
         if answered(path, "check"):
             published(path, folder)
             event("published")

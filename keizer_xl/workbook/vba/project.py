@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from keizer_xl.workbook.buttons import BUTTONS
 from keizer_xl.workbook.vba.compound import compound_file
 from keizer_xl.workbook.vba.compression import compress
 
-MACROS = ("PairNextRound", "Recalculate", "UndoLastPairing", "PublishSite")
+MACROS = tuple(button.macro for button in BUTTONS)
 """The macros in templates/vba/KeizerXL.bas that the workbook's buttons run."""
 
 PROJECT_NAME = "VBAProject"

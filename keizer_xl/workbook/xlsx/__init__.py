@@ -18,7 +18,7 @@ from keizer_xl.workbook.xlsx._cells import CellRows, CellValue, Formula
 from keizer_xl.workbook.xlsx._reading import SheetValues
 from keizer_xl.workbook.xlsx._scan import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
-from keizer_xl.workbook.xlsx._xmltext import column_letters
+from keizer_xl.workbook.xlsx._xmltext import column_letters, column_number
 from keizer_xl.workbook.xlsx.book import Workbook, save_edits
 from keizer_xl.workbook.xlsx.errors import (
     CopiedFormula,
@@ -78,6 +78,7 @@ __all__ = [
     "backup_path",
     "check_not_open",
     "column_letters",
+    "column_number",
     "lock_files",
     "one_writer",
     "remove_stale_temps",

@@ -213,7 +213,9 @@ def well_formed(data: bytes) -> bool:
 
 @functools.cache
 def column_letters(column: int) -> str:
-    """1 -> A, 27 -> AA."""
+    """A sheet's column number as its letters: 1 -> A, 27 -> AA. The one home of column
+    letters for keizer_xl (the rule book, which imports nothing, keeps a copy that a test
+    holds to this one)."""
     letters = ""
     while column:
         column, rest = divmod(column - 1, 26)
@@ -223,6 +225,7 @@ def column_letters(column: int) -> str:
 
 @functools.cache
 def column_number(letters: str) -> int:
+    """A column's letters as its number, in either case: A -> 1, ab -> 28."""
     number = 0
     for ch in letters.upper():
         number = number * 26 + ord(ch) - 64
