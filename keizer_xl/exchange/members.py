@@ -21,7 +21,7 @@ from keizer_xl.core.errors import Problems
 from keizer_xl.core.messages import Message, msg
 from keizer_xl.core.model import name_key, tidy_name
 from keizer_xl.core.words import ERROR_VALUES, MAX_NAME, MAX_TEXT, CellError
-from keizer_xl.exchange.csvfile import Record, file_lines, records
+from keizer_xl.exchange.csvfile import Record, file_lines, header_key, records
 from keizer_xl.i18n import RECORDS
 
 
@@ -43,12 +43,8 @@ HEADERS = _spellings(record.member_headers for record in RECORDS.values())
 NAME_PARTS = _spellings(record.name_parts for record in RECORDS.values())
 
 
-def _key(header: object) -> str:
-    return "".join(ch for ch in str(header or "").casefold() if ch.isalnum())
-
-
-_COLUMN = {_key(h): column for column, spellings in HEADERS.items() for h in spellings}
-_PART = {_key(h): part for part, spellings in NAME_PARTS.items() for h in spellings}
+_COLUMN = {header_key(h): column for column, spellings in HEADERS.items() for h in spellings}
+_PART = {header_key(h): part for part, spellings in NAME_PARTS.items() for h in spellings}
 
 
 @dataclass(frozen=True)
@@ -79,7 +75,7 @@ def _workbook_rows(path: Path) -> tuple[Sequence[Sequence[object]], str]:
 
     first: tuple[str, Sequence[Sequence[object]]] | None = None
     for title, rows in list_sheets(path):
-        if rows and _has_names([_key(h) for h in rows[0]]):
+        if rows and _has_names([header_key(h) for h in rows[0]]):
             return rows, msg("{file} (sheet {sheet})", file=path.name, sheet=title)
         first = first or (title, rows)
     title, rows = first or ("", [])
@@ -140,7 +136,7 @@ class _Columns:
 def _columns(header: Sequence[str], line: int, problems: Problems) -> _Columns:
     """The header row's columns; a list without a name column (or first and last name
     columns) is refused at once."""
-    keys = [_key(h) for h in header]
+    keys = [header_key(h) for h in header]
     if not _has_names(keys):
         problems.add(msg("the first line should name the columns, with one for the name (Naam "
                          "or Name, or Voornaam and Achternaam)"), line=line)

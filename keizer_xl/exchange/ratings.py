@@ -21,7 +21,7 @@ from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Game, Player, tidy_name
 from keizer_xl.core.season import Season
 from keizer_xl.core.words import WordError, checked_rating, short_text
-from keizer_xl.exchange.csvfile import Record, records
+from keizer_xl.exchange.csvfile import Record, header_key, records
 from keizer_xl.i18n import RECORDS
 
 # Dutch and Flemish tussenvoegsels (and the usual foreign ones), written after the first
@@ -31,10 +31,6 @@ PREFIXES = frozenset({"van", "de", "der", "den", "het", "t", "ter", "ten", "te",
                       "uit", "onder", "over", "aan", "bij", "vd"})
 
 
-def _key(header: str) -> str:
-    return "".join(ch for ch in header.casefold() if ch.isalnum())
-
-
 # The federations' lists, from the language records: a country's own before FIDE's (the
 # international list, which no header marks), whose headers are read when no other's are.
 _LISTS = sorted((r.rating_list for r in RECORDS.values() if r.rating_list is not None),
@@ -42,11 +38,11 @@ _LISTS = sorted((r.rating_list for r in RECORDS.values() if r.rating_list is not
 INTERNATIONAL = _LISTS[-1].federation
 # Headers, compared as letters and digits only, case ignored: the id headers by the
 # Players column they fill, the name headers, and the rating headers, preferred first.
-ID_HEADERS = {_key(h): f"{headers.federation} id" for headers in _LISTS for h in headers.ids}
-NAME_HEADERS = frozenset(_key(h) for headers in _LISTS for h in headers.names)
-RATING_HEADERS = tuple(dict.fromkeys(_key(h) for headers in _LISTS for h in headers.ratings))
+ID_HEADERS = {header_key(h): f"{headers.federation} id" for headers in _LISTS for h in headers.ids}
+NAME_HEADERS = frozenset(header_key(h) for headers in _LISTS for h in headers.names)
+RATING_HEADERS = tuple(dict.fromkeys(header_key(h) for headers in _LISTS for h in headers.ratings))
 # A header that begins with one of these makes the list that federation's (`KNSB…`).
-_MARKS = tuple((_key(mark), headers.federation) for headers in _LISTS
+_MARKS = tuple((header_key(mark), headers.federation) for headers in _LISTS
                for mark in headers.marks)
 
 
@@ -126,7 +122,7 @@ def _columns(first: Record | None, rows: Iterator[Record], problems: Problems) -
     """The columns the header row names; a list without a name or rating column is refused
     (after reading it to the end: a quote left open may have merged any of its lines, and
     that is said first)."""
-    header = [_key(cell) for cell in first.cells] if first else []
+    header = [header_key(cell) for cell in first.cells] if first else []
     id_col = next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
     name_col = next((i for i, h in enumerate(header) if h in NAME_HEADERS), None)
     rating_col = next((header.index(h) for h in RATING_HEADERS if h in header), None)
