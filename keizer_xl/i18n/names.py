@@ -14,9 +14,9 @@ from keizer_xl.core.model import Absence
 from keizer_xl.core.words import text
 from keizer_xl.i18n.languages import LANGUAGES, RECORDS
 
-# Every name keizer_xl reads or writes in a workbook, by each language besides the
-# contract's own English (whose records keep the contract's names): sheets, headers,
-# setting names and the words of bye and absence rows.
+# Every name keizer_xl reads or writes in a workbook, for each language besides English
+# (whose record leaves them empty: they are the contract's own): sheets, headers, setting
+# names and the words of bye and absence rows.
 TRANSLATIONS: dict[str, dict[str, str]] = {
     code: dict(record.names) for code, record in RECORDS.items() if record.names}
 SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
