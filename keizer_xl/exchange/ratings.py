@@ -119,31 +119,36 @@ class _Columns:
 
 
 def _columns(first: Record | None, rows: Iterator[Record], problems: Problems) -> _Columns:
-    """The columns the header row names; a list without a name or rating column is refused
-    (after reading it to the end: a quote left open may have merged any of its lines, and
-    that is said first)."""
+    """The columns the header row names, and whose list it is."""
     header = [header_key(cell) for cell in first.cells] if first else []
     id_col = next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
     name_col = next((i for i, h in enumerate(header) if h in NAME_HEADERS), None)
     rating_col = next((header.index(h) for h in RATING_HEADERS if h in header), None)
     if name_col is None or rating_col is None:
-        for _ in rows:
-            pass
-        problems.raise_if_any()
-        problems.add(msg("the first line should name the columns; found no name column (Naam "
-                         "or Name) and no rating column (Rating or SRtng)")
-                     if name_col is None and rating_col is None else
-                     msg("the first line should name the columns; found no name column (Naam "
-                         "or Name)") if name_col is None else
-                     msg("the first line should name the columns; found no rating column "
-                         "(Rating or SRtng)"), line=first.line if first else 1)
-        problems.raise_if_any()
+        _refuse(name_col is None, rating_col is None, first, rows, problems)
     assert name_col is not None and rating_col is not None
     marked = next((federation for mark, federation in _MARKS
                    if any(h.startswith(mark) for h in header)), None)
     column = ID_HEADERS[header[id_col]] if id_col is not None else f"{INTERNATIONAL} id"
     return _Columns(len(header), id_col, name_col, rating_col,
                     marked or column.removesuffix(" id"))
+
+
+def _refuse(no_name: bool, no_rating: bool, first: Record | None, rows: Iterator[Record],
+            problems: Problems) -> None:
+    """A list without a name or rating column is refused (FileError) after reading it to
+    the end: a quote left open may have merged any of its lines, and that is said first."""
+    for _ in rows:
+        pass
+    problems.raise_if_any()
+    problems.add(msg("the first line should name the columns; found no name column (Naam "
+                     "or Name) and no rating column (Rating or SRtng)")
+                 if no_name and no_rating else
+                 msg("the first line should name the columns; found no name column (Naam "
+                     "or Name)") if no_name else
+                 msg("the first line should name the columns; found no rating column "
+                     "(Rating or SRtng)"), line=first.line if first else 1)
+    problems.raise_if_any()
 
 
 def _entries(rows: Iterable[Record], columns: _Columns,
