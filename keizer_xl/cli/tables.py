@@ -42,16 +42,18 @@ def print_round(next_round: Any) -> None:
 def print_standings(standings: Any, title: str, groups: dict[str, str] | None = None,
                     short: Collection[str] = (), only: str | None = None) -> None:
     """The standings table; a Group column when players have groups (`only`: one group's
-    rows); ranks marked * for players listed last for too few games."""
-    from keizer_xl.workbook.cells import shown
+    rows); ranks marked * for players listed last for too few games; the numbers with the
+    language's decimal mark, as the pages write them."""
+    from keizer_xl.publish.numbers import decimal
 
+    language = speaking()
     headers = ("#", t("Name"), *((t("Group"),) if groups else ()), t("Score"), t("Value"),
                t("Pl"), t("W"), t("D"), t("L"), t("Bye"), t("Abs"))
     rows = [(f"{row.rank}{'*' if row.name in short else ''}", row.name,
              *((groups.get(row.name, ""),) if groups else ()),
-             "" if row.score is None else f"{shown(row.score)}",
-             f"{shown(row.value)}", str(row.played), str(row.won), str(row.drawn),
-             str(row.lost), str(row.byes), str(row.absent)) for row in standings.rows
+             decimal(row.score, language), decimal(row.value, language), str(row.played),
+             str(row.won), str(row.drawn), str(row.lost), str(row.byes), str(row.absent))
+            for row in standings.rows
             if only is None or (groups or {}).get(row.name, "").casefold() == only.casefold()]
     print_table(said(title), headers, set(headers) - {t("Name"), t("Group")}, rows)
     if standings.note:

@@ -97,6 +97,12 @@ def text_lines(text: str) -> list[str]:
     return [line.rstrip("\r\n") for line in io.StringIO(text, newline="")]
 
 
+def header_key(header: object) -> str:
+    """A list's header as the doors match it: letters and digits only, case ignored
+    (`KNSB-nummer`, `knsb nummer` and `KNSBNummer` are one header)."""
+    return "".join(ch for ch in str(header or "").casefold() if ch.isalnum())
+
+
 @dataclass(frozen=True)
 class Record:
     """One row of a CSV text: the line it starts on (1-based) and its cells."""

@@ -12,45 +12,39 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from keizer_xl.core.checks import tidy
 from keizer_xl.core.errors import Problems
-from keizer_xl.core.messages import msg
+from keizer_xl.core.messages import Message, msg
 from keizer_xl.core.model import name_key, tidy_name
 from keizer_xl.core.words import ERROR_VALUES, MAX_NAME, MAX_TEXT, CellError
-from keizer_xl.exchange.csvfile import Record, file_lines, records
+from keizer_xl.exchange.csvfile import Record, file_lines, header_key, records
+from keizer_xl.i18n import RECORDS
 
-# The headers keizer_xl reads, by the Players column they fill; matched ignoring case,
-# spaces, dots, dashes and underscores. Any other column is the club's own.
-HEADERS: dict[str, tuple[str, ...]] = {
-    "Name": ("Name", "Naam", "Player", "Speler", "Spelersnaam", "Volledige naam", "Full name",
-             "Spieler", "Spielername", "Giocatore", "Nominativo"),
-    "Rating": ("Rating", "Elo", "KNSB rating", "Rating KNSB", "FIDE rating", "Rtg",
-               "Eigen rating", "Clubrating", "DWZ", "Wertungszahl", "Punti Elo"),
-    "Joined": ("Joined", "Vanaf ronde", "From round", "Ab Runde", "Dal turno"),
-    "Left": ("Left", "Tot ronde", "Until round", "Bis Runde", "Al turno"),
-    "Present": ("Present", "Aanwezig", "Anwesend", "Presente"),
-}
+
+def _spellings(tables: Iterable[Mapping[str, tuple[str, ...]]]) -> dict[str, tuple[str, ...]]:
+    """Each key's spellings over every language's table, in the records' order."""
+    merged: dict[str, dict[str, None]] = {}
+    for table in tables:
+        for key, spellings in table.items():
+            merged.setdefault(key, {}).update(dict.fromkeys(spellings))
+    return {key: tuple(spellings) for key, spellings in merged.items()}
+
+
+# The headers keizer_xl reads, by the Players column they fill (each language's record
+# lists its country's); matched ignoring case, spaces, dots, dashes and underscores. Any
+# other column is the club's own.
+HEADERS = _spellings(record.member_headers for record in RECORDS.values())
 # Lists that split the name: first name, tussenvoegsel (de, van der) and last name. (An
 # Italian list's Nome is the first name beside its Cognome.)
-NAME_PARTS: dict[str, tuple[str, ...]] = {
-    "first": ("Voornaam", "Roepnaam", "First name", "Firstname", "Given name", "Vorname",
-              "Nome"),
-    "infix": ("Tussenvoegsel", "Tussenvoegsels", "Voorvoegsel", "Infix"),
-    "last": ("Achternaam", "Last name", "Lastname", "Surname", "Family name", "Nachname",
-             "Familienname", "Cognome"),
-}
+NAME_PARTS = _spellings(record.name_parts for record in RECORDS.values())
 
 
-def _key(header: object) -> str:
-    return "".join(ch for ch in str(header or "").casefold() if ch.isalnum())
-
-
-_COLUMN = {_key(h): column for column, spellings in HEADERS.items() for h in spellings}
-_PART = {_key(h): part for part, spellings in NAME_PARTS.items() for h in spellings}
+_COLUMN = {header_key(h): column for column, spellings in HEADERS.items() for h in spellings}
+_PART = {header_key(h): part for part, spellings in NAME_PARTS.items() for h in spellings}
 
 
 @dataclass(frozen=True)
@@ -81,7 +75,7 @@ def _workbook_rows(path: Path) -> tuple[Sequence[Sequence[object]], str]:
 
     first: tuple[str, Sequence[Sequence[object]]] | None = None
     for title, rows in list_sheets(path):
-        if rows and _has_names([_key(h) for h in rows[0]]):
+        if rows and _has_names([header_key(h) for h in rows[0]]):
             return rows, msg("{file} (sheet {sheet})", file=path.name, sheet=title)
         first = first or (title, rows)
     title, rows = first or ("", [])
@@ -117,10 +111,35 @@ def parse_members(rows: Sequence[Sequence[object]], source: str,
     problems = problems if problems is not None else Problems(file=source)
     lines = lines if lines is not None else range(1, len(rows) + 1)
     header = [_header(h) for h in rows[0]] if rows else []
-    keys = [_key(h) for h in header]
+    columns = _columns(header, lines[0] if rows else 1, problems)
+    _check_size(header, columns.own, len(rows) - 1, lines[0], problems)
+    listed = _listed(zip(lines[1:], rows[1:], strict=True), header, columns, problems)
+    players = _checked(listed, header, columns.ours, problems)
+    if not players and not problems:
+        problems.add(msg("no players listed under the first line"))
+
+    problems.raise_if_any()
+    own = [(header[c], [_own(row[c]) for _, _, row in listed]) for c in columns.own]
+    return MemberList(players, own)
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Where a list keeps what keizer_xl reads: the Players columns (`ours`, by name), the
+    parts of a split name (when there is no name column), and the club's own columns."""
+
+    ours: dict[str, int]
+    parts: dict[str, int]
+    own: list[int]
+
+
+def _columns(header: Sequence[str], line: int, problems: Problems) -> _Columns:
+    """The header row's columns; a list without a name column (or first and last name
+    columns) is refused at once."""
+    keys = [header_key(h) for h in header]
     if not _has_names(keys):
         problems.add(msg("the first line should name the columns, with one for the name (Naam "
-                         "or Name, or Voornaam and Achternaam)"), line=lines[0] if rows else 1)
+                         "or Name, or Voornaam and Achternaam)"), line=line)
         problems.raise_if_any()
     ours: dict[str, int] = {}
     parts: dict[str, int] = {}
@@ -132,44 +151,51 @@ def parse_members(rows: Sequence[Sequence[object]], source: str,
             parts[_PART[k]] = i
     if "Name" in ours:
         parts = {}
-    own_cols = [i for i, h in enumerate(header) if h and i not in ours.values()
-                and i not in parts.values()]
-    _check_size(header, own_cols, len(rows) - 1, lines[0], problems)
-    listed: list[tuple[int, str, list[object]]] = []  # line, name, cells
-    first_line: dict[str, int] = {}
-    for line, raw in zip(lines[1:], rows[1:], strict=True):
+    own = [i for i, h in enumerate(header) if h and i not in ours.values()
+           and i not in parts.values()]
+    return _Columns(ours, parts, own)
+
+
+def _listed(numbered: Iterable[tuple[int, Sequence[object]]], header: Sequence[str],
+            columns: _Columns, problems: Problems) -> list[tuple[int, str, list[object]]]:
+    """(line, name, cells) of each player line, blank lines skipped; a line whose name
+    keeps it out is a problem at its line."""
+    listed: list[tuple[int, str, list[object]]] = []
+    first_line: dict[str, int] = {}  # each name's key, and where it was listed first
+    for line, raw in numbered:
         row = [*raw, *[None] * (len(header) - len(raw))]
         if all(_blank(cell) for cell in row):
             continue
-        name = _name(row, ours, parts)
-        if not name:
-            problems.add(msg("this line has no name"), line=line)
+        name = _name(row, columns.ours, columns.parts)
+        problem = _name_problem(name, row, header, columns.ours, first_line)
+        if problem is not None:
+            problems.add(problem, line=line)
             continue
-        too_long = [header[i] for i, cell in enumerate(row)
-                    if isinstance(cell, str) and len(cell) > MAX_TEXT]
-        if too_long or len(name) > MAX_TEXT:
-            problems.add(msg("{column}: longer than a cell holds ({most} characters)",
-                             column=too_long[0] if too_long else header[ours.get("Name", 0)],
-                             most=f"{MAX_TEXT:,}"), line=line)
-            continue
-        if len(name) > MAX_NAME:  # as the Players sheet holds it (`checks.read_players`)
-            problems.add(msg("a name of {length} characters; at most {most}",
-                             length=f"{len(name):,}", most=MAX_NAME), line=line)
-            continue
-        key = name_key(name)
-        if key in first_line:
-            problems.add(msg("'{name}' is listed twice (also on line {line}); names must be "
-                             "unique", name=name, line=first_line[key]), line=line)
-            continue
-        first_line[key] = line
+        first_line[name_key(name)] = line
         listed.append((line, name, row))
-    players = _checked(listed, header, ours, problems)
-    if not players and not problems:
-        problems.add(msg("no players listed under the first line"))
+    return listed
 
-    problems.raise_if_any()
-    own = [(header[c], [_own(row[c]) for _, _, row in listed]) for c in own_cols]
-    return MemberList(players, own)
+
+def _name_problem(name: str, row: Sequence[object], header: Sequence[str],
+                  ours: dict[str, int], first_line: dict[str, int]) -> Message | None:
+    """What keeps a line out by its name or text (None: nothing): no name, a cell longer
+    than a cell holds, a name longer than the Players sheet holds, a name listed before."""
+    if not name:
+        return msg("this line has no name")
+    too_long = [header[i] for i, cell in enumerate(row)
+                if isinstance(cell, str) and len(cell) > MAX_TEXT]
+    if too_long or len(name) > MAX_TEXT:
+        return msg("{column}: longer than a cell holds ({most} characters)",
+                   column=too_long[0] if too_long else header[ours.get("Name", 0)],
+                   most=f"{MAX_TEXT:,}")
+    if len(name) > MAX_NAME:  # as the Players sheet holds it (`checks.read_players`)
+        return msg("a name of {length} characters; at most {most}",
+                   length=f"{len(name):,}", most=MAX_NAME)
+    key = name_key(name)
+    if key in first_line:
+        return msg("'{name}' is listed twice (also on line {line}); names must be unique",
+                   name=name, line=first_line[key])
+    return None
 
 
 def _header(cell: object) -> str:

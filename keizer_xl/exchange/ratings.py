@@ -12,7 +12,7 @@ import io
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -21,7 +21,8 @@ from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Game, Player, tidy_name
 from keizer_xl.core.season import Season
 from keizer_xl.core.words import WordError, checked_rating, short_text
-from keizer_xl.exchange.csvfile import records
+from keizer_xl.exchange.csvfile import Record, header_key, records
+from keizer_xl.i18n import RECORDS
 
 # Dutch and Flemish tussenvoegsels (and the usual foreign ones), written after the first
 # name in `Vries, Anna de`.
@@ -29,18 +30,20 @@ PREFIXES = frozenset({"van", "de", "der", "den", "het", "t", "ter", "ten", "te",
                       "la", "le", "du", "des", "di", "da", "von", "vom", "zu", "d", "l",
                       "uit", "onder", "over", "aan", "bij", "vd"})
 
-# Headers, compared as letters and digits only, case ignored.
-ID_HEADERS = {"relatienummer": "KNSB id", "knsbid": "KNSB id", "knsbnr": "KNSB id",
-              "knsbnummer": "KNSB id", "bondsnummer": "KNSB id",
-              "fideid": "FIDE id", "idnumber": "FIDE id", "fidenr": "FIDE id",
-              "fidenumber": "FIDE id", "id": "FIDE id"}
-NAME_HEADERS = frozenset({"naam", "name", "spelersnaam", "player", "playername"})
-RATING_HEADERS = ("rating", "knsbrating", "srtng", "std", "standard", "standardrating",
-                  "fiderating", "elo", "rtg")
 
-
-def _key(header: str) -> str:
-    return "".join(ch for ch in header.casefold() if ch.isalnum())
+# The federations' lists, from the language records: a country's own before FIDE's (the
+# international list, which no header marks), whose headers are read when no other's are.
+_LISTS = sorted((r.rating_list for r in RECORDS.values() if r.rating_list is not None),
+                key=lambda headers: not headers.marks)
+INTERNATIONAL = _LISTS[-1].federation
+# Headers, compared as letters and digits only, case ignored: the id headers by the
+# Players column they fill, the name headers, and the rating headers, preferred first.
+ID_HEADERS = {header_key(h): f"{headers.federation} id" for headers in _LISTS for h in headers.ids}
+NAME_HEADERS = frozenset(header_key(h) for headers in _LISTS for h in headers.names)
+RATING_HEADERS = tuple(dict.fromkeys(header_key(h) for headers in _LISTS for h in headers.ratings))
+# A header that begins with one of these makes the list that federation's (`KNSB…`).
+_MARKS = tuple((header_key(mark), headers.federation) for headers in _LISTS
+               for mark in headers.marks)
 
 
 @dataclass(frozen=True)
@@ -94,55 +97,83 @@ def parse_rating_list(text: str | Iterable[str], source: str = "the rating list"
     problems = Problems(file=source)
     lines = io.StringIO(text, newline="") if isinstance(text, str) else text
     rows = records(lines, problems)
-    first = next(rows, None)
-    header = [_key(cell) for cell in first.cells] if first else []
+    columns = _columns(next(rows, None), rows, problems)
+    entries, listed = _entries(rows, columns, wanted)
+    problems.raise_if_any()  # a quote left open may have merged any of the lines
+    if not listed:
+        problems.add(msg("no players listed under the first line"))
+
+    problems.raise_if_any()
+    return RatingList(columns.federation, f"{columns.federation} id", tuple(entries), source)
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Where a list keeps its ids (None: it has none), names and ratings, and whose it is."""
+
+    width: int
+    id: int | None
+    name: int
+    rating: int
+    federation: str  # "KNSB", "FIDE"
+
+
+def _columns(first: Record | None, rows: Iterator[Record], problems: Problems) -> _Columns:
+    """The columns the header row names, and whose list it is."""
+    header = [header_key(cell) for cell in first.cells] if first else []
     id_col = next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
     name_col = next((i for i, h in enumerate(header) if h in NAME_HEADERS), None)
     rating_col = next((header.index(h) for h in RATING_HEADERS if h in header), None)
     if name_col is None or rating_col is None:
-        for _ in rows:  # a quote left open may have merged any of the lines: said first
-            pass
-        problems.raise_if_any()
-        problems.add(msg("the first line should name the columns; found no name column (Naam "
-                         "or Name) and no rating column (Rating or SRtng)")
-                     if name_col is None and rating_col is None else
-                     msg("the first line should name the columns; found no name column (Naam "
-                         "or Name)") if name_col is None else
-                     msg("the first line should name the columns; found no rating column "
-                         "(Rating or SRtng)"), line=first.line if first else 1)
-        problems.raise_if_any()
+        _refuse(name_col is None, rating_col is None, first, rows, problems)
     assert name_col is not None and rating_col is not None
-    column = ID_HEADERS[header[id_col]] if id_col is not None else "FIDE id"
-    if any(h.startswith("knsb") or h == "relatienummer" for h in header):
-        column = "KNSB id"
+    marked = next((federation for mark, federation in _MARKS
+                   if any(h.startswith(mark) for h in header)), None)
+    column = ID_HEADERS[header[id_col]] if id_col is not None else f"{INTERNATIONAL} id"
+    return _Columns(len(header), id_col, name_col, rating_col,
+                    marked or column.removesuffix(" id"))
+
+
+def _refuse(no_name: bool, no_rating: bool, first: Record | None, rows: Iterator[Record],
+            problems: Problems) -> None:
+    """A list without a name or rating column is refused (FileError) after reading it to
+    the end: a quote left open may have merged any of its lines, and that is said first."""
+    for _ in rows:
+        pass
+    problems.raise_if_any()
+    problems.add(msg("the first line should name the columns; found no name column (Naam "
+                     "or Name) and no rating column (Rating or SRtng)")
+                 if no_name and no_rating else
+                 msg("the first line should name the columns; found no name column (Naam "
+                     "or Name)") if no_name else
+                 msg("the first line should name the columns; found no rating column "
+                     "(Rating or SRtng)"), line=first.line if first else 1)
+    problems.raise_if_any()
+
+
+def _entries(rows: Iterable[Record], columns: _Columns,
+             wanted: Callable[[str, str], bool] | None) -> tuple[list[ListedRating], int]:
+    """The lines `wanted` keeps (every line without it), and how many lines name a player:
+    blank lines and lines without a name are no player's."""
     entries = []
     listed = 0
     for record in rows:
-        row = record.cells
-        if not any(cell.strip() for cell in row):
-            continue
-        cells = [*row, *[""] * (len(header) - len(row))]
-        name = tidy_name(cells[name_col])
+        cells = [*record.cells, *[""] * (columns.width - len(record.cells))]
+        name = tidy_name(cells[columns.name])
         if not name:
             continue
         listed += 1
-        ident = federation_id(cells[id_col]) if id_col is not None else ""
+        ident = federation_id(cells[columns.id]) if columns.id is not None else ""
         if wanted is not None and not wanted(ident, name):
             continue
-        typed, problem = cells[rating_col].strip(), ""
+        typed, problem = cells[columns.rating].strip(), ""
         try:
             rating = _rating(typed)
             typed = ""
         except WordError as exc:
             rating, problem = None, exc.message
         entries.append(ListedRating(record.line, ident, name, rating, typed, problem))
-    problems.raise_if_any()  # a quote left open may have merged any of the lines
-    if not listed:
-        problems.add(msg("no players listed under the first line"))
-
-    problems.raise_if_any()
-    return RatingList("KNSB" if column == "KNSB id" else "FIDE", column, tuple(entries),
-                      source)
+    return entries, listed
 
 
 # -- names --------------------------------------------------------------------------------

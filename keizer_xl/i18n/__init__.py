@@ -3,8 +3,9 @@
 The English text in the code is the message id; each other language has a catalog
 `locale/<language>/LC_MESSAGES/keizer_xl.po`, compiled to the `.mo` beside it (`make
 catalogs`, with Babel), which the standard library's gettext reads. Another language is
-one catalog more (and its workbook names in `i18n.names`). A test fails when a message of the
-code has no translation in a catalog.
+one catalog more and one record in `i18n.languages` (its workbook's names, marks and the
+headers of its country's lists). A test fails when a message of the code has no
+translation in a catalog.
 
 Two kinds of message are marked: those of the shells where they are shown,
 `translate("...", language)` (the command line's `_t("...")`, the pages' `t("...")`), and
@@ -17,7 +18,8 @@ Which language: `--lang` (or the buttons' workbook) first, then the environment'
 KEIZER_XL_LANG, then the language the workbook is written in (`choose`).
 
 Ranks just above `core`: imports nothing of keizer_xl but core and itself. Importing it reads
-no catalog and no name table; each is loaded when first needed.
+no catalog and builds no name table (only the language records); each is loaded when first
+needed.
 """
 
 from __future__ import annotations
@@ -25,28 +27,26 @@ from __future__ import annotations
 import functools
 import gettext
 import os
-from pathlib import Path
 from typing import Any
 
 from keizer_xl.core.messages import Message, Tongue
-from keizer_xl.i18n.languages import LANGUAGES
+from keizer_xl.i18n.languages import DOMAIN, LANGUAGES, LOCALE, RECORDS, Language, record_of
 
 __all__ = [
     "DOMAIN",
     "ENVIRONMENT",
     "LANGUAGES",
     "LOCALE",
+    "RECORDS",
+    "Language",
     "catalog",
     "choose",
     "from_environment",
+    "record_of",
     "say",
     "tongue",
     "translate",
 ]
-
-DOMAIN = "keizer_xl"
-LOCALE = Path(__file__).parent / "locale"
-
 
 @functools.cache
 def catalog(language: str) -> gettext.NullTranslations:

@@ -1,12 +1,12 @@
 """Numbers as a club page shows them: exact ones whole, the others to two decimals, with
-the decimal mark of the page's language (320.83 in English, 320,83 in Dutch)."""
+the decimal mark of the page's language (320.83 in English, 320,83 in Dutch, German and
+Italian: each language's record says which)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-# The decimal mark of each language that does not write a point.
-DECIMAL_MARKS = {"nl": ","}
+from keizer_xl.i18n import record_of
 
 
 def number(x: Fraction | int | None, language: str = "en") -> str:
@@ -24,10 +24,18 @@ def number(x: Fraction | int | None, language: str = "en") -> str:
     return _decimals(x, language)
 
 
+def decimal(x: Fraction | None, language: str = "en") -> str:
+    """19, 66.5, 10.67 (0.5 too, no half sign): a figure of the Standings sheet as the
+    terminal's table shows it, with the language's decimal mark; "" for None."""
+    if x is None:
+        return ""
+    return str(x.numerator) if x.denominator == 1 else _decimals(x, language)
+
+
 def _decimals(x: Fraction, language: str) -> str:
     """Two decimals at most, no trailing zeros: 66.5, 10.67 (as the Standings sheet)."""
     text = f"{float(x):.2f}".rstrip("0").rstrip(".")
-    return text.replace(".", DECIMAL_MARKS.get(language, "."))
+    return text.replace(".", record_of(language).decimal_mark)
 
 
 def points(x: Fraction, language: str = "en") -> str:

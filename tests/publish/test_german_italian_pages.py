@@ -1,5 +1,6 @@
-"""German and Italian clubs publish in their language: the pages, the chat text and the PDFs
-of a German or Italian workbook speak it, with the numbers of the English one."""
+"""German and Italian clubs publish in their language: the pages, the chat text, the PDFs
+and the terminal's standings of a German or Italian workbook speak it, with the numbers of
+the English one written with a decimal comma."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ SAYS = {
     },
 }
 LANGUAGES = sorted(SAYS)
+HIGGINS = ("66,5", "66.5")  # his score after round 2 in Keizer's example: comma, not point
 
 
 @pytest.fixture(scope="module", params=LANGUAGES)
@@ -95,7 +97,9 @@ def test_the_site_speaks_the_workbooks_language(season: tuple[str, Path], demo_b
     english = run_cli("publish", demo_book, "--out", tmp_path / "en")
     assert english.exit_code == 0
     en_index = (tmp_path / "en" / "index.html").read_text(encoding="utf-8")
-    assert _numbers(index)[:140] == _numbers(en_index)[:140]  # the same standings
+    local, english = _numbers(index)[:140], _numbers(en_index)[:140]
+    assert [n.replace(",", ".") for n in local] == english  # the same standings,
+    assert HIGGINS[0] in local and not any("." in n for n in local)  # with a decimal comma
     asked = run_cli("--lang", "en", "publish", book, "--out", tmp_path / "asked")
     assert asked.exit_code == 0
     assert _headings((tmp_path / "asked" / "index.html").read_text(encoding="utf-8"))[0] == \
@@ -110,6 +114,8 @@ def test_the_chat_text_and_a_card(season: tuple[str, Path], tmp_path: Path) -> N
     lines = result.output.splitlines()
     assert lines[:2] == [says["title"], says["headings"][0]]
     assert says["rounds"][0] in lines
+    higgins = next(line for line in lines if " Higgins " in line)
+    assert HIGGINS[0] in higgins and HIGGINS[1] not in higgins, higgins
     assert run_cli("publish", book, "--out", tmp_path / "site").exit_code == 0
     card = (tmp_path / "site" / "players" / "harrison.html").read_text(encoding="utf-8")
     assert all(word in card for word in says["card"])
@@ -128,8 +134,29 @@ def test_the_pdfs(season: tuple[str, Path], tmp_path: Path) -> None:
                            capture_output=True, text=True).stdout
     assert says["headings"][0] in words and says["page"] in words
     assert says["pdf rules"] in words
+    assert HIGGINS[0] in words and HIGGINS[1] not in words
     board = subprocess.run(["pdftotext", "-layout", str(tmp_path / "pairings.pdf"), "-"],
                            check=True, capture_output=True, text=True).stdout
     assert says["rounds"][0] in board
     headings = [line for line in board.splitlines() if says["pdf board"][0] in line]
     assert headings and says["pdf board"][1] in headings[0]  # on one line, none broken
+
+
+def test_the_terminal_s_standings(season: tuple[str, Path]) -> None:
+    """`keizer-xl standings` of a German or Italian workbook: its headers, and the scores
+    with a decimal comma; `--lang en` asks for English, with a point."""
+    language, book = season
+    result = run_cli("standings", book)
+    assert result.exit_code == 0, result.output
+    assert says_heading(result.output) == SAYS[language]["headings"][0]
+    higgins = next(line for line in result.output.splitlines() if " Higgins " in line)
+    assert HIGGINS[0] in higgins and HIGGINS[1] not in higgins, higgins
+    english = run_cli("--lang", "en", "standings", book)
+    assert english.exit_code == 0, english.output
+    higgins = next(line for line in english.output.splitlines() if " Higgins " in line)
+    assert HIGGINS[1] in higgins and HIGGINS[0] not in higgins, higgins
+
+
+def says_heading(output: str) -> str:
+    """The table's title: its first line."""
+    return output.splitlines()[0].strip()

@@ -1,5 +1,6 @@
-"""Dutch numbers and names in what is published, through `keizer-xl publish` on an English
-and a Dutch workbook: decimal commas in Dutch pages, chat text and PDFs; a player who left
+"""Numbers and names in what is published, through `keizer-xl publish` on an English, a
+Dutch, a German and an Italian workbook: decimal commas in Dutch, German and Italian pages,
+chat text and PDFs; a player who left
 marked alike on the Standings sheet and every published output; player pages named with
 every letter written out; PDF headings never broken inside a word."""
 
@@ -27,11 +28,11 @@ NAMES = ("Bjørn Halvorsen", "Jürgen Groß", "Łukasz Đorđević", "Æsa Œhle
          "Ruben Koster", "Işık Çelik", "Mohamed El Amrani", "Anna de Vries", "Daan Bakker",
          "Eva Visser", "Fleur Mulder", "Gert de Boer", "Hanna Bos")
 LEAVER = NAMES.index("Ruben Koster")  # leaves after round 2
-WITHDRAWN = {"en": "withdrawn", "nl": "teruggetrokken"}
-DECIMAL = {"en": ".", "nl": ","}
+WITHDRAWN = {"en": "withdrawn", "nl": "teruggetrokken", "de": "zurückgezogen", "it": "ritirato"}
+DECIMAL = {"en": ".", "nl": ",", "de": ",", "it": ","}
 
 
-@pytest.fixture(scope="module", params=["en", "nl"])
+@pytest.fixture(scope="module", params=sorted(DECIMAL))
 def published(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
               ) -> tuple[str, Path, Path, str]:
     """(language, the workbook, its site folder with the PDFs, the chat text), each made by
@@ -69,7 +70,7 @@ def test_numbers_with_the_language_s_decimal_mark(published: tuple[str, Path, Pa
         scores.append(score)
     decimals = [s for s in scores if not s.isdigit()]
     assert decimals, "the season should have scores that are not whole"
-    other = "." if language == "nl" else ","
+    other = "," if DECIMAL[language] == "." else "."
     assert all(DECIMAL[language] in s and other not in s for s in decimals), decimals
     lines = chat.splitlines()
     pdf = pdf_words(site / "standings.pdf")
