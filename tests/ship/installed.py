@@ -3,7 +3,9 @@ environment, or Pyodide): checks that keizer_xl is imported from there and not f
 tree, and that it carries its templates, catalogs and every module. Prints what it found as
 JSON; needs nothing but the standard library and keizer_xl itself.
 
-`python installed.py SOURCE`: SOURCE is the source tree, which keizer_xl must not come from.
+`python installed.py SOURCE [WHEEL]`: SOURCE is the source tree, which keizer_xl must not
+come from. Under Pyodide, which has no pip, the WHEEL is first unpacked into site-packages
+(keizer_xl's wheel is pure Python and has no scripts or data to place elsewhere).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import importlib
 import json
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 
@@ -46,4 +49,8 @@ def main(source: Path) -> dict[str, object]:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2:
+        with zipfile.ZipFile(sys.argv[2]) as wheel:
+            wheel.extractall(sysconfig.get_paths()["purelib"])
+        importlib.invalidate_caches()
     print(json.dumps(main(Path(sys.argv[1]))))

@@ -7,7 +7,8 @@ test in test_dist.py runs it on the wheel it builds.
 its dependencies from the package index. `--beside SITE` instead installs the wheel alone
 and lets the fresh environment see the dependencies already installed in SITE (a folder of
 another environment's site-packages), so that no registry is asked; keizer_xl itself still
-comes only from the wheel.
+comes only from the wheel. `--pyodide` instead loads the wheel inside Pyodide (in node,
+as the tests run Pyodide: `make pyodide` first) and imports every module of it there.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sys
 import tempfile
 import venv
 from pathlib import Path
+from typing import Any
 
 SOURCE = Path(__file__).resolve().parents[2]
 INSIDE = Path(__file__).with_name("installed.py")
@@ -56,14 +58,9 @@ def program(python: Path) -> Path:
     return python.with_name("keizer-xl.exe" if os.name == "nt" else "keizer-xl")
 
 
-def check(python: Path, wheel_version: str, work: Path) -> list[str]:
-    """What is wrong with the installed keizer-xl, run from `work` (outside the source)."""
+def inspected(found: dict[str, Any], wheel_version: str) -> list[str]:
+    """What is wrong with keizer_xl as installed.py found it."""
     problems = []
-    done = subprocess.run([str(python), str(INSIDE), str(SOURCE)], cwd=work,
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        return [f"installed.py failed:\n{done.stderr}"]
-    found = json.loads(done.stdout)
     if found["from_source"] or not found["installed"]:
         problems.append(f"keizer_xl was imported from {found['package']}, not the wheel")
     if found["version"] != wheel_version:
@@ -79,6 +76,16 @@ def check(python: Path, wheel_version: str, work: Path) -> list[str]:
     if not catalogs <= set(found["catalogs"]):
         problems.append(f"catalogs missing from the wheel: "
                         f"{sorted(catalogs - set(found['catalogs']))}")
+    return problems
+
+
+def check(python: Path, wheel_version: str, work: Path) -> list[str]:
+    """What is wrong with the installed keizer-xl, run from `work` (outside the source)."""
+    done = subprocess.run([str(python), str(INSIDE), str(SOURCE)], cwd=work,
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return [f"installed.py failed:\n{done.stderr}"]
+    problems = inspected(json.loads(done.stdout), wheel_version)
 
     def command(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([str(program(python)), *args], cwd=work, capture_output=True,
@@ -107,6 +114,21 @@ def check(python: Path, wheel_version: str, work: Path) -> list[str]:
     return problems
 
 
+def check_in_pyodide(wheel: Path, work: Path) -> list[str]:
+    """What is wrong with the wheel loaded inside Pyodide, from `work`."""
+    setup = subprocess.run([sys.executable, str(SOURCE / ".ci" / "pyodide-setup"),
+                            "--print-dir"], capture_output=True, text=True, check=False)
+    if setup.returncode != 0:
+        return [f"Pyodide could not be set up:\n{setup.stderr}"]
+    done = subprocess.run(["node", str(SOURCE / "tests" / "pyodide" / "run.mjs"), "--release",
+                           setup.stdout.strip(), "--mount", str(wheel.parent), "--",
+                           str(INSIDE), str(SOURCE), str(wheel)],
+                          cwd=work, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return [f"installed.py failed inside Pyodide:\n{done.stdout}{done.stderr}"]
+    return inspected(json.loads(done.stdout.strip().splitlines()[-1]), wheel_version(wheel))
+
+
 def wheel_version(wheel: Path) -> str:
     return wheel.name.split("-")[1]
 
@@ -116,18 +138,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("wheel", type=Path)
     parser.add_argument("--beside", type=Path,
                         help="another environment's site-packages holding the dependencies")
+    parser.add_argument("--pyodide", action="store_true", help="load the wheel in Pyodide")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="keizer-xl-wheel-") as tmp:
-        python = fresh_environment(Path(tmp) / "venv")
-        install(python, args.wheel.resolve(), args.beside)
-        work = Path(tmp) / "club"
-        work.mkdir()
-        problems = check(python, wheel_version(args.wheel), work)
+        if args.pyodide:
+            problems = check_in_pyodide(args.wheel.resolve(), Path(tmp))
+            where = "loaded in Pyodide, every module imports from it"
+        else:
+            python = fresh_environment(Path(tmp) / "venv")
+            install(python, args.wheel.resolve(), args.beside)
+            work = Path(tmp) / "club"
+            work.mkdir()
+            problems = check(python, wheel_version(args.wheel), work)
+            where = ("installed in a fresh environment, keizer-xl demo, new --lite and lite "
+                     "work from it")
     for problem in problems:
         print(problem, file=sys.stderr)
     if not problems:
-        print(f"{args.wheel.name}: installed in a fresh environment, keizer-xl demo, new "
-              f"--lite and lite work from it")
+        print(f"{args.wheel.name}: {where}")
     return 1 if problems else 0
 
 
