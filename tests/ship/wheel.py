@@ -36,9 +36,12 @@ def fresh_environment(folder: Path) -> Path:
 
 
 def site_packages(python: Path) -> Path:
-    done = subprocess.run([str(python), "-c", "import sysconfig; "
-                           "print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return Path(done.stdout.strip())
 
 
@@ -64,66 +67,107 @@ def inspected(found: dict[str, Any], wheel_version: str) -> list[str]:
     if found["from_source"] or not found["installed"]:
         problems.append(f"keizer_xl was imported from {found['package']}, not the wheel")
     if found["version"] != wheel_version:
-        problems.append(f"keizer_xl.__version__ is {found['version']}, the wheel's name "
-                        f"says {wheel_version}")
+        problems.append(
+            f"keizer_xl.__version__ is {found['version']}, the wheel's name says {wheel_version}"
+        )
     problems += [f"{name} does not import: {why}" for name, why in found["failed"].items()]
-    wanted_templates = sorted(str(p.relative_to(SOURCE / "templates")).replace("\\", "/")
-                              for p in (SOURCE / "templates").rglob("*") if p.is_file())
+    wanted_templates = sorted(
+        str(p.relative_to(SOURCE / "templates")).replace("\\", "/")
+        for p in (SOURCE / "templates").rglob("*")
+        if p.is_file()
+    )
     if not set(wanted_templates) <= set(found["templates"]):
-        problems.append(f"templates missing from the wheel: "
-                        f"{sorted(set(wanted_templates) - set(found['templates']))}")
+        problems.append(
+            f"templates missing from the wheel: "
+            f"{sorted(set(wanted_templates) - set(found['templates']))}"
+        )
     catalogs = {f"{language}/LC_MESSAGES/keizer_xl.mo" for language in LANGUAGES[1:]}
     if not catalogs <= set(found["catalogs"]):
-        problems.append(f"catalogs missing from the wheel: "
-                        f"{sorted(catalogs - set(found['catalogs']))}")
+        problems.append(
+            f"catalogs missing from the wheel: {sorted(catalogs - set(found['catalogs']))}"
+        )
     return problems
 
 
 def check(python: Path, wheel_version: str, work: Path) -> list[str]:
     """What is wrong with the installed keizer-xl, run from `work` (outside the source)."""
-    done = subprocess.run([str(python), str(INSIDE), str(SOURCE)], cwd=work,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [str(python), str(INSIDE), str(SOURCE)],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         return [f"installed.py failed:\n{done.stderr}"]
     problems = inspected(json.loads(done.stdout), wheel_version)
 
     def command(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(program(python)), *args], cwd=work, capture_output=True,
-                              text=True, encoding="utf-8", check=False,
-                              env={**os.environ, "PYTHONUTF8": "1", "COLUMNS": "120"})
+        return subprocess.run(
+            [str(program(python)), *args],
+            cwd=work,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            check=False,
+            env={**os.environ, "PYTHONUTF8": "1", "COLUMNS": "120"},
+        )
 
     version = command("--version")
     if wheel_version not in version.stdout:
         problems.append(f"keizer-xl --version says {version.stdout!r}{version.stderr}")
     demo = command("demo")
     if demo.returncode != 0 or not (work / "keizer_demo.xlsx").exists():
-        problems.append(f"keizer-xl demo failed ({demo.returncode}):\n{demo.stdout}"
-                        f"{demo.stderr}")
+        problems.append(f"keizer-xl demo failed ({demo.returncode}):\n{demo.stdout}{demo.stderr}")
     for language in LANGUAGES:
         name = f"club_{language}.xlsx"
         made = command("new", name, "--lite", "--lang", language)
         if made.returncode != 0 or not (work / name).exists():
-            problems.append(f"keizer-xl new {name} --lite --lang {language} failed:\n"
-                            f"{made.stdout}{made.stderr}")
+            problems.append(
+                f"keizer-xl new {name} --lite --lang {language} failed:\n{made.stdout}{made.stderr}"
+            )
             continue
         lite = command("lite", name)
-        if lite.returncode != 0 or f"keizer-xl=={wheel_version}" not in lite.stdout \
-                or "keizer_xl.lite" not in lite.stdout:
-            problems.append(f"keizer-xl lite {name} does not give this version's code:\n"
-                            f"{lite.stdout}{lite.stderr}")
+        if (
+            lite.returncode != 0
+            or f"keizer-xl=={wheel_version}" not in lite.stdout
+            or "keizer_xl.lite" not in lite.stdout
+        ):
+            problems.append(
+                f"keizer-xl lite {name} does not give this version's code:\n"
+                f"{lite.stdout}{lite.stderr}"
+            )
     return problems
 
 
 def check_in_pyodide(wheel: Path, work: Path) -> list[str]:
     """What is wrong with the wheel loaded inside Pyodide, from `work`."""
-    setup = subprocess.run([sys.executable, str(SOURCE / ".ci" / "pyodide-setup"),
-                            "--print-dir"], capture_output=True, text=True, check=False)
+    setup = subprocess.run(
+        [sys.executable, str(SOURCE / ".ci" / "pyodide-setup"), "--print-dir"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if setup.returncode != 0:
         return [f"Pyodide could not be set up:\n{setup.stderr}"]
-    done = subprocess.run(["node", str(SOURCE / "tests" / "pyodide" / "run.mjs"), "--release",
-                           setup.stdout.strip(), "--mount", str(wheel.parent), "--",
-                           str(INSIDE), str(SOURCE), str(wheel)],
-                          cwd=work, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [
+            "node",
+            str(SOURCE / "tests" / "pyodide" / "run.mjs"),
+            "--release",
+            setup.stdout.strip(),
+            "--mount",
+            str(wheel.parent),
+            "--",
+            str(INSIDE),
+            str(SOURCE),
+            str(wheel),
+        ],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         return [f"installed.py failed inside Pyodide:\n{done.stdout}{done.stderr}"]
     return inspected(json.loads(done.stdout.strip().splitlines()[-1]), wheel_version(wheel))
@@ -136,8 +180,9 @@ def wheel_version(wheel: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tests/ship/wheel.py", description=__doc__)
     parser.add_argument("wheel", type=Path)
-    parser.add_argument("--beside", type=Path,
-                        help="another environment's site-packages holding the dependencies")
+    parser.add_argument(
+        "--beside", type=Path, help="another environment's site-packages holding the dependencies"
+    )
     parser.add_argument("--pyodide", action="store_true", help="load the wheel in Pyodide")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="keizer-xl-wheel-") as tmp:
@@ -150,8 +195,9 @@ def main(argv: list[str] | None = None) -> int:
             work = Path(tmp) / "club"
             work.mkdir()
             problems = check(python, wheel_version(args.wheel), work)
-            where = ("installed in a fresh environment, keizer-xl demo, new --lite and lite "
-                     "work from it")
+            where = (
+                "installed in a fresh environment, keizer-xl demo, new --lite and lite work from it"
+            )
     for problem in problems:
         print(problem, file=sys.stderr)
     if not problems:

