@@ -1,7 +1,9 @@
 """Run by the Python that has keizer-xl installed from its wheel (a fresh virtual
 environment, or Pyodide): checks that keizer_xl is imported from there and not from a source
-tree, and that it carries its templates, catalogs and every module. Prints what it found as
-JSON; needs nothing but the standard library and keizer_xl itself.
+tree, that it carries its templates, catalogs and every module, and that it makes a workbook
+for xlwings Lite in every language (in Pyodide too, where no command runs in a process of
+its own). Prints what it found as JSON; needs nothing but the standard library and
+keizer_xl itself.
 
 `python installed.py SOURCE [WHEEL]`: SOURCE is the source tree, which keizer_xl must not
 come from. Under Pyodide, which has no pip, the WHEEL is first unpacked into site-packages
@@ -14,8 +16,27 @@ import importlib
 import json
 import sys
 import sysconfig
+import tempfile
 import zipfile
 from pathlib import Path
+
+LANGUAGES = ("en", "nl", "de", "it")
+
+
+def lite_workbooks() -> dict[str, int | str]:
+    """The size of a new Lite workbook in each language, or why it could not be made."""
+    from keizer_xl.workbook.newbook import create
+
+    made: dict[str, int | str] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for language in LANGUAGES:
+            path = Path(tmp) / f"club_{language}.xlsx"
+            try:
+                create(path, [], language=language, lite=True)
+                made[language] = path.stat().st_size
+            except Exception as exc:  # said, with the others
+                made[language] = f"{type(exc).__name__}: {exc}"
+    return made
 
 
 def main(source: Path) -> dict[str, object]:
@@ -50,6 +71,7 @@ def main(source: Path) -> dict[str, object]:
         ),
         "modules": len(modules),
         "failed": failed,
+        "lite_workbooks": lite_workbooks(),
     }
 
 

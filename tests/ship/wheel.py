@@ -86,6 +86,12 @@ def inspected(found: dict[str, Any], wheel_version: str) -> list[str]:
         problems.append(
             f"catalogs missing from the wheel: {sorted(catalogs - set(found['catalogs']))}"
         )
+    made = found["lite_workbooks"]
+    problems += [
+        f"no Lite workbook in {language}: {made.get(language, 'not tried')}"
+        for language in LANGUAGES
+        if not isinstance(made.get(language), int) or made[language] <= 0
+    ]
     return problems
 
 
