@@ -25,6 +25,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check keizer_xl tests bench templates
 	$(BIN)/mypy
+	$(BIN)/python .ci/lint-workflows
 
 check: lint
 	$(BIN)/python -m pytest -q -m "not programs"
@@ -69,6 +70,21 @@ screenshots: $(STAMP)
 pyodide: $(STAMP)
 	bash .ci/system-packages
 	$(BIN)/python .ci/pyodide-setup
+
+# What a release publishes (.github/workflows/release.yml runs this): the sdist and the wheel
+# (the wheel built from the sdist) in dist/, and the ready workbooks of every language in
+# dist/workbooks/: with the buttons (.xlsm) and for xlwings Lite (_lite.xlsx).
+WORKBOOK_LANGUAGES := en nl de it
+.PHONY: dist
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	mkdir -p dist/workbooks
+	for lang in $(WORKBOOK_LANGUAGES); do \
+		$(BIN)/keizer-xl new dist/workbooks/keizer_xl_$$lang.xlsm --lang $$lang && \
+		$(BIN)/keizer-xl new dist/workbooks/keizer_xl_lite_$$lang.xlsx --lite --lang $$lang \
+		|| exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

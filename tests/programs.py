@@ -25,6 +25,7 @@ PACKAGES = {
     "pdftotext": "poppler-utils",
     "pdfinfo": "poppler-utils",
     "chromium": "chromium",
+    "node": "nodejs",
 }
 # Other names a program goes by
 ALIASES = {"soffice": ("soffice", "libreoffice")}

@@ -1,6 +1,6 @@
 """The documentation leads somewhere: every relative link and `#anchor` in the README,
-CONTRIBUTING, the CHANGELOG and `docs/` resolves, the README stays a landing page, the
-rules' settings table lists every setting with its default, and the Python examples run.
+CONTRIBUTING, RELEASING, the CHANGELOG and `docs/` resolves, the README stays a landing
+page, the rules' settings table lists every setting with its default, and the Python examples run.
 
 Anchors are GitHub's: a heading's text in lower case, without punctuation, spaces as
 dashes, a repeated heading numbered `-1`, `-2`, ...
@@ -22,7 +22,8 @@ README_MOST_LINES = 250
 
 def pages(root: Path = ROOT) -> list[Path]:
     """The pages whose links are checked."""
-    top = [root / name for name in ("README.md", "CONTRIBUTING.md", "CHANGELOG.md")]
+    names = ("README.md", "CONTRIBUTING.md", "CHANGELOG.md", "RELEASING.md")
+    top = [root / name for name in names]
     return [p for p in top if p.exists()] + sorted((root / "docs").glob("*.md"))
 
 
