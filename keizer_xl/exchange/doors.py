@@ -33,7 +33,15 @@ def open_games_note(count: int, last_round: int) -> str | None:
     """The note after an import whose last round still has games without a result."""
     if not count:
         return None
-    return msg("1 game of round {round} without a result: type it in the Rounds sheet",
-               round=last_round) if count == 1 else \
-        msg("{count} games of round {round} without a result: type them in the Rounds sheet",
-            count=count, round=last_round)
+    return (
+        msg(
+            "1 game of round {round} without a result: type it in the Rounds sheet",
+            round=last_round,
+        )
+        if count == 1
+        else msg(
+            "{count} games of round {round} without a result: type them in the Rounds sheet",
+            count=count,
+            round=last_round,
+        )
+    )
