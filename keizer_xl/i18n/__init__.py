@@ -39,6 +39,7 @@ __all__ = [
     "catalog",
     "choose",
     "from_environment",
+    "names",
     "say",
     "tongue",
     "translate",
