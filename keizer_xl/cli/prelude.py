@@ -19,7 +19,7 @@ from keizer_xl.cli.program import COLLECTOR, is_program
 from keizer_xl.cli.speech import say, speaking, t
 
 T = TypeVar("T")
-OK, PROBLEMS, USAGE = 0, 1, 2
+OK, PROBLEMS = 0, 1  # the exit statuses; click itself exits with 2 on a usage error
 
 Advice = Callable[[BaseException], list[str]]  # the lines a command adds to a refusal
 

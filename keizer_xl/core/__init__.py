@@ -8,11 +8,12 @@ The shells use the modules in `__all__`: the domain (`model`, `season`), the one
 results with their marks and codes (`results`), the secretary's words and settings
 (`words`, `settings`), checking the tables (`checks`), a competition and
 its next round (`round`), the standings (`scoring`, `final`), the figures for publishing
-(`report`), and what is said (`errors`, `messages`). The others are how the rule book
-works inside (`rows`, `pairing`, `matching`, `colours`, `ratings`, `cautions`), reached
-through those. Nothing is imported here: each shell imports the module it needs, so a
-button click loads no more than it uses.
+(`report`), what is said (`errors`, `messages`), and the season's rows as integer arrays
+(`rows`), which the workbook searches too. The others are how the rule book works inside
+(`pairing`, `matching`, `colours`, `ratings`, `cautions`), reached through those.
+Nothing is imported here: each shell imports the module it needs, so a button click loads
+no more than it uses.
 """
 
-__all__ = ["checks", "errors", "final", "messages", "model", "report", "results", "round",
+__all__ = ["checks", "errors", "final", "messages", "model", "report", "results", "round", "rows",
            "scoring", "season", "settings", "words"]

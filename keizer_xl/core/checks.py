@@ -538,8 +538,3 @@ def _check_size(season: Season, table: str, problems: Problems) -> None:
                      "rounds, or 20,000 over 60)", players=f"{players:,}", rounds=f"{last:,}",
                      most=f"{MAX_SEASON:,}"),
                  table, season.entries[first].source, "Round")
-
-
-def result_word(result: Result | None) -> str:
-    """How a result is written back to the sheet."""
-    return "" if result is None else result.value

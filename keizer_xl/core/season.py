@@ -58,10 +58,6 @@ class Season:
     def games(self) -> Iterator[Game]:
         return (e for e in self.entries if isinstance(e, Game))
 
-    def is_complete(self, round_no: int) -> bool:
-        """A round is complete when every game in it has a result."""
-        return round_no not in self.rows.unfinished_rounds()
-
     @property
     def awaiting_results(self) -> bool:
         """The last round is paired and not one of its results is typed yet: the week

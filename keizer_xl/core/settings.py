@@ -305,7 +305,6 @@ SPECS: tuple[SettingSpec, ...] = (
 )
 
 SETTINGS: dict[str, SettingSpec] = {spec.name: spec for spec in SPECS}
-PRESET_NAMES: tuple[str, ...] = SETTINGS["Preset"].choices or ()
 
 
 def preset_values(preset: str) -> dict[str, Any]:

@@ -111,12 +111,6 @@ class Record:
     cells: list[str]
 
 
-def read_records(text: str, problems: Problems) -> list[Record]:
-    """A CSV text as rows of cells, separator sniffed, each with the line it starts on (see
-    `records`)."""
-    return list(records(io.StringIO(text, newline=""), problems))
-
-
 def records(lines: Iterable[str], problems: Problems) -> Iterator[Record]:
     """CSV lines (each with its line break) as rows of cells, separator sniffed from the
     first lines, each with the line it starts on, read as they are asked for: a list of a

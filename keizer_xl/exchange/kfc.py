@@ -28,7 +28,6 @@ from keizer_xl.core.model import (
     Player,
     Rest,
     Result,
-    name_key,
     tidy_name,
 )
 from keizer_xl.core.results import RESTS, RESULTS
@@ -43,6 +42,7 @@ from keizer_xl.core.words import (
     parse_round,
     shortened,
 )
+from keizer_xl.exchange.doors import NameRegister, open_games_note
 
 PRESET = "kfc"
 # Pairing.Result codes, from the table of results; 0 (or none) and 11 (adjourned): a game
@@ -160,111 +160,135 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
     problems = Problems(file=source)
     by_id = {p.id: p for p in tournament.players}
     rows: dict[int, list[KfcPairing]] = defaultdict(list)  # player id -> his rows
-    pairings = []  # the rows whose round and board are in range: the only ones read further
-    for row in tournament.pairings:
-        place = msg("round {round}, board {board}", round=row.round, board=row.board)
-        try:
-            parse_round(row.round)
-            if row.game:
-                parse_board(row.board)
-        except WordError as exc:
-            problems.add(msg("{place}: {problem}", place=place, problem=exc.message))
-            continue
-        pairings.append(row)
-        for pid in (row.white, row.black) if row.game else (row.white,):
-            if pid not in by_id:
-                problems.add(msg("{place}: player {id} is not in the Player table",
-                                 place=place, id=pid))
-            else:
-                rows[pid].append(row)
-        known = GAME_RESULTS if row.game else {**REST_REASONS, LATE_START: None}
-        if row.result not in known:
-            problems.add(msg("{place}: result {code} is not one KeizerForClubs writes for a "
-                             "game", place=place, code=row.result) if row.game else
-                         msg("{place}: result {code} is not one KeizerForClubs writes for a "
-                             "round without a game", place=place, code=row.result))
-        if row.game and row.white == row.black and row.white in by_id:
-            problems.add(msg("round {round}: {name} cannot play himself", round=row.round,
-                             name=by_id[row.white].name))
+    pairings = [row for row in tournament.pairings if _pairing(row, by_id, rows, problems)]
     played = {row.round for row in pairings if row.result != LATE_START}
     last = max(played, default=0)
     for k in range(1, last):
         if k not in played:
             problems.add(msg("round {round} has no rows, but round {last} has", round=k,
                              last=last))
-    people: list[Player] = []
-    totals: dict[str, float] = {}
-    left_out: list[str] = []
-    retired_last: list[str] = []
-    seen: dict[str, KfcPlayer] = {}
+    roll = _Roll(last)
     for p in tournament.players:
+        roll.take(p, rows[p.id], problems)
+    settings = kfc_settings(tournament.config, problems)
+    entries = _entries(pairings, {p.id: tidy_name(p.name) for p in tournament.players},
+                       last, problems)
+    problems.raise_if_any()
+    open_games = sum(1 for e in entries if isinstance(e, Game) and e.result is None)
+    notes = [*roll.notes(), open_games_note(open_games, last)]
+    return KfcSeason(Season(tuple(roll.people), tuple(entries)), tuple(settings), roll.totals,
+                     tuple(note for note in notes if note))
+
+
+def _pairing(row: KfcPairing, by_id: Mapping[int, KfcPlayer],
+             rows: dict[int, list[KfcPairing]], problems: Problems) -> bool:
+    """Check one row of the Pairing table and file it under its players; False when its
+    round or board is out of range, so that it is read no further."""
+    place = msg("round {round}, board {board}", round=row.round, board=row.board)
+    try:
+        parse_round(row.round)
+        if row.game:
+            parse_board(row.board)
+    except WordError as exc:
+        problems.add(msg("{place}: {problem}", place=place, problem=exc.message))
+        return False
+    for pid in (row.white, row.black) if row.game else (row.white,):
+        if pid not in by_id:
+            problems.add(msg("{place}: player {id} is not in the Player table",
+                             place=place, id=pid))
+        else:
+            rows[pid].append(row)
+    known = GAME_RESULTS if row.game else {**REST_REASONS, LATE_START: None}
+    if row.result not in known:
+        problems.add(msg("{place}: result {code} is not one KeizerForClubs writes for a "
+                         "game", place=place, code=row.result) if row.game else
+                     msg("{place}: result {code} is not one KeizerForClubs writes for a "
+                         "round without a game", place=place, code=row.result))
+    if row.game and row.white == row.black and row.white in by_id:
+        problems.add(msg("round {round}: {name} cannot play himself", round=row.round,
+                         name=by_id[row.white].name))
+    return True
+
+
+class _Roll:
+    """The players taken in so far, one row of the Player table at a time, and what the
+    notes say of those left out or retired."""
+
+    def __init__(self, last: int) -> None:
+        self.last = last  # the last round with rows
+        self.people: list[Player] = []
+        self.totals: dict[str, float] = {}
+        self.left_out: list[str] = []
+        self.retired_last: list[str] = []
+        self.names: NameRegister[KfcPlayer] = NameRegister()
+
+    def take(self, p: KfcPlayer, rows: Sequence[KfcPairing], problems: Problems) -> None:
+        """Take in one player with his rows of the Pairing table, or say why not."""
         name = tidy_name(p.name)
-        taken = sorted({row.round for row in rows[p.id] if row.result != LATE_START})
+        taken = sorted({row.round for row in rows if row.result != LATE_START})
         if not name:
             problems.add(msg("player {id} has no name", id=p.id))
-            continue
+            return
         if p.state in (RETIRED, DELETED) and not taken:
-            left_out.append(name)  # gone before his first round: KeizerForClubs forgets him
-            continue
+            self.left_out.append(name)  # gone before his first round: KeizerForClubs forgets him
+            return
         try:
             rating = checked_rating(p.rating)
         except WordError as exc:
             problems.add(msg("player {id} ({name}): {problem} (rating)", id=p.id,
                              name=shortened(name, 40), problem=exc.message))
-            continue
-        if len(name) > MAX_TEXT:
-            problems.add(msg("player {id}: the name is longer than a cell holds ({most} "
-                             "characters)", id=p.id, most=f"{MAX_TEXT:,}"))
-            continue
-        if len(name) > MAX_NAME:  # as the Players sheet holds it (`checks.read_players`)
-            problems.add(msg("player {id}: a name of {length} characters; at most {most}",
-                             id=p.id, length=f"{len(name):,}", most=MAX_NAME))
-            continue
-        if name_key(name) in seen:
-            problems.add(msg("players {first} and {second} are both called '{name}'; give "
-                             "each a name of their own in KeizerForClubs",
-                             first=seen[name_key(name)].id, second=p.id, name=name))
-            continue
-        seen[name_key(name)] = p
-        joined = taken[0] if taken else last + 1
+            return
+        if not self._name_fits(p, name, problems):
+            return
+        joined = taken[0] if taken else self.last + 1
         if joined > MAX_ROUND:
             problems.add(msg("player {id} ({name}): the player takes part in no round of the "
                              "{most} a season has", id=p.id, name=shortened(name, 40),
                              most=f"{MAX_ROUND:,}"))
-            continue
-        for row in rows[p.id]:
+            return
+        for row in rows:
             if row.result == LATE_START and row.round >= joined:
                 problems.add(msg("round {round}: {name} has a late start (result 12) but "
                                  "played in round {joined}", round=row.round, name=name,
                                  joined=joined))
         left = taken[-1] if p.state == RETIRED else None
-        if left is not None and left == last:
-            retired_last.append(name)
+        if left is not None and left == self.last:
+            self.retired_last.append(name)
         if p.state != RETIRED and p.total is not None:
-            totals[name] = p.total
-        people.append(Player(name, rating, joined if joined > 1 else 1, left, None,
-                             len(people)))
-    settings = kfc_settings(tournament.config, problems)
-    entries = _entries(pairings, {p.id: tidy_name(p.name) for p in tournament.players},
-                       last, problems)
-    problems.raise_if_any()
-    notes: list[str] = []
-    if left_out:
-        notes.append(msg("left out, retired or deleted in KeizerForClubs before they played: "
-                         "{names}", names=", ".join(left_out)))
-    if retired_last:
-        notes.append(msg("retired after round {round}, the last so far: {names}; "
-                         "KeizerForClubs takes them out of the ranking at once, keizer_xl "
-                         "once round {next} is complete", names=", ".join(retired_last),
-                         round=last, next=last + 1))
-    open_games = sum(1 for e in entries if isinstance(e, Game) and e.result is None)
-    if open_games:
-        notes.append(msg("1 game of round {round} without a result: type it in the Rounds "
-                         "sheet", round=last) if open_games == 1 else
-                     msg("{count} games of round {round} without a result: type them in the "
-                         "Rounds sheet", count=open_games, round=last))
-    return KfcSeason(Season(tuple(people), tuple(entries)), tuple(settings), totals,
-                     tuple(notes))
+            self.totals[name] = p.total
+        self.people.append(Player(name, rating, joined if joined > 1 else 1, left, None,
+                                  len(self.people)))
+
+    def _name_fits(self, p: KfcPlayer, name: str, problems: Problems) -> bool:
+        """The name fits a cell and the Players sheet, and no player before has it."""
+        if len(name) > MAX_TEXT:
+            problems.add(msg("player {id}: the name is longer than a cell holds ({most} "
+                             "characters)", id=p.id, most=f"{MAX_TEXT:,}"))
+            return False
+        if len(name) > MAX_NAME:  # as the Players sheet holds it (`checks.read_players`)
+            problems.add(msg("player {id}: a name of {length} characters; at most {most}",
+                             id=p.id, length=f"{len(name):,}", most=MAX_NAME))
+            return False
+        first = self.names.take(name, p)
+        if first is not None:
+            problems.add(msg("players {first} and {second} are both called '{name}'; give "
+                             "each a name of their own in KeizerForClubs",
+                             first=first.id, second=p.id, name=name))
+            return False
+        return True
+
+    def notes(self) -> list[str]:
+        """What the secretary should know of the players left out or retired."""
+        notes: list[str] = []
+        if self.left_out:
+            notes.append(msg("left out, retired or deleted in KeizerForClubs before they "
+                             "played: {names}", names=", ".join(self.left_out)))
+        if self.retired_last:
+            notes.append(msg("retired after round {round}, the last so far: {names}; "
+                             "KeizerForClubs takes them out of the ranking at once, keizer_xl "
+                             "once round {next} is complete", names=", ".join(self.retired_last),
+                             round=self.last, next=self.last + 1))
+        return notes
 
 
 def _entries(pairings: Sequence[KfcPairing], names: Mapping[int, str], last: int,

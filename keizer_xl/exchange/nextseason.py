@@ -18,8 +18,6 @@ from keizer_xl.core.model import Player
 from keizer_xl.core.scoring import Standings, automatic_top_value
 from keizer_xl.core.season import Season
 
-ORDERS = ("rating", "standings")
-
 
 @dataclass
 class NextSeasonOutcome:

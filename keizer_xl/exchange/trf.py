@@ -26,12 +26,13 @@ from fractions import Fraction
 
 from keizer_xl.core.errors import KeizerError, KeizerXLError, Problems
 from keizer_xl.core.messages import Message, msg
-from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, name_key, tidy_name
+from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result, tidy_name
 from keizer_xl.core.results import RESTS, RESULTS
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.season import Season
 from keizer_xl.core.words import MAX_ROUND, WordError, parse_round
 from keizer_xl.exchange.csvfile import text_lines
+from keizer_xl.exchange.doors import NameRegister, open_games_note
 
 TOURNAMENT_TYPE = "Keizer (internal competition)"
 NAME_WIDTH = 33
@@ -473,84 +474,98 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
     """
     problems = Problems(file=source)
     players = sorted(report.players, key=lambda p: p.start)
-    seen: dict[str, TrfPlayer] = {}
+    names: NameRegister[TrfPlayer] = NameRegister()
     for p in players:
-        key = name_key(p.name)
-        if key in seen:
+        first = names.take(p.name, p)
+        if first is not None:
             problems.add(msg("'{name}' is on line {line} too; each player needs a name of "
-                             "their own", name=p.name, line=seen[key].line), line=p.line)
-        seen.setdefault(key, p)
+                             "their own", name=p.name, line=first.line), line=p.line)
     problems.raise_if_any()
-    rounds = report.rounds
-    name_of = {p.start: p.name for p in players}
-    people: list[Player] = []
-    entries: list[Entry] = []
-    for order, p in enumerate(players):
-        taken = [k for k, r in enumerate(p.rounds, start=1) if not r.blank]
-        joined = p.joined if p.joined > 1 else taken[0] if taken else rounds + 1
-        left = p.left if p.left is not None else (
-            taken[-1] if taken and taken[-1] < rounds else None)
-        if joined > MAX_ROUND:
-            problems.add(msg("the player takes part in no round of the {most} a season has",
-                             most=f"{MAX_ROUND:,}"), line=p.line)
-        elif left is not None and left < joined:
-            problems.add(msg("{name} leaves after round {left} but joins in round {joined}",
-                             name=p.name, left=left, joined=joined), line=p.line)
-        for k, r in enumerate(p.rounds, start=1):
-            if (k < joined or (left is not None and k > left)) and r.result not in "Z ":
-                problems.add(msg("round {round} has a game or a bye, but the player joined in "
-                                 "round {joined} and left after round {left}", round=k,
-                                 joined=joined, left=left) if left else
-                             msg("round {round} has a game or a bye, but the player joined in "
-                                 "round {joined}", round=k, joined=joined), line=p.line)
-        people.append(Player(p.name, Fraction(p.rating), joined, left, None, order))
+    people = [_person(order, p, report.rounds, problems) for order, p in enumerate(players)]
     problems.raise_if_any()
-    ours = report.header_text("092") == TOURNAMENT_TYPE  # Z is excused, KZP says the rest
-    guessed = 0
-    unplayed = 0
-    for k in range(1, rounds + 1):
+    rounds = _Rounds(report, players, problems)
+    entries = [entry for k in range(1, report.rounds + 1)
+               for entry in rounds.entries(k, people)]
+    problems.raise_if_any()
+    identities = {p.name: p.identity for p in players if p.identity != Identity()}
+    return ImportedSeason(report.header_text("012"), Season(tuple(people), tuple(entries)),
+                          identities, rounds.notes(), report.settings, report.language)
+
+
+def _person(order: int, p: TrfPlayer, rounds: int, problems: Problems) -> Player:
+    """One player line as a player of the season: joined at the first round he took part
+    in (or as his KZP record says), left after his last when that was not the last round."""
+    taken = [k for k, r in enumerate(p.rounds, start=1) if not r.blank]
+    joined = p.joined if p.joined > 1 else taken[0] if taken else rounds + 1
+    left = p.left if p.left is not None else (
+        taken[-1] if taken and taken[-1] < rounds else None)
+    if joined > MAX_ROUND:
+        problems.add(msg("the player takes part in no round of the {most} a season has",
+                         most=f"{MAX_ROUND:,}"), line=p.line)
+    elif left is not None and left < joined:
+        problems.add(msg("{name} leaves after round {left} but joins in round {joined}",
+                         name=p.name, left=left, joined=joined), line=p.line)
+    for k, r in enumerate(p.rounds, start=1):
+        if (k < joined or (left is not None and k > left)) and r.result not in "Z ":
+            problems.add(msg("round {round} has a game or a bye, but the player joined in "
+                             "round {joined} and left after round {left}", round=k,
+                             joined=joined, left=left) if left else
+                         msg("round {round} has a game or a bye, but the player joined in "
+                             "round {joined}", round=k, joined=joined), line=p.line)
+    return Player(p.name, Fraction(p.rating), joined, left, None, order)
+
+
+class _Rounds:
+    """The report's rounds read one at a time, counting what the notes say afterwards."""
+
+    def __init__(self, report: TrfReport, players: Sequence[TrfPlayer],
+                 problems: Problems) -> None:
+        self.last = report.rounds
+        self.players = players
+        self.by_start = {p.start: p for p in players}  # unique: checked by parse_trf
+        self.ours = report.header_text("092") == TOURNAMENT_TYPE  # Z is excused, KZP the rest
+        self.problems = problems
+        self.guessed = 0  # absences entered as excused without the file saying so
+        self.unplayed = 0  # games of the last round without a result
+
+    def entries(self, k: int, people: Sequence[Player]) -> list[Entry]:
+        """Round `k`'s games in starting-rank order, then its bye and its absences."""
         games: list[Game] = []
         rests: list[Rest] = []
-        for person, p in zip(people, players, strict=True):
+        for person, p in zip(people, self.players, strict=True):
             if not person.takes_part_in(k):
                 continue
             r = p.rounds[k - 1] if k <= len(p.rounds) else BLANK
-            if r.opponent:
-                if r.opponent < p.start:
-                    continue  # the game was made from the other player's line
-                q = seen[name_key(name_of[r.opponent])]
-                back = q.rounds[k - 1]
-                if r.colour == "b":
-                    white, black, w, b = q, p, back, r
-                else:
-                    white, black, w, b = p, q, r, back
-                result = GAME_RESULTS[_codes(w, b)]  # the codes agree: checked by parse_trf
-                if result is None and k < rounds:
-                    problems.add(msg("round {round}: the game {white}–{black} has no result, "
-                                     "but round {last} follows", round=k, white=white.name,
-                                     black=black.name, last=rounds), line=p.line)
-                unplayed += result is None
-                games.append(Game(k, len(games) + 1, white.name, black.name, result))
-            else:
+            if not r.opponent:
                 reason = dict(p.reasons).get(k) or NO_OPPONENT.get(r.result, Absence.EXCUSED)
-                guessed += r.result in "HF" or (reason is Absence.EXCUSED and not ours)
+                self.guessed += r.result in "HF" or (reason is Absence.EXCUSED and not self.ours)
                 rests.append(Rest(k, p.name, reason))
+            elif r.opponent > p.start:  # else made from the other player's line
+                games.append(self._game(k, len(games) + 1, p, r))
         rests.sort(key=lambda rest: rest.reason is not Absence.BYE)
-        entries.extend([*games, *rests])
-    problems.raise_if_any()
-    notes = []
-    if guessed:
-        notes.append(msg("1 absence (Z, H or F in the TRF file) entered as excused; change it "
-                         "to club or unexcused in the Rounds sheet if that is what it was")
-                     if guessed == 1 else
-                     msg("{count} absences (Z, H or F in the TRF file) entered as excused; "
-                         "change them to club or unexcused in the Rounds sheet where that is "
-                         "what they were", count=guessed))
-    if unplayed:
-        notes.append(msg("1 game of round {round} without a result: type it in the Rounds "
-                         "sheet", round=rounds) if unplayed == 1 else
-                     msg("{count} games of round {round} without a result: type them in the "
-                         "Rounds sheet", count=unplayed, round=rounds))
-    identities = {p.name: p.identity for p in players if p.identity != Identity()}
-    return ImportedSeason(report.header_text("012"), Season(tuple(people), tuple(entries)),
-                          identities, tuple(notes), report.settings, report.language)
+        return [*games, *rests]
+
+    def _game(self, k: int, board: int, p: TrfPlayer, r: TrfRound) -> Game:
+        q = self.by_start[r.opponent]
+        back = q.rounds[k - 1]
+        white, black, w, b = (q, p, back, r) if r.colour == "b" else (p, q, r, back)
+        result = GAME_RESULTS[_codes(w, b)]  # the codes agree: checked by parse_trf
+        if result is None and k < self.last:
+            self.problems.add(msg("round {round}: the game {white}–{black} has no result, "
+                                  "but round {last} follows", round=k, white=white.name,
+                                  black=black.name, last=self.last), line=p.line)
+        self.unplayed += result is None
+        return Game(k, board, white.name, black.name, result)
+
+    def notes(self) -> tuple[str, ...]:
+        """What the secretary should check after the import."""
+        notes = []
+        if self.guessed:
+            notes.append(msg("1 absence (Z, H or F in the TRF file) entered as excused; change "
+                             "it to club or unexcused in the Rounds sheet if that is what it "
+                             "was") if self.guessed == 1 else
+                         msg("{count} absences (Z, H or F in the TRF file) entered as excused; "
+                             "change them to club or unexcused in the Rounds sheet where that "
+                             "is what they were", count=self.guessed))
+        unplayed = open_games_note(self.unplayed, self.last)
+        return (*notes, unplayed) if unplayed else tuple(notes)

@@ -42,6 +42,7 @@ __all__ = [
     "catalog",
     "choose",
     "from_environment",
+    "names",
     "record_of",
     "say",
     "tongue",

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from keizer_xl.workbook.cells import Cell, CellValue, SheetCells
     from keizer_xl.workbook.layout import Grid
 
-TITLE = "Keizer competition"  # the message boxes' title, in English (see `_title`)
 MAX_LINES = 20  # problems listed in one message box; a taller box runs off the screen
 
 Block = tuple[tuple[int, int], list[list[Any]]]  # top-left cell (1-based), rows of values

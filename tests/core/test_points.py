@@ -305,6 +305,19 @@ def test_frozen_breakdown_adds_up(words: dict[str, str]) -> None:
 
 # -- a second computation, plain and independent ----------------------------------------------
 
+def rewarded_absences(season: Season, s: Settings, upto: int) -> dict[tuple[str, int], int]:
+    """Which rewarded absence (excused or club duty) each one is, in round order."""
+    nth: dict[tuple[str, int], int] = {}
+    for p in season.players:
+        count = 0
+        for k in range(1, upto + 1):
+            if p.takes_part_in(k) and reason_of(season, p.name, k, s) in (Absence.EXCUSED,
+                                                                          Absence.CLUB):
+                count += 1
+                nth[(p.name, k)] = count
+    return nth
+
+
 def plain_standings(season: Season, s: Settings, upto: int
                     ) -> list[tuple[str, F | None, F, tuple[F, ...]]]:
     """(name, score, value, what rounds 1..upto earned) in ranking order after round
@@ -352,15 +365,7 @@ def plain_standings(season: Season, s: Settings, upto: int
     def reward(r: F | Points, mine: F) -> F:
         return F(r.amount) if isinstance(r, Points) else r * mine
 
-    # which rewarded absence (excused or club duty) each one is, in round order
-    nth: dict[tuple[str, int], int] = {}
-    for p in players:
-        count = 0
-        for k in range(1, upto + 1):
-            if p.takes_part_in(k) and reason_of(season, p.name, k, s) in (Absence.EXCUSED,
-                                                                          Absence.CLUB):
-                count += 1
-                nth[(p.name, k)] = count
+    nth = rewarded_absences(season, s, upto)
 
     def earned(p: Player, k: int, v: dict[str, F]) -> F:
         mine = v[p.name]

@@ -56,8 +56,9 @@ def _tree_depth(count: int) -> int:
     return max(count.bit_length() - 1, 0)
 
 
-def compound_file(streams: Mapping[str, bytes]) -> bytes:
-    """A version 3 Compound File holding `streams` ("STORAGE/STREAM" paths)."""
+def _directory(streams: Mapping[str, bytes]) -> list[_Entry]:
+    """The directory entries of `streams` in the order they are written, the root first,
+    each storage's children linked as the red-black tree the format asks for."""
     root = _Entry("Root Entry", None, [])
     for path, data in streams.items():
         *folders, leaf = path.split("/")
@@ -84,6 +85,13 @@ def compound_file(streams: Mapping[str, bytes]) -> bytes:
         if entry.children:
             count = len(entry.children)
             entry.child = _link_tree(entry.children, 0, _tree_depth(count))
+    return entries
+
+
+def compound_file(streams: Mapping[str, bytes]) -> bytes:
+    """A version 3 Compound File holding `streams` ("STORAGE/STREAM" paths)."""
+    entries = _directory(streams)
+    root = entries[0]
 
     mini = bytearray()
     minifat: list[int] = []

@@ -378,10 +378,6 @@ class Sheet:
                                where=self.where)
         return _encoded([head, *self._sheet_data_pieces(markups), self.tail])
 
-    def sound_outside_cells(self) -> bool:
-        """Is the sheet well-formed apart from its rows (which a reader parses anyway)?"""
-        return well_formed((self.head + self._sheet_data("") + self.tail).encode("utf-8"))
-
     def _sheet_data(self, body: str) -> str:
         """The `<sheetData>` element holding these rows."""
         if not body:
