@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -44,8 +43,8 @@ from keizer_xl.workbook.sheetbuttons import (
     COLUMN,
     MESSAGE_LINES,
     MESSAGE_ROW,
-    MESSAGE_WIDTH,
     button_named,
+    message_lines,
     reference,
 )
 
@@ -162,8 +161,7 @@ def tell(book: Any, text: str, language: str) -> None:
     sheet = _sheet(book, PAIRINGS)
     if sheet is None:
         return
-    lines = [part for line in text.split("\n")
-             for part in textwrap.wrap(line, MESSAGE_WIDTH, break_on_hyphens=False) or [""]]
+    lines = message_lines(text)
     if len(lines) > MESSAGE_LINES:
         lines = [*lines[:MESSAGE_LINES - 1], translate(
             "... and more: the whole message is in xlwings Lite's output pane.", language)]

@@ -11,6 +11,7 @@ boards, outside the printed area: the sheet a club night is spent on.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from keizer_xl.i18n.names import local_name
@@ -55,3 +56,10 @@ def reference(button: SheetButton, language: str) -> str:
     """The button as Lite's `@script(button=...)` names it, on a workbook in `language`:
     `[PairNextRound]Pairings!G2`."""
     return f"[{button.shape}]{local_name(PAIRINGS, language)}!{linked_cell(button)}"
+
+
+def message_lines(text: str) -> list[str]:
+    """A message as the cells below the buttons show it: a line a cell, each line of the
+    text wrapped to the column (`MESSAGE_WIDTH`), blank lines kept."""
+    return [part for line in text.split("\n")
+            for part in textwrap.wrap(line, MESSAGE_WIDTH, break_on_hyphens=False) or [""]]

@@ -1,5 +1,5 @@
 """The buttons in xlwings Lite, through the path a secretary takes: `keizer-xl new --lite`
-makes the workbook, `keizer-xl lite` prints the main.py pasted into Lite, and the clicks
+makes the workbook, which carries the main.py Lite runs (read back from its part), and the clicks
 run as Lite runs them (`drive.py`: the scripts registered by xlwings' own `@script` and
 called through its `custom_scripts_call`, on a book built from the add-in's JSON).
 
@@ -28,6 +28,7 @@ from keizer_xl.core.model import Game
 from keizer_xl.core.season import Season
 from keizer_xl.i18n.names import local_name, rest_word
 from keizer_xl.workbook import sheetbuttons
+from keizer_xl.workbook.liteparts import read_code
 from keizer_xl.workbook.template import build_template
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 from tests.live.test_live import Excel, xw
@@ -61,9 +62,14 @@ def season_book(path: Path, season: Season, language: str = "en") -> Path:
 
 
 def main_py(cli: Callable[..., Result], book: Path) -> str:
+    """main.py as the workbook carries it for Lite, read back from its part; the same as
+    `keizer-xl lite` prints."""
+    code = read_code(book)
+    assert code is not None
     done = cli("lite", book, "--only", "main.py")
     assert done.exit_code == 0, done.output
-    return done.output
+    assert done.output == code.properties["main.py"]
+    return code.properties["main.py"]
 
 
 def run_sessions(sessions: list[dict[str, Any]], folder: Path,
@@ -284,7 +290,7 @@ def test_new_lite_draws_four_buttons_on_the_pairings_sheet(tmp_path: Path,
         "UndoLastPairing": ("Undo last pairing", "#Pairings!G8"),
         "Publish": ("Publish", "#Pairings!G11")}
     excel = Excel.from_file(path)
-    assert excel.cell("Pairings", 14, 7).startswith("Click a button")
+    assert excel.cell("Pairings", 14, 7).startswith("To start: Home ▸ Add-ins, add xlwings")
     dutch = tmp_path / "nl.xlsx"
     assert cli("new", dutch, "--lite", "--lang", "nl").exit_code == 0
     assert {text for text, _ in drawn_buttons(dutch, "Indeling").values()} == {
@@ -325,8 +331,10 @@ def test_keizer_xl_lite_prints_main_py_and_requirements(tmp_path: Path,
            "undo_last_pairing\n" in done.output
     assert f"\nkeizer-xl=={__version__}\n" in done.output
     assert "main.py (xlwings Lite's first tab):" in done.output
-    requirements = cli("lite", "--only", "requirements.txt").output
-    assert requirements == f"keizer-xl=={__version__}\n"
+    requirements = cli("lite", "--only", "requirements.txt").output.splitlines()
+    assert requirements[-1] == f"keizer-xl=={__version__}"
+    assert requirements[0].startswith("xlwings==") and requirements[0].endswith("  # required")
+    assert "keep Lite's own lines (those marked # required)" in done.output
     dutch = tmp_path / "nl.xlsx"
     build_template(dutch, language="nl", lite=True)
     said = cli("lite", dutch)
