@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from keizer_xl import __version__
 
 if TYPE_CHECKING:
-    from keizer_xl.workbook.xlsx import Workbook
+    from keizer_xl.workbook.xlsx import NewPart, Relationship, Workbook
 
 MAIN, REQUIREMENTS = "main.py", "requirements.txt"
 SCRIPTS = ("pair_next_round", "recalculate", "undo_last_pairing", "publish")  # keizer_xl.lite
@@ -242,7 +242,7 @@ def put_code(path: Path, language: str, backup: bool = False) -> CodeWritten:
     """Put this version's main.py and requirements.txt for a workbook in `language` into
     the workbook, in the part Lite reads: made when missing, else only its two values
     changed (Lite's other settings kept). Atomic; every other part is copied as it is."""
-    from keizer_xl.workbook.xlsx import NewPart, Relationship, Workbook
+    from keizer_xl.workbook.xlsx import NewPart, Workbook
 
     book = Workbook(path)
     found = _code_in(book)
@@ -256,12 +256,51 @@ def put_code(path: Path, language: str, backup: bool = False) -> CodeWritten:
         parts = [NewPart(found.part, webextension_xml(code, found.xml))]
         relationships: list[Relationship] = []
     else:
-        parts = [NewPart(TASKPANES, taskpanes_xml(), TASKPANES_TYPE),
-                 NewPart(WEBEXTENSION, webextension_xml(code), WEBEXTENSION_TYPE)]
-        relationships = [Relationship("", TASKPANES_REL, TASKPANES),
-                         Relationship(TASKPANES, WEBEXTENSION_REL, WEBEXTENSION)]
+        parts, relationships = _beside_other_add_ins(book, webextension_xml(code))
     changed = book.save_parts(parts, relationships, backup=backup)
     return CodeWritten(changed, before, replaced and changed)
+
+
+def _beside_other_add_ins(book: Workbook, extension: bytes
+                          ) -> tuple[list[NewPart], list[Relationship]]:
+    """The parts and relationships that add Lite's extension: the task panes made, or, in a
+    workbook that has other add-ins' already, Lite's pane added to theirs and its extension
+    under a name of its own, so that nothing of theirs is lost."""
+    from keizer_xl.workbook.xlsx import NewPart, Relationship
+
+    panes = next(iter(book.related("", TASKPANES_REL)), None)
+    if panes is None:
+        return ([NewPart(TASKPANES, taskpanes_xml(), TASKPANES_TYPE),
+                 NewPart(WEBEXTENSION, extension, WEBEXTENSION_TYPE)],
+                [Relationship("", TASKPANES_REL, TASKPANES),
+                 Relationship(TASKPANES, WEBEXTENSION_REL, WEBEXTENSION, "rId1")])
+    folder = panes.rsplit("/", 1)[0] if "/" in panes else ""
+    name = next(f"{folder}/webextension{n}.xml" for n in range(1, 10_000)
+                if book.package.part(f"{folder}/webextension{n}.xml") is None)
+    rels = f"{folder}/_rels/{panes.rsplit('/', 1)[-1]}.rels"
+    taken = {a.get("Id") for _, _, a in book.elements(rels)} \
+        if book.package.part(rels) is not None else set()
+    rid = next(f"rId{n}" for n in range(1, len(taken) + 2) if f"rId{n}" not in taken)
+    text = (book.package.part(panes) or b"").decode("utf-8")
+    root = re.search(r"<(\w+:)?taskpanes\b", text)
+    p = (root.group(1) or "") if root else ""
+    pane = (f'<{p}taskpane dockstate="right" visibility="1" width="350" row="0">'
+            f'<{p}webextensionref xmlns:r="{_R}" r:id="{rid}"/></{p}taskpane>')
+    end = text.rfind(f"</{p}taskpanes>")
+    if end < 0:  # <taskpanes/>: no pane yet
+        empty = re.search(rf"<{re.escape(p)}taskpanes\b[^>]*/>", text)
+        if empty is None:
+            from keizer_xl.workbook.xlsx import NotAWorkbook
+
+            raise NotAWorkbook("{file} is damaged (its part {part} is unreadable).",
+                               file=book.path.name, part=panes)
+        text = (text[:empty.end() - 2] + ">" + pane + f"</{p}taskpanes>"
+                + text[empty.end():])
+    else:
+        text = text[:end] + pane + text[end:]
+    return ([NewPart(panes, text.encode("utf-8")),
+             NewPart(name, extension, WEBEXTENSION_TYPE)],
+            [Relationship(panes, WEBEXTENSION_REL, name, rid)])
 
 
 def _languages() -> tuple[str, ...]:

@@ -325,6 +325,54 @@ def test_write_adds_the_part_and_changes_nothing_else(tmp_path: Path,
     assert members(path) == after
 
 
+OTHER_ADD_IN = (
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<we:webextension xmlns:we="'
+    b'http://schemas.microsoft.com/office/webextensions/webextension/2010/11" id="{11111111-'
+    b'2222-3333-4444-555555555555}"><we:reference id="wa104380000" version="2.0.0.0" '
+    b'store="nl-NL" storeType="OMEX"/><we:alternateReferences/><we:properties>'
+    b'<we:property name="main.py" value="&quot;not ours&quot;"/></we:properties>'
+    b'<we:bindings/><we:snapshot/></we:webextension>')
+
+
+def test_write_keeps_another_add_ins_pane(tmp_path: Path, cli: Callable[..., Result]) -> None:
+    """A workbook that another add-in keeps settings in: that add-in's pane and part stay as
+    they were; Lite's pane is added beside it, its extension under a name of its own."""
+    from keizer_xl.workbook.xlsx import NewPart, Relationship, Workbook
+
+    path = tmp_path / "club.xlsx"
+    build_template(path)
+    panes = (b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<wetp:taskpanes '
+             b'xmlns:wetp="http://schemas.microsoft.com/office/webextensions/taskpanes/2010/11">'
+             b'<wetp:taskpane dockstate="left" visibility="0" width="300" row="2">'
+             b'<wetp:webextensionref xmlns:r="http://schemas.openxmlformats.org/officeDocument/'
+             b'2006/relationships" r:id="rId1"/></wetp:taskpane></wetp:taskpanes>')
+    folder = "xl/webextensions"
+    assert Workbook(path).save_parts(
+        [NewPart(f"{folder}/taskpanes.xml", panes,
+                 "application/vnd.ms-office.webextensiontaskpanes+xml"),
+         NewPart(f"{folder}/webextension1.xml", OTHER_ADD_IN,
+                 "application/vnd.ms-office.webextension+xml")],
+        [Relationship("", PANES_REL, f"{folder}/taskpanes.xml"),
+         Relationship(f"{folder}/taskpanes.xml", EXTENSION_REL, f"{folder}/webextension1.xml",
+                      "rId1")], backup=False)
+    assert read_code(path) is None  # another add-in's main.py is not Lite's
+    done = cli("lite", path, "--write")
+    assert done.exit_code == 0, done.output
+    after = members(path)
+    assert after[f"{folder}/webextension1.xml"] == OTHER_ADD_IN
+    root = fromstring(after[f"{folder}/taskpanes.xml"])
+    refs = [ref.get(R_ID) for ref in root.iter(f"{WETP}webextensionref")]
+    assert refs == ["rId1", "rId2"]
+    with zipfile.ZipFile(path) as package:
+        assert sorted(relationships(package, f"{folder}/taskpanes.xml")) == [
+            (EXTENSION_REL, f"{folder}/webextension1.xml"),
+            (EXTENSION_REL, f"{folder}/webextension2.xml")]
+    code = read_code(path)
+    assert code is not None and code.part == f"{folder}/webextension2.xml"
+    assert code.properties["main.py"] == ENGLISH_MAIN
+    assert_sound_package(path)
+
+
 def test_write_is_atomic_and_refused_while_open(tmp_path: Path, cli: Callable[..., Result],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Open in Excel: refused, nothing changed. Failing halfway through the write: the

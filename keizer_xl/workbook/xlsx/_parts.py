@@ -31,11 +31,13 @@ class NewPart(NamedTuple):
 
 class Relationship(NamedTuple):
     """A relationship that must be there: from `source` (a part's name, '' for the
-    package) of this type to `target` (a part's name in the package)."""
+    package) of this type to `target` (a part's name in the package), with the id `rid`
+    when the source part names it (else the first free one)."""
 
     source: str
     kind: str
     target: str
+    rid: str | None = None
 
 
 _RELS_NAMESPACE = "http://schemas.openxmlformats.org/package/2006/relationships"
@@ -91,9 +93,10 @@ def _declare(package: Package, name: str, content_type: str) -> None:
 def _relate(package: Package, book: WorkbookParts, relationship: Relationship) -> None:
     """The relationship, added to its source's relationships (made when there are none)
     unless one of that type already leads to that target."""
-    source, kind, target = relationship
+    source, kind, target, wanted = relationship
     existing = book.relationships(source)
-    if any(found == (kind, target) for found in existing.values()):
+    if any(found == (kind, target) and wanted in (None, rid)
+           for rid, found in existing.items()):
         return
     rels_name = rels_part_of(source)
     real = package.by_lower.get(rels_name.lower())
@@ -102,7 +105,9 @@ def _relate(package: Package, book: WorkbookParts, relationship: Relationship) -
         f'<Relationships xmlns="{_RELS_NAMESPACE}"></Relationships>')
     taken = {attributes(m.group(0)).get("Id") for m in
              start_tag("", "Relationship").finditer(rels)}
-    rid = next(f"rId{n}" for n in range(1, len(taken) + 2) if f"rId{n}" not in taken)
+    if wanted in taken:
+        raise NotAWorkbook("{file} is damaged (bad relationships).", file=package.path.name)
+    rid = wanted or next(f"rId{n}" for n in range(1, len(taken) + 2) if f"rId{n}" not in taken)
     relative = posixpath.relpath(target, posixpath.dirname(source) or ".")
     close = rels.rfind("</")
     if close < 0:
