@@ -2,8 +2,9 @@
 nothing may be installed.
 
 xlwings Lite, an add-in from Excel's add-in store, runs Python inside Excel (Pyodide) and
-calls a script with the open workbook as an `xw.Book`; these are the scripts. `keizer-xl
-lite` prints the few lines to paste into Lite's editor. They do the desktop buttons' work
+calls a script with the open workbook as an `xw.Book`; these are the scripts. A workbook
+from `keizer-xl new --lite` carries the few lines of Lite's main.py that take them
+(`workbook.liteparts`). They do the desktop buttons' work
 through the same code (`live.buttons` on the plans of `workbook.plans`), so they write the
 same cells, and nothing in them depends on where Python runs. What differs is how they
 speak: Lite shows no message boxes, so each click's message goes to the cells below the
