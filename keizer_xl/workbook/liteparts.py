@@ -290,10 +290,11 @@ def _beside_other_add_ins(book: Workbook, extension: bytes
     if end < 0:  # <taskpanes/>: no pane yet
         empty = re.search(rf"<{re.escape(p)}taskpanes\b[^>]*/>", text)
         if empty is None:
-            from keizer_xl.workbook.xlsx import NotAWorkbook
+            from keizer_xl.core.messages import msg
+            from keizer_xl.workbook.files import FileProblem
 
-            raise NotAWorkbook("{file} is damaged (its part {part} is unreadable).",
-                               file=book.path.name, part=panes)
+            raise FileProblem(msg("{file} is damaged (its part {part} is unreadable).",
+                                  file=book.path.name, part=panes))
         text = (text[:empty.end() - 2] + ">" + pane + f"</{p}taskpanes>"
                 + text[empty.end():])
     else:
