@@ -58,6 +58,8 @@ catalogs: $(STAMP)
 template: $(STAMP)
 	$(BIN)/python -m keizer_xl.workbook.template templates/keizer_xl.xlsx
 	$(BIN)/python -m keizer_xl.workbook.template --lite templates/keizer_xl_lite.xlsx
+	for lang in nl de it; do $(BIN)/python -m keizer_xl.workbook.template --lite \
+		--lang $$lang templates/keizer_xl_lite_$$lang.xlsx || exit 1; done
 
 screenshots: $(STAMP)
 	bash .ci/system-packages

@@ -2,8 +2,9 @@
 nothing may be installed.
 
 xlwings Lite, an add-in from Excel's add-in store, runs Python inside Excel (Pyodide) and
-calls a script with the open workbook as an `xw.Book`; these are the scripts. `keizer-xl
-lite` prints the few lines to paste into Lite's editor. They do the desktop buttons' work
+calls a script with the open workbook as an `xw.Book`; these are the scripts. A workbook
+from `keizer-xl new --lite` carries the few lines of Lite's main.py that take them
+(`workbook.liteparts`). They do the desktop buttons' work
 through the same code (`live.buttons` on the plans of `workbook.plans`), so they write the
 same cells, and nothing in them depends on where Python runs. What differs is how they
 speak: Lite shows no message boxes, so each click's message goes to the cells below the
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -45,7 +45,7 @@ from keizer_xl.workbook.sheetbuttons import (
     COLUMN,
     MESSAGE_LINES,
     MESSAGE_ROW,
-    MESSAGE_WIDTH,
+    message_lines,
     reference,
 )
 
@@ -162,8 +162,7 @@ def tell(book: Any, text: str, language: str) -> None:
     sheet = _sheet(book, PAIRINGS)
     if sheet is None:
         return
-    lines = [part for line in text.split("\n")
-             for part in textwrap.wrap(line, MESSAGE_WIDTH, break_on_hyphens=False) or [""]]
+    lines = message_lines(text)
     if len(lines) > MESSAGE_LINES:
         lines = [*lines[:MESSAGE_LINES - 1], translate(
             "... and more: the whole message is in xlwings Lite's output pane.", language)]

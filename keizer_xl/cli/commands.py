@@ -94,8 +94,9 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
 def _lite_next(file: Path, lite: bool) -> None:
     """After making a workbook for xlwings Lite: how its buttons come to work."""
     if lite:
-        say(t("Its buttons work in xlwings Lite: keizer-xl lite {file} prints what to paste "
-              "into it.", file=typed(file)))
+        say(t("It carries the code of its buttons for xlwings Lite: open it in Excel, add "
+              "xlwings Lite (Home ▸ Add-ins), open it and trust the workbook. keizer-xl lite "
+              "{file} shows the code.", file=typed(file)))
 
 
 SUFFIXES = (".xlsx", ".xlsm")

@@ -112,7 +112,7 @@ def _open(path: Path, write: bool = False) -> tuple[Workbook, dict[str, Grid], l
         raise FileProblem(_named(path, OTHER_KINDS[path.suffix.lower()]))
     if path.suffix.lower() not in SUFFIXES:
         raise FileProblem(msg("{file}: not an Excel workbook (.xlsx or .xlsm)", file=path))
-    with _as_file_problem(path):
+    with as_file_problem(path):
         book = Workbook(path, write, rows=most_rows)
         names = book.worksheets()
         values = book.read([name for name in names if name_key(name) in COLUMNS])
@@ -166,7 +166,7 @@ def _with_unsaved(cells: list[Unsaved], error: BookError | None = None) -> BookE
 
 
 @contextlib.contextmanager
-def _as_file_problem(path: Path) -> Iterator[None]:
+def as_file_problem(path: Path) -> Iterator[None]:
     """The writer's refusals and the system's errors as FileProblems naming the file; any
     other exception is a bug, and stays one."""
     try:
@@ -233,11 +233,11 @@ def list_sheets(path: Path) -> Iterator[tuple[str, Grid]]:
     """The worksheets of a workbook that is no club workbook (a member list), one at a time
     as they are asked for, each read within the Players sheet's limits, error values as
     `CellError`s (open in Excel is no matter: it is only read)."""
-    with _as_file_problem(path):
+    with as_file_problem(path):
         book = Workbook(path, write=False, rows=lambda _: ROWS["Players"])
         names = book.worksheets()
     for name in names:
-        with _as_file_problem(path):
+        with as_file_problem(path):
             rows = _with_errors(book.read([name])[name])
         yield name, rows
 
@@ -300,13 +300,13 @@ def _planned_and_saved(path: Path, plan: Callable[[dict[str, Grid]], tuple[T, li
     plan, then save the planned cells (and the Pairings values) atomically. With `notes`,
     also the boards used twice (`board_notes`), found before the sheets as read are let
     go: the writer's work on a large season needs that memory."""
-    with _one_writer(path):
+    with one_writer_held(path):
         book, grids, unsaved = _open(path, write=True)
         planned, edits = _planned(plan, grids, unsaved)
         saved = _edits(edits, grids)
         found = board_notes(grids) if notes else []
         del grids
-        with _as_file_problem(path):
+        with as_file_problem(path):
             written = book.save(saved)
     return planned, edits, found, written
 
@@ -349,7 +349,7 @@ def rename(path: Path, old: str, new: str) -> tuple[str, int]:
 def write_cells(path: Path, edits: list[SheetCells]) -> bool:
     """Write these cells and nothing else (refused while the workbook is open), atomically,
     keeping a backup, holding the writer lock; False when they already hold these values."""
-    with _one_writer(path), _as_file_problem(path):
+    with one_writer_held(path), as_file_problem(path):
         return Workbook(path, rows=most_rows).save(_edits(edits))
 
 
@@ -371,7 +371,7 @@ def inspect(path: Path) -> tuple[Competition, Outcome]:
     saved = _edits(edits, grids)
     notes = [*open_elsewhere(path), *_notes(standings), *board_notes(grids)]
     del grids  # let go before the writer's work, as `recalc` does
-    with _as_file_problem(path):
+    with as_file_problem(path):
         book.try_edits(saved)
     return competition, Outcome(path, standings, notes=notes)
 
@@ -397,9 +397,9 @@ def open_elsewhere(path: Path) -> list[Message]:
 
 
 @contextlib.contextmanager
-def _one_writer(path: Path) -> Iterator[None]:
+def one_writer_held(path: Path) -> Iterator[None]:
     """Hold the workbook's writer lock from reading it to saving it."""
-    with _as_file_problem(path), one_writer(path):
+    with as_file_problem(path), one_writer(path):
         yield
 
 
@@ -410,7 +410,7 @@ def _notes(standings: Standings) -> list[str]:
 def unlock(path: Path) -> list[str]:
     """Clear the locks that programs which have ended left on the workbook; who left them
     (`LibreOffice (Anna)`). Refused while it is really open or being changed."""
-    with _as_file_problem(path):
+    with as_file_problem(path):
         return xlsx_unlock(path)
 
 

@@ -12,6 +12,8 @@ themselves, with their shapes' names and rows, are the one table of `workbook.bu
 
 from __future__ import annotations
 
+import textwrap
+
 from keizer_xl.i18n.names import local_name
 from keizer_xl.workbook.buttons import Button
 from keizer_xl.workbook.pairings import PAIRINGS
@@ -35,3 +37,10 @@ def reference(button: Button, language: str) -> str:
     """The button as Lite's `@script(button=...)` names it, on a workbook in `language`:
     `[PairNextRound]Pairings!G2`."""
     return f"[{button.shape}]{local_name(PAIRINGS, language)}!{linked_cell(button)}"
+
+
+def message_lines(text: str) -> list[str]:
+    """A message as the cells below the buttons show it: a line a cell, each line of the
+    text wrapped to the column (`MESSAGE_WIDTH`), blank lines kept."""
+    return [part for line in text.split("\n")
+            for part in textwrap.wrap(line, MESSAGE_WIDTH, break_on_hyphens=False) or [""]]

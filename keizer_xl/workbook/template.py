@@ -5,8 +5,9 @@ their explanations come from `keizer_xl.core.settings`, so the template cannot d
 reader accepts. Whole-column styles and validations are written as column properties, so
 rows the secretary (or keizer_xl) adds later look and behave like the first ones.
 
-`python -m keizer_xl.workbook.template OUT [--vba vbaProject.bin | --lite]` writes it (`make
-template`). With `lite`, the Pairings sheet gets the buttons of xlwings Lite (`sheetbuttons`).
+`python -m keizer_xl.workbook.template OUT [--vba vbaProject.bin | --lite] [--lang nl]` writes
+it (`make template`). With `lite`, the Pairings sheet gets the buttons of xlwings Lite
+(`sheetbuttons`) and the workbook carries their code (`liteparts`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from keizer_xl.core.checks import PLAYER_COLUMNS, ROUND_COLUMNS
 from keizer_xl.core.model import Absence
 from keizer_xl.core.results import RESTS, RESULTS
 from keizer_xl.core.settings import SPECS
-from keizer_xl.i18n import translate
+from keizer_xl.i18n import LANGUAGES, translate
 from keizer_xl.i18n.names import local_name, local_setting, present_mark, rest_word
 from keizer_xl.workbook import buttons, pairings, sheetbuttons
 from keizer_xl.workbook.cells import (
@@ -400,7 +401,7 @@ def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
 def _lite_buttons(sheet: Any, language: str) -> None:
     """The buttons of xlwings Lite beside the boards, each a shape that links to the cell
     under it (named after the drawing is written: `_name_shapes`), and below them the cells
-    for the last click's message, starting with a word on what they are for."""
+    for the last click's message, starting with how to start Lite and what they are for."""
     column = sheetbuttons.COLUMN - 1  # zero-based
     sheet.set_column(column, column, sheetbuttons.WIDTH)
     width = sheetbuttons.BUTTON_WIDTH * 7 + 5  # pixels, as a column of that width
@@ -414,8 +415,13 @@ def _lite_buttons(sheet: Any, language: str) -> None:
             "align": {"vertical": "middle", "horizontal": "center"},
             "fill": {"color": _BUTTON_COLOUR}, "line": {"color": _BORDER_COLOUR},
         })
-    sheet.write_string(sheetbuttons.MESSAGE_ROW - 1, column, translate(
-        "Click a button: what it did, or what to fix, shows here.", language))
+    start = translate("To start: Home ▸ Add-ins, add xlwings Lite (once on this computer) "
+                      "and open it. When it asks whether to trust this workbook's code, "
+                      "trust it. Wait until it has installed keizer-xl.", language)
+    then = translate("Click a button: what it did, or what to fix, shows here.", language)
+    for n, line in enumerate(sheetbuttons.message_lines(f"{start}\n\n{then}")):
+        if line:  # the first click's message takes the place of every line
+            sheet.write_string(sheetbuttons.MESSAGE_ROW - 1 + n, column, line)
 
 
 def _name_shapes(path: Path, names: Sequence[str]) -> None:
@@ -555,7 +561,10 @@ def build_template(
     book.close()
     target.write_bytes(made.getvalue())
     if lite:
+        from keizer_xl.workbook.liteparts import put_code
+
         _name_shapes(target, [button.shape for button in buttons.BUTTONS])
+        put_code(target, language)  # the code Lite runs, carried inside
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -566,11 +575,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path, help="the .xlsx (or .xlsm with --vba) to write")
     parser.add_argument("--vba", type=Path, help="a vbaProject.bin to embed, with buttons")
     parser.add_argument("--lite", action="store_true", help="with the buttons of xlwings Lite")
+    parser.add_argument("--lang", default="en", choices=LANGUAGES, help="the workbook's language")
     args = parser.parse_args(argv)
     try:
         vba = args.vba.read_bytes() if args.vba else None
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        build_template(args.out, vba_project=vba, lite=args.lite)
+        build_template(args.out, vba_project=vba, language=args.lang, lite=args.lite)
     except (OSError, ValueError) as exc:
         print(f"keizer_xl.workbook.template: {exc}", file=sys.stderr)
         return 1

@@ -11,8 +11,9 @@ applied to those values before the next click, as Excel would.
     python tests/lite/drive.py SESSIONS.json OUT.json
 
 SESSIONS: [{"main": main.py's text, "sheets": {name: rows}, "clicks": [script names]}].
-OUT: per session the scripts' metadata as Lite reads it, the seconds main.py took to
-import, and per click the script, the actions, what it printed and its seconds.
+OUT: the xlwings release that ran; per session the scripts' metadata as Lite reads it, the
+seconds main.py took to import, and per click the script, the actions, what it printed and
+its seconds.
 """
 
 from __future__ import annotations
@@ -75,11 +76,12 @@ def main(argv: list[str]) -> None:
     os.environ["XLWINGS_ON_SERVER"] = "true"  # xlwings as Lite has it: `script` registers
     sys.path.insert(0, str(ROOT))
     start = time.perf_counter()
-    import xlwings  # noqa: F401  (Lite has it loaded before main.py)
+    import xlwings  # Lite has it loaded before main.py
 
     xlwings_import = time.perf_counter() - start
     plans = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
     out = {"platform": sys.platform, "xlwings": xlwings_import,
+           "xlwings_version": xlwings.__version__,
            "sessions": [session(plan) for plan in plans]}
     Path(argv[1]).write_text(json.dumps(out), encoding="utf-8")
 

@@ -1,5 +1,5 @@
 """The buttons in xlwings Lite, through the path a secretary takes: `keizer-xl new --lite`
-makes the workbook, `keizer-xl lite` prints the main.py pasted into Lite, and the clicks
+makes the workbook, which carries the main.py Lite runs (read back from its part), and the clicks
 run as Lite runs them (`drive.py`: the scripts registered by xlwings' own `@script` and
 called through its `custom_scripts_call`, on a book built from the add-in's JSON).
 
@@ -28,6 +28,7 @@ from keizer_xl.core.model import Game
 from keizer_xl.core.season import Season
 from keizer_xl.i18n.names import local_name, rest_word
 from keizer_xl.workbook import sheetbuttons
+from keizer_xl.workbook.liteparts import read_code, requirements_txt
 from keizer_xl.workbook.template import build_template
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 from tests.live.test_live import Excel, xw
@@ -61,9 +62,14 @@ def season_book(path: Path, season: Season, language: str = "en") -> Path:
 
 
 def main_py(cli: Callable[..., Result], book: Path) -> str:
+    """main.py as the workbook carries it for Lite, read back from its part; the same as
+    `keizer-xl lite` prints."""
+    code = read_code(book)
+    assert code is not None
     done = cli("lite", book, "--only", "main.py")
     assert done.exit_code == 0, done.output
-    return done.output
+    assert done.output == code.properties["main.py"]
+    return code.properties["main.py"]
 
 
 def run_sessions(sessions: list[dict[str, Any]], folder: Path,
@@ -254,7 +260,8 @@ def test_a_refusal_in_dutch_changes_no_cell_of_the_season(cpython: dict[str, Any
 def test_pyodide_clicks_as_cpython_does(sessions: list[dict[str, Any]],
                                         cpython: dict[str, Any],
                                         tmp_path: Path) -> None:
-    """Under 32-bit WebAssembly the clicks write the very same actions, click by click."""
+    """Under 32-bit WebAssembly the clicks write the very same actions, click by click,
+    with the xlwings the workbooks' requirements.txt names (Lite's own line)."""
     from tests.pyodide.runner import run_in_pyodide
 
     def in_pyodide(args: Sequence[str]) -> subprocess.CompletedProcess[str]:
@@ -262,6 +269,11 @@ def test_pyodide_clicks_as_cpython_does(sessions: list[dict[str, Any]],
 
     inside = run_sessions(sessions, tmp_path, in_pyodide)
     assert inside["platform"] == "emscripten"
+    pinned = [line.split("==")[1].split()[0] for line in requirements_txt().splitlines()
+              if line.startswith("xlwings==")]
+    assert pinned == [inside["xlwings_version"]], (
+        f"the Lite workbooks' requirements.txt pins xlwings {pinned}, and the clicks ran "
+        f"{inside['xlwings_version']}: test what the workbooks install")
     for ours, theirs in zip(inside["sessions"], cpython["sessions"], strict=True):
         assert ours["scripts"] == theirs["scripts"]
         assert ours["sheets"] == theirs["sheets"]
@@ -284,7 +296,7 @@ def test_new_lite_draws_four_buttons_on_the_pairings_sheet(tmp_path: Path,
         "UndoLastPairing": ("Undo last pairing", "#Pairings!G8"),
         "Publish": ("Publish", "#Pairings!G11")}
     excel = Excel.from_file(path)
-    assert excel.cell("Pairings", 14, 7).startswith("Click a button")
+    assert excel.cell("Pairings", 14, 7).startswith("To start: Home ▸ Add-ins, add xlwings")
     dutch = tmp_path / "nl.xlsx"
     assert cli("new", dutch, "--lite", "--lang", "nl").exit_code == 0
     assert {text for text, _ in drawn_buttons(dutch, "Indeling").values()} == {
@@ -325,8 +337,10 @@ def test_keizer_xl_lite_prints_main_py_and_requirements(tmp_path: Path,
            "undo_last_pairing\n" in done.output
     assert f"\nkeizer-xl=={__version__}\n" in done.output
     assert "main.py (xlwings Lite's first tab):" in done.output
-    requirements = cli("lite", "--only", "requirements.txt").output
-    assert requirements == f"keizer-xl=={__version__}\n"
+    requirements = cli("lite", "--only", "requirements.txt").output.splitlines()
+    assert requirements[-1] == f"keizer-xl=={__version__}"
+    assert requirements[0].startswith("xlwings==") and requirements[0].endswith("  # required")
+    assert "keep Lite's own lines (those marked # required)" in done.output
     dutch = tmp_path / "nl.xlsx"
     build_template(dutch, language="nl", lite=True)
     said = cli("lite", dutch)
@@ -355,6 +369,28 @@ def test_a_long_message_is_cut_short_below_the_buttons(xw: Any, tmp_path: Path,
     assert lines[:-1] == [f"line {n}" for n in range(1, sheetbuttons.MESSAGE_LINES)]
     assert lines[-1] == "... and more: the whole message is in xlwings Lite's output pane."
     assert capsys.readouterr().out == text + "\n"
+
+
+def test_the_first_click_replaces_how_to_start(xw: Any, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """A fresh workbook's cells below the buttons say how to start Lite; the first click's
+    message takes the place of every one of those lines."""
+    from keizer_xl import lite
+
+    path = tmp_path / "club.xlsx"
+    build_template(path, language="nl", lite=True)
+    excel = Excel.from_file(path)
+    column = sheetbuttons.COLUMN
+    hint = [n for n, row in enumerate(excel.sheets["Indeling"], start=1)
+            if len(row) >= column and row[column - 1] and n >= sheetbuttons.MESSAGE_ROW]
+    assert len(hint) > 2 and excel.cell("Indeling", hint[0], column).startswith(
+        "Om te beginnen")
+    book = xw.Book(json=excel.json())
+    lite.tell(book, "Klaar.", "nl")
+    excel.apply(json.loads(json.dumps(book.json()))["actions"])
+    assert [excel.cell("Indeling", n, column) for n in hint] == ["Klaar.", *[None] * (
+        len(hint) - 1)]
+    assert capsys.readouterr().out == "Klaar.\n"
 
 
 def test_a_workbook_without_the_pairings_sheet_is_told_in_the_output_pane(

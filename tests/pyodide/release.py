@@ -443,6 +443,10 @@ def tool_requirements(pyproject: Path = REPO / "pyproject.toml") -> list[Require
         requirement = Requirement(line)
         if canonicalize_name(requirement.name) in TEST_TOOLS:
             requirement.marker = None
+            if requirement.name == "xlwings":  # the one the Lite workbooks install
+                from keizer_xl.workbook.liteparts import XLWINGS
+
+                requirement = Requirement(f"xlwings=={XLWINGS}")
             tools.append(requirement)
     return tools
 

@@ -7,14 +7,16 @@ This module is the package's face: outside it, import from here. The public modu
 what the package offers: `book` (a file opened once to read, check and save: `Workbook`,
 `save_edits`), `errors` (why a workbook is refused) and `safety` (locks, backup, atomic
 replace). The private ones are its machinery, one job each: `_zipcopy` (raw member
-copies), `_package` (members, relationships), `_xmltext` (XML as text), `_sheet` (the sheet
-editor), `_cells` (values: render, compare, check), `_strings` (the shared-string table,
-counted as it is unpacked), `_scan` (a sheet, counted as it is unpacked), `_cellpatterns`
-(the patterns it finds cells by), `_findings` (error values and unsaved formulas among its
-cells) and `_reading` (values of a few sheets, bounded).
+copies), `_package` (members, relationships), `_parts` (whole parts put in beside the
+workbook's own), `_xmltext` (XML as text), `_sheet` (the sheet editor), `_cells` (values:
+render, compare, check), `_strings` (the shared-string table, counted as it is unpacked),
+`_scan` (a sheet, counted as it is unpacked), `_cellpatterns` (the patterns it finds cells
+by), `_findings` (error values and unsaved formulas among its cells) and `_reading` (values
+of a few sheets, bounded).
 """
 
 from keizer_xl.workbook.xlsx._cells import CellRows, CellValue, Formula
+from keizer_xl.workbook.xlsx._parts import NewPart, Relationship
 from keizer_xl.workbook.xlsx._reading import SheetValues
 from keizer_xl.workbook.xlsx._scan import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
@@ -60,12 +62,14 @@ __all__ = [
     "EditRefused",
     "Formula",
     "MissingSheet",
+    "NewPart",
     "NotACellValue",
     "NotAWorkbook",
     "NotWritten",
     "OutsideSheet",
     "ReadOnlyFolder",
     "Reason",
+    "Relationship",
     "SheetEdit",
     "SheetTooLarge",
     "SheetValues",

@@ -400,7 +400,7 @@ class WorkbookParts:
     def __init__(self, package: Package):
         self.package = package
         name = package.path.name
-        root_rels = self._relationships("")
+        root_rels = self.relationships("")
         office = [t for kind, t in root_rels.values() if kind.endswith("/officeDocument")]
         if not office or package.part(office[0]) is None:
             raise NotAWorkbook("{file} is not an Excel workbook (.xlsx or .xlsm).", file=name)
@@ -410,8 +410,8 @@ class WorkbookParts:
                 "{file} is a binary workbook (.xlsb); save it as .xlsx or .xlsm and use that.",
                 file=name)
 
-        self.rels = self._relationships(self.workbook)
-        self.rels_part = _rels_part_of(self.workbook)
+        self.rels = self.relationships(self.workbook)
+        self.rels_part = rels_part_of(self.workbook)
         try:
             found = elements(package.part(self.workbook) or b"")
         except Exception as exc:  # expat's errors, and any other of what is no XML
@@ -430,9 +430,9 @@ class WorkbookParts:
             (rid for rid, (kind, _) in self.rels.items() if kind.endswith("/calcChain")), None
         )
 
-    def _relationships(self, source: str) -> dict[str, tuple[str, str]]:
+    def relationships(self, source: str) -> dict[str, tuple[str, str]]:
         """Relationship id -> (type, target part) for a part's relationships ('' = package)."""
-        data = self.package.part(_rels_part_of(source))
+        data = self.package.part(rels_part_of(source))
         if data is None:
             return {}
         try:
@@ -594,6 +594,6 @@ def _rel_namespace(kind: str) -> str:
     return kind.rsplit("/", 1)[0]
 
 
-def _rels_part_of(part: str) -> str:
+def rels_part_of(part: str) -> str:
     folder, base = posixpath.split(part)
     return posixpath.join(folder, "_rels", base + ".rels")

@@ -16,10 +16,12 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from keizer_xl.workbook.xlsx._package import Package, WorkbookParts
+from keizer_xl.workbook.xlsx._parts import NewPart, Relationship, put_parts
 from keizer_xl.workbook.xlsx._reading import SheetValues, read_values
 from keizer_xl.workbook.xlsx._scan import MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
-from keizer_xl.workbook.xlsx.errors import NotWritten
+from keizer_xl.workbook.xlsx._xmltext import Element, elements
+from keizer_xl.workbook.xlsx.errors import NotAWorkbook, NotWritten
 from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 
 
@@ -79,6 +81,35 @@ class Workbook:
         Raises as `save_edits` does; in every such case the file is left as it was."""
         if not self.package.apply(edits, self.rows):
             return False
+        self._write(backup)
+        return True
+
+    def related(self, source: str, kind: str) -> list[str]:
+        """The parts that `source`'s relationships of this type lead to ('' for the
+        package's own), as they are in the package."""
+        return [target for found, target in self.parts.relationships(source).values()
+                if found == kind and target.lower() in self.package.by_lower]
+
+    def elements(self, part: str) -> list[Element]:
+        """The elements of a small XML part, read as `_xmltext.elements` reads: what
+        declares entities or refers to other files is refused (NotAWorkbook)."""
+        try:
+            return elements(self.package.part(part) or b"")
+        except Exception as exc:  # expat's errors, and any other of what is no XML
+            raise NotAWorkbook("{file} is damaged (its part {part} is unreadable).",
+                               file=self.path.name, part=part) from exc
+
+    def save_parts(self, parts: Sequence[NewPart], relationships: Sequence[Relationship],
+                   backup: bool = True) -> bool:
+        """Put whole parts, their content types and the relationships leading to them into
+        the file, every other part copied as it is; False (and nothing written) when they
+        are there already. Atomic, and refused as `save` refuses."""
+        if not put_parts(self.package, parts, relationships):
+            return False
+        self._write(backup)
+        return True
+
+    def _write(self, backup: bool) -> None:
         self._check_not_open()  # opened since it was read, or opened only to read
         target = self.target
         if not os.access(target, os.W_OK) or not os.stat(target).st_mode & stat.S_IWUSR:
@@ -92,8 +123,6 @@ class Workbook:
         except NotWritten as exc:  # named as the secretary gave it, not its real path
             exc.filename = str(self.path)
             raise
-        return True
-
 
 def save_edits(path: Path, edits: Sequence[SheetEdit], backup: bool = True) -> bool:
     """Write `edits` into the workbook at `path`; False (and nothing written) if nothing changes.
