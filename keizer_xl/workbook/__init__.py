@@ -13,6 +13,7 @@ only the modules it uses:
 - `pairings`: the Pairings sheet (the latest round's boards), its formulas and their values;
 - `buttons`: the one table of the workbook's buttons, for the desktop and for xlwings Lite;
 - `sheetbuttons`: the buttons of xlwings Lite on that sheet, and the cells of their messages;
+- `liteparts`: the code an xlwings Lite workbook carries (its main.py and requirements.txt);
 - `newbook` and `template`: a fresh workbook, and the template it is made from;
 - `vba`: the VBA project of an .xlsm, which runs the buttons;
 - `xlsx`: editing cells inside an .xlsx/.xlsm package, knowing nothing of Keizer.
@@ -23,6 +24,7 @@ __all__ = [
     "cells",
     "files",
     "layout",
+    "liteparts",
     "newbook",
     "pairings",
     "plans",
