@@ -27,11 +27,11 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 check: lint
-	$(BIN)/python -m pytest -q -m "not programs"
+	$(BIN)/python -m pytest -q -m "not programs" --hypothesis-profile check
 
 test: lint
 	bash .ci/system-packages
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --hypothesis-profile full
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
