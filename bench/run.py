@@ -28,8 +28,8 @@ sys.path.insert(0, str(BENCH))
 if TYPE_CHECKING:
     from measure import Figure
 
-SCRIPTS = ("bench_live", "bench_lite", "bench_imports", "bench_workbook", "bench_publish",
-           "bench_pairing", "bench_engine", "bench_memory")
+SCRIPTS = ("bench_live", "bench_lite", "bench_imports", "bench_workbook", "bench_program",
+           "bench_publish", "bench_pairing", "bench_engine", "bench_memory")
 
 
 class Both:

@@ -1,10 +1,12 @@
 """Shared test fixtures: the CLI runner, workbooks from the template (tests/seasons.py), the
-programs tier (tests/programs.py), and a check that no test leaves the process changed."""
+programs tier (tests/programs.py), the Hypothesis profiles (tests/profiles.py), and checks
+that no test leaves the process changed or starts a process without the `programs` mark."""
 
 from __future__ import annotations
 
 import gc
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -12,6 +14,7 @@ from typing import Any, NamedTuple
 import pytest
 from click.testing import CliRunner, Result
 
+import tests.profiles  # noqa: F401  (its profiles registered before pytest loads one)
 from keizer_xl.cli.main import main
 from tests.programs import need
 from tests.seasons import make_book
@@ -112,10 +115,25 @@ class ProcessState(NamedTuple):
 STATE = pytest.StashKey[ProcessState]()
 
 
+# The audit events of Python's library reference by which a process is started
+PROCESS_EVENTS = frozenset({"subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn",
+                            "os.spawn", "os.exec", "os.system"})
+STARTED: list[str] = []  # the processes the running test started, as their events say
+
+
+def _watch_processes(event: str, args: tuple[object, ...]) -> None:
+    if event in PROCESS_EVENTS:
+        STARTED.append(f"{event} {args[0]!r}" if args else event)
+
+
+sys.addaudithook(_watch_processes)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
     """A test marked `programs("name", ...)` runs only when those programs are here."""
     item.stash[STATE] = ProcessState.now()  # before any fixture is set up
+    STARTED.clear()
     for mark in item.iter_markers("programs"):
         for program in mark.args:
             need(program)
@@ -125,11 +143,17 @@ def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     """Fails a test that left the process changed (once its fixtures are torn down), and
-    puts the process back for the next test."""
+    puts the process back for the next test; fails a test that started a process (in the
+    test or its fixtures) unless it is marked `programs`."""
     result = yield
     before = item.stash.get(STATE, None)
     changed = before.restore() if before else []
     if changed:
         pytest.fail("the test left the process changed: " + "; ".join(changed),
                     pytrace=False)
+    started = list(STARTED)
+    STARTED.clear()
+    if started and not item.get_closest_marker("programs"):
+        pytest.fail("the test started a process without the `programs` mark (make check "
+                    "leaves such tests out): " + "; ".join(started[:3]), pytrace=False)
     return result

@@ -13,16 +13,14 @@ import time
 from pathlib import Path
 
 MEASURED = """
-import atexit, re, sys
-
-def peak():  # as the program ends: its exit handlers run before the process is gone
+import re, sys
+from keizer_xl.cli import run
+try:
+    run()  # the program as its console script starts it; it ends with SystemExit
+finally:
     with open("/proc/self/status") as status:
         found = re.search(r"VmHWM:\\s*(\\d+) kB", status.read()).group(1)
     print("peak", found, file=sys.stderr)
-
-atexit.register(peak)
-from keizer_xl.cli import run
-run()  # the program as its console script starts it
 """
 
 

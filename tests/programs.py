@@ -4,7 +4,8 @@ all and a missing one means the tests did not run; elsewhere it is skipped with 
 so a machine without LibreOffice still runs everything else.
 
 Tests that drive a program or another process carry the `programs` marker, with the
-programs they need: `@pytest.mark.programs("pdftotext")`; `make check` leaves them out."""
+programs they need: `@pytest.mark.programs("pdftotext")`; `make check` leaves them out, and
+conftest fails a test that starts a process without it."""
 
 from __future__ import annotations
 

@@ -4,6 +4,8 @@ in CI and is skipped elsewhere, saying which package brings it."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -30,3 +32,13 @@ def test_a_missing_program_fails_in_ci(monkeypatch: pytest.MonkeyPatch, ci: str)
     monkeypatch.setenv("CI", ci)
     with pytest.raises(pytest.fail.Exception, match=r"needs pdftoppm .*poppler-utils"):
         programs.need("pdftoppm")
+
+
+@pytest.mark.programs  # it starts one, to see it noticed
+def test_a_process_started_is_noticed() -> None:
+    """What makes a test that starts a process without the `programs` mark fail."""
+    from tests.conftest import STARTED
+
+    assert STARTED == []
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    assert [event.split()[0] for event in STARTED] == ["subprocess.Popen"]

@@ -14,14 +14,11 @@ __all__ = ["demo", "main", "run"]
 
 def run() -> None:
     """The `keizer-xl` program (the console script's entry): one command, in a process of
-    its own, set up for that (`program`) before the command line is imported, and ended
-    as soon as its command is done (`program.end`)."""
-    from keizer_xl.cli.program import as_program, end
+    its own, set up for that (`program`) before the command line is imported; click ends
+    the process with the command's exit code."""
+    from keizer_xl.cli.program import as_program
 
     as_program()
     from keizer_xl.cli.main import main
 
-    try:
-        main()
-    except SystemExit as stop:
-        end(stop)
+    main()

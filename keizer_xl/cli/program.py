@@ -7,21 +7,16 @@ long-running programs, would walk them again and again meanwhile. So the program
 first, and the command line is imported after: the collector waits until the command's
 work starts (see `prelude`), which leaves the imports' objects out of its walks. Only the
 program does: tests and scripts run the commands inside their own long process, which must
-be left as it was.
+be left as it was. What each setting saves is measured by `bench/bench_program.py` and
+written down in docs/speed.md.
 
-The program also ends without the interpreter's teardown (`end`): freeing the imports'
-objects one by one would take longer than many a command's own work, and the system frees
-a process's memory at once.
+The program ends the ordinary way, through the interpreter's own shutdown.
 """
 
 from __future__ import annotations
 
-import atexit
 import gc
 import os
-import sys
-import threading
-from typing import NoReturn
 
 _program = [False]  # this process is the keizer-xl program (see `as_program`)
 
@@ -48,23 +43,3 @@ def as_program() -> None:
 def is_program() -> bool:
     """Is this process the `keizer-xl` program (see `as_program`)?"""
     return _program[0]
-
-
-def end(stop: SystemExit) -> NoReturn:
-    """End the program as its command asked (`stop`, the SystemExit that ends every click
-    command), without the interpreter's teardown: what the teardown would still do that
-    matters is done first (the exit handlers run, the output is flushed), then the process
-    ends at once (some 5 ms of a 130 ms recalculation). Where anything is unusual (a thread
-    still running, an exit that prints its message, output that cannot be flushed) the
-    interpreter ends the ordinary way."""
-    code = stop.code
-    if not (code is None or type(code) is int) or threading.active_count() > 1:
-        raise stop
-    atexit._run_exitfuncs()  # CPython's own exit handlers, as its shutdown runs them
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError):  # a closed pipe: said as the interpreter says it
-        raise stop from None
-    os._exit(code or 0)

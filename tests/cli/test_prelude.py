@@ -80,67 +80,14 @@ def blas_threads(path: Path, **environment: str) -> str:
     return done.stdout.splitlines()[-1]
 
 
+@pytest.mark.programs  # the program in a process of its own
 def test_the_program_starts_numpy_with_one_blas_thread_and_the_collector_set(
         book: Callable[..., Path]) -> None:
     path = book(PLAYERS)
     assert blas_threads(path) == "at numpy's import 1 1 50000 False"
 
 
+@pytest.mark.programs  # the program in a process of its own
 def test_the_program_keeps_the_blas_threads_the_user_set(book: Callable[..., Path]) -> None:
     path = book(PLAYERS)
     assert blas_threads(path, OPENBLAS_NUM_THREADS="3") == "at numpy's import 3 1 50000 False"
-
-
-# The program as its console script starts it, telling when the interpreter is torn down
-# (the event its teardown raises, see the audit events of Python's library reference), with
-# a thread of a library still at work when asked.
-ENDING = """
-import os, sys, threading, time
-def torn_down(event, args, write=os.write):
-    if event == "cpython.PyInterpreterState_Clear":
-        write(1, b"torn down\\n")
-sys.addaudithook(torn_down)
-if "--thread" in sys.argv:
-    sys.argv.remove("--thread")
-    threading.Thread(target=lambda: (time.sleep(0.3), print("thread done"))).start()
-from keizer_xl.cli import run
-sys.argv[0] = "keizer-xl"
-run()
-"""
-
-
-def ending(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", ENDING, *map(str, args)], cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
-
-
-def test_the_program_ends_without_the_interpreters_teardown(book: Callable[..., Path]) -> None:
-    path = book(PLAYERS)
-    done = ending("check", path)
-    assert done.returncode == 0, done.stderr
-    assert "no problems found" in done.stdout  # said whole, though the process ends at once
-    assert "torn down" not in done.stdout
-
-
-@pytest.mark.parametrize(("args", "code"), [(["check", "missing.xlsx"], 1),
-                                            (["check", "--no-such-option"], 2)])
-def test_the_program_ends_with_its_commands_exit_code(args: list[str], code: int) -> None:
-    done = ending(*args)
-    assert done.returncode == code
-    assert done.stderr.strip()  # the reason, flushed before the process ends
-    assert "torn down" not in done.stdout
-
-
-def test_the_program_ends_the_ordinary_way_while_a_thread_still_works(
-        book: Callable[..., Path]) -> None:
-    done = ending("--thread", "check", book(PLAYERS))
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-2:] == ["thread done", "torn down"]
-
-
-def test_a_long_output_reaches_a_pipe_whole() -> None:
-    done = ending("--help")
-    assert done.returncode == 0, done.stderr
-    commands = [line.split()[0] for line in done.stdout.split("Commands:")[1].splitlines()
-                if line.strip()]
-    assert {"pair", "recalc", "check", "publish"} <= set(commands)

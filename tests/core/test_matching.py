@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from keizer_xl.core.matching import Blocks, PairabilityOracle
+from tests.profiles import examples
 
 
 def random_blocks(rng: random.Random, n: int) -> list[set[int]]:
@@ -33,7 +34,7 @@ def pairable_by_search(players: list[int], blocked: list[set[int]]) -> bool:
                for o in others)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.randoms(use_true_random=False))
 def test_matching_check_against_exhaustive_search(rng: random.Random) -> None:
     """The exact check (Edmonds) decides perfect matchability like an exhaustive search."""
@@ -52,7 +53,7 @@ def test_matching_check_against_exhaustive_search(rng: random.Random) -> None:
     assert PairabilityOracle(list(range(n)), blocked).can_complete(gone) == expected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.randoms(use_true_random=False))
 def test_who_may_leave_against_exhaustive_search(rng: random.Random) -> None:
     """One blossom search tells, for every vertex at once, whether the rest can be matched
@@ -81,7 +82,7 @@ def test_who_may_leave_against_exhaustive_search(rng: random.Random) -> None:
     assert chosen == next((c for c in order if c in expected), None)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.randoms(use_true_random=False))
 def test_blocks_made_on_demand_answer_as_sets(rng: random.Random) -> None:
     """The same graph given as arrays of pairs (sets made when asked for) and as sets."""

@@ -17,6 +17,7 @@ from keizer_xl.core.model import Absence, Entry, Game, Player, Rest, Result
 from keizer_xl.core.pairing import Pairing, pair_round, spread_divisor, uses_spread
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
+from tests.profiles import examples
 
 Pairs = list[tuple[str, str]]
 
@@ -497,7 +498,7 @@ def random_round(draw: st.DrawFn, names: list[str]) -> tuple[Season, list[str], 
 
 fields = st.integers(0, 12).flatmap(lambda n: random_round([f"R{i:02d}" for i in range(n)]))
 Case = tuple[Season, list[str], set[str], Settings, int | None]
-property_settings = settings(max_examples=300, deadline=None,
+property_settings = settings(max_examples=examples(300), deadline=None,
                              suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -25,6 +25,7 @@ from keizer_xl.core.settings import SETTINGS, SPECS, Settings, parse_settings
 from keizer_xl.core.words import WordError, parse_points, parse_reward
 from tests.core.test_round import FOUR, competition
 from tests.core.test_scoring import random_season
+from tests.profiles import examples
 
 W, L_, D_ = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
 
@@ -476,7 +477,7 @@ def random_point_settings(rnd: random.Random) -> Settings:
     return parse_settings(words)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.integers(2, 9), st.integers(0, 6))
 def test_frozen_pricing_and_fixed_points_agree_with_a_plain_computation(
         rnd: random.Random, n: int, rounds: int) -> None:
@@ -490,7 +491,7 @@ def test_frozen_pricing_and_fixed_points_agree_with_a_plain_computation(
             assert tuple(x or F(0) for x in row.rounds) == earned, row.name
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.integers(2, 8), st.integers(1, 5),
        st.sampled_from(["1000000000000", "1000000000000000000"]))
 def test_huge_points_stay_exact(rnd: random.Random, n: int, rounds: int, points: str) -> None:

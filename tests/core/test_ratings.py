@@ -15,6 +15,7 @@ from keizer_xl.core.ratings import EloRatings, rated_rounds
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import parse_settings
+from tests.profiles import examples
 
 
 def expected_move(rating: F, opponent: F, points: F, k: F) -> F:
@@ -23,7 +24,7 @@ def expected_move(rating: F, opponent: F, points: F, k: F) -> F:
     return F(round(float(k) * (float(points) - e) * 100), 100)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(2, 12),
        st.sampled_from([F(10), F(20), F(32), F(15, 2)]))
 def test_one_round_moves_every_player_by_the_formula(rnd: random.Random, n: int,

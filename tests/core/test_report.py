@@ -19,6 +19,7 @@ from keizer_xl.core.report import (
 )
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.settings import Settings
+from tests.profiles import examples
 from tests.seasons import club_season
 
 NAMES = [f"Player {i:02d}" for i in range(14)]
@@ -69,7 +70,7 @@ def test_report_matches_the_engine(options: dict[str, object]) -> None:
     check_report(season, s)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(seed=st.integers(0, 10_000), rounds=st.integers(1, 6), players=st.integers(2, 11))
 def test_report_matches_the_engine_for_any_season(seed: int, rounds: int, players: int) -> None:
     season = club_season(NAMES[:players], rounds, seed=seed, late=players - 1)

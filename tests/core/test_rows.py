@@ -18,6 +18,7 @@ from keizer_xl.core.model import Absence, Game, Player, Rest, Result
 from keizer_xl.core.rows import RowEntries, SeasonRows, group_sizes
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings
+from tests.profiles import examples
 
 NAMES = ["Anna", "Bram", "Cor", "Dirk", "Els", "Zoë"]
 
@@ -70,7 +71,7 @@ def checked(players: Table, rounds: Table) -> tuple[object, ...]:
     return (season, problems.items, problems.cautions)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.randoms(use_true_random=False), st.booleans(), st.booleans())
 def test_read_straight_or_row_by_row_alike(rng: random.Random, coming_and_going: bool,
                                            messy: bool) -> None:
@@ -157,7 +158,7 @@ def plain_cautions(season: Season) -> tuple[object, ...]:
     return new, sorted(missing.items()), idle, twice
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.randoms(use_true_random=False), st.booleans())
 def test_cautions_from_the_rows_as_from_the_entries(rng: random.Random,
                                                      coming_and_going: bool) -> None:

@@ -13,6 +13,7 @@ from keizer_xl.core.model import Absence, Game, Player, Rest, Result
 from keizer_xl.core.scoring import automatic_top_value, compute_standings
 from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings, parse_settings
+from tests.profiles import examples
 
 GAME_RESULTS = [Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, Result.WHITE_FORFEIT_WIN,
                 Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT]
@@ -158,7 +159,7 @@ def reference(season: Season, s: Settings, upto: int) -> list[tuple[str, F | Non
     return [(p.name, scores.get(p.name), values[p.name]) for p in ranking]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.integers(2, 9), st.integers(0, 5))
 def test_engine_matches_the_reference(rnd: random.Random, n: int, rounds: int) -> None:
     season = random_season(rnd, n, max(rounds, 1))
@@ -169,7 +170,7 @@ def test_engine_matches_the_reference(rnd: random.Random, n: int, rounds: int) -
     assert [(r.name, r.score, r.value) for r in got.rows] == reference(season, s, rounds)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(2, 12), st.integers(1, 6))
 def test_breakdown_adds_up_and_a_win_is_worth_the_opponents_value(
         rnd: random.Random, n: int, rounds: int) -> None:
@@ -196,7 +197,7 @@ def test_breakdown_adds_up_and_a_win_is_worth_the_opponents_value(
         assert len(worths) == 1
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(2, 10), st.integers(1, 5))
 def test_row_order_does_not_matter(rnd: random.Random, n: int, rounds: int) -> None:
     season = random_season(rnd, n, rounds)
@@ -208,7 +209,7 @@ def test_row_order_does_not_matter(rnd: random.Random, n: int, rounds: int) -> N
     assert a.rows == b.rows
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(2, 10), st.integers(1, 5))
 def test_converge_is_a_fixed_point_when_it_says_so(rnd: random.Random, n: int,
                                                      rounds: int) -> None:
@@ -364,7 +365,7 @@ def plain_cells(season: Season, s: Settings, rounds: int, dropped: set[str],
     return cells
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.integers(2, 10), st.integers(1, 6),
        st.booleans())
 def test_coefficients_and_counts_as_row_by_row(rnd: random.Random, n: int, rounds: int,
@@ -405,7 +406,7 @@ def test_coefficients_and_counts_as_row_by_row(rnd: random.Random, n: int, round
             assert [x is None for x in row.rounds] == [kind is None for kind in kinds]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.integers(2, 9), st.integers(1, 5),
        st.sampled_from(["1000000000000", "10000000000000000", "1000000000000000000"]))
 def test_large_values_take_the_wider_paths_exactly(rnd: random.Random, n: int, rounds: int,

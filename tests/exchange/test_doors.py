@@ -305,6 +305,7 @@ def full_disk(tmp_path: Path) -> Path:
     subprocess.run(["umount", str(folder)], check=False)
 
 
+@pytest.mark.programs  # mount and umount, for the small file system
 def test_new_players_on_a_full_disk_names_the_file(tmp_path: Path, full_disk: Path) -> None:
     listed = tmp_path / "leden.csv"
     listed.write_text("Naam,Rating,Notities\n" + "".join(

@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 
 from keizer_xl.core.errors import KeizerXLError
 from keizer_xl.workbook import files as workbook
+from tests.profiles import examples
 from tests.seasons import golden_book, make_book
 
-FUZZ = settings(max_examples=80, deadline=None, database=None,
+FUZZ = settings(max_examples=examples(80), deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 KFC = Path(__file__).parents[1] / "fixtures" / "kfc" / "Test-Tournament.s3db"
 

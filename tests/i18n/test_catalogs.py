@@ -4,6 +4,7 @@ catalogs are what their sources compile to."""
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import zipfile
@@ -37,7 +38,8 @@ KEYWORDS = {"translate": (1,), "_t": (1,), "t": (1,), "msg": (1,), "reason": (1,
 METHODS = [("**.py", "python"), ("**/templates/**.j2", "jinja2.ext:babel_extract")]
 
 
-def messages() -> set[str]:
+@functools.cache  # the code does not change during a test run: extracted once
+def messages() -> frozenset[str]:
     """What the code shows: every marked message."""
     found = {entry[2] for entry in extract_from_dir(
         str(PACKAGE), method_map=METHODS, keywords=KEYWORDS, comment_tags=())
@@ -46,7 +48,7 @@ def messages() -> set[str]:
         str(PACKAGE / "publish"), method_map=METHODS[1:], keywords=KEYWORDS, comment_tags=())}
     assert len(found) >= 300 and len(templates) >= 40, (len(found), len(templates))
     assert {spec.meaning for spec in SPECS} <= found  # the settings' explanations too
-    return found
+    return frozenset(found)
 
 
 # -- templates chosen in code ----------------------------------------------------------------
@@ -124,7 +126,8 @@ def chosen_in_code(source: str, file: str = "<code>") -> tuple[dict[str, str], l
     return found, unfit
 
 
-def every_template() -> tuple[set[str], dict[str, str]]:
+@functools.cache
+def every_template() -> tuple[frozenset[str], dict[str, str]]:
     """Every template the code can say: those `make catalogs` extracts, and those chosen
     in code (with where they are chosen)."""
     chosen: dict[str, str] = {}

@@ -216,6 +216,7 @@ def test_a_season_of_60_players_clicked_through(cpython: dict[str, Any],
     assert f"Round {ROUNDS + 1}: pairings" in chat
 
 
+@pytest.mark.programs  # the clicks run in a Python process of their own
 def test_the_clicks_write_what_the_desktop_buttons_write(sessions: list[dict[str, Any]],
                                                          cpython: dict[str, Any],
                                                          xw: Any) -> None:

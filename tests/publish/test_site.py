@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -193,12 +191,13 @@ def test_writing_the_site_clears_what_killed_runs_left_of_its_pages(
     site = tmp_path / "site"
     card = site / next(path for path in pages if path.startswith("players/"))
     card.parent.mkdir(parents=True)
-    ended = subprocess.Popen([sys.executable, "-c", "pass"])
-    ended.wait()  # a process that is gone: its temporaries are left over
-    left = [site / f".index.html.{ended.pid}-0a1b2c3d.keizer-xl.tmp",
-            card.with_name(f".{card.name}.{ended.pid}-0a1b2c3d.keizer-xl.tmp")]
+    # no process has this pid (past the largest Linux or macOS gives): its temporaries
+    # are left over, as a killed process's are
+    gone = 4_194_305
+    left = [site / f".index.html.{gone}-0a1b2c3d.keizer-xl.tmp",
+            card.with_name(f".{card.name}.{gone}-0a1b2c3d.keizer-xl.tmp")]
     kept = [card.with_name(f".{card.name}.{os.getppid()}-0a1b2c3d.keizer-xl.tmp"),  # alive
-            site / f".notes.txt.{ended.pid}-0a1b2c3d.keizer-xl.tmp"]  # not a page
+            site / f".notes.txt.{gone}-0a1b2c3d.keizer-xl.tmp"]  # not a page
     for path in (*left, *kept):
         path.write_bytes(b"half")
     write_site(pages, site)

@@ -23,10 +23,11 @@ from keizer_xl.workbook import files as workbook
 from keizer_xl.workbook.xlsx import SheetEdit, column_letters, save_edits
 from tests.exchange.test_fuzz import ODD_VALUES, mutated, with_part_mutated
 from tests.helpers_package import sheet_parts
+from tests.profiles import examples
 from tests.seasons import golden_book
 from tests.workbook.test_error_cells import ERRORS, with_error
 
-FUZZ = settings(max_examples=50, deadline=None, database=None,
+FUZZ = settings(max_examples=examples(50), deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 
@@ -165,7 +166,8 @@ NAMES = st.one_of(st.text(min_size=1, max_size=60),
                             st.integers(100, 4_000)))
 
 
-@settings(FUZZ, max_examples=12)  # each publishes the pages and PDFs: slower than the rest
+# each publishes the pages and PDFs: slower than the rest
+@settings(FUZZ, max_examples=examples(12))
 @given(new=NAMES)
 def test_any_name_is_checked_or_published(season: Path, new: str) -> None:
     """A player renamed to anything (a 10,000-character name, control characters, a

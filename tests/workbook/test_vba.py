@@ -27,6 +27,7 @@ from oletools.olevba import VBA_Parser, decompress_stream
 import keizer_xl
 from keizer_xl.workbook import vba
 from keizer_xl.workbook.vba.compression import compress
+from tests.profiles import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE_DIR = ROOT / "templates" / "vba"
@@ -327,7 +328,7 @@ def test_bad_modules_are_refused(modules: dict[str, str], message: str) -> None:
         vba.vba_project(modules, standalone=False)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.binary(max_size=9000) | st.text(alphabet=" \r\nabcSubEnd()\"'", max_size=20000))
 def test_compression_round_trips_through_olevba(data: bytes | str) -> None:
     raw = data.encode() if isinstance(data, str) else data

@@ -320,13 +320,14 @@ def test_a_writer_that_goes_by_the_suffix_is_given_it(tmp_path: Path) -> None:
 
 @POSIX_ONLY
 def test_a_write_clears_what_killed_writes_of_the_same_file_left(tmp_path: Path) -> None:
-    ended = subprocess.Popen([sys.executable, "-c", "pass"])
-    ended.wait()  # a process that is gone: its temporaries are left over
-    left = [tmp_path / f".club.xlsx.{ended.pid}-0a1b2c3d.keizer-xl.tmp",
-            tmp_path / f".club.xlsx.{ended.pid}-0a1b2c3d.keizer-xl.tmp.xlsx"]
+    # no process has this pid (past the largest Linux or macOS gives): its temporaries
+    # are left over, as a killed process's are
+    gone = 4_194_305
+    left = [tmp_path / f".club.xlsx.{gone}-0a1b2c3d.keizer-xl.tmp",
+            tmp_path / f".club.xlsx.{gone}-0a1b2c3d.keizer-xl.tmp.xlsx"]
     kept = [tmp_path / f".club.xlsx.{os.getppid()}-0a1b2c3d.keizer-xl.tmp",  # still writing
-            tmp_path / f".club.xlsx.x.{ended.pid}-0a1b2c3d.keizer-xl.tmp",  # another file's
-            tmp_path / f".other.xlsx.{ended.pid}-0a1b2c3d.keizer-xl.tmp"]
+            tmp_path / f".club.xlsx.x.{gone}-0a1b2c3d.keizer-xl.tmp",  # another file's
+            tmp_path / f".other.xlsx.{gone}-0a1b2c3d.keizer-xl.tmp"]
     for path in (*left, *kept):
         path.write_bytes(b"half")
     write_bytes_atomically(tmp_path / "club.xlsx", b"whole", sync=False)

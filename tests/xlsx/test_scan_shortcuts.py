@@ -21,8 +21,9 @@ from keizer_xl.workbook.xlsx import _findings as findings
 from keizer_xl.workbook.xlsx import _scan as scanning
 from keizer_xl.workbook.xlsx._strings import count_strings
 from keizer_xl.workbook.xlsx._xmltext import CELL_REF, column_letters, column_number, root_prefix
+from tests.profiles import examples
 
-PROPERTY = settings(max_examples=300, deadline=None, database=None,
+PROPERTY = settings(max_examples=examples(300), deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 REFS = st.builds(lambda letters, zeros, number: f"{letters}{zeros}{number}",
