@@ -187,7 +187,7 @@ def test_a_list_without_ratings_changes_nothing(tmp_path: Path) -> None:
     result = run_cli("ratings", book, listed)
     assert result.exit_code == 1
     assert "members.csv, line 1: the first line should name the columns; found no rating " \
-        "column (Rating or SRtng)" in result.output
+        "column (Rating / SRtng)" in result.output
     assert book.read_bytes() == before
 
 
