@@ -152,11 +152,11 @@ def _columns(header: Sequence[str], line: int, problems: Problems,
         problems.add(msg("the first line should name the columns, with one for the name "
                          "({headers})", headers=_name_headers(language)), line=line)
         problems.raise_if_any()
-    surname = _surname_beside_first(keys)
+    part = _name_as_part(keys)
     ours: dict[str, int] = {}
     parts: dict[str, int] = {}
     for i, k in enumerate(keys):
-        column = None if i == surname else _COLUMN.get(k)
+        column = None if i == part else _COLUMN.get(k)
         if column is not None:
             ours.setdefault(column, i)
         elif _PART.get(k) and "Name" not in ours:
@@ -172,13 +172,14 @@ def _columns(header: Sequence[str], line: int, problems: Problems,
     return _Columns(ours, parts, own, kept)
 
 
-def _surname_beside_first(keys: Sequence[str]) -> int | None:
-    """The column of a name header that is the surname here: German lists say `Name` and
-    `Vorname` for surname and first name (None: no such column)."""
-    if "first" not in {_PART.get(k) for k in keys}:
-        return None
-    return next((i for i, k in enumerate(keys)
-                 if _COLUMN.get(k) == "Name" and _PART.get(k) == "last"), None)
+def _name_as_part(keys: Sequence[str]) -> int | None:
+    """The column of a name header that is one part of the name here, beside a column of
+    the other part: German lists say `Name` and `Vorname` for surname and first name, and
+    Italian ones `Cognome` and `Nome` (alone, `Name` and `Nome` are the whole name)."""
+    parts = [_PART.get(k) for k in keys]
+    other = {"first": "last", "last": "first"}
+    return next((i for i, k in enumerate(keys) if _COLUMN.get(k) == "Name"
+                 and parts[i] in other and other[parts[i] or ""] in parts), None)
 
 
 def _name_headers(language: str) -> str:

@@ -60,7 +60,7 @@ class Language(NamedTuple):
     member_headers: Mapping[str, tuple[str, ...]]  # Players column -> a list's headers;
     # `FIDE rating` is the rating only where a list has no national one (else kept as own)
     name_parts: Mapping[str, tuple[str, ...]]  # first, infix, last -> a list's headers (a
-    # `last` header that is also a `Name` one is the surname beside a first-name column)
+    # header that is also a `Name` one is a part beside the other part: Name;Vorname)
     rating_list: RatingListHeaders | None  # its federation's list (None: FIDE's is read)
 
     @property
@@ -287,14 +287,15 @@ ITALIAN = Language(
                 "unexcused": "ingiustificato"},
     present_mark="sì", decimal_mark=",", colour_marks=("b", "n"),
     member_headers={
-        "Name": ("Giocatore", "Nominativo"),
+        "Name": ("Giocatore", "Nominativo", "Nome"),
         "Rating": ("Elo Italia", "Punti Elo", "Elo nazionale"),
         "FIDE rating": ("Elo FIDE",),
         "Joined": ("Dal turno",),
         "Left": ("Al turno",),
         "Present": ("Presente",),
     },
-    # An Italian list's Nome is the first name beside its Cognome.
+    # An Italian list's Nome is the first name beside its Cognome (alone, the whole name,
+    # as the Players sheet's header).
     name_parts={
         "first": ("Nome",),
         "infix": (),

@@ -101,8 +101,9 @@ def test_every_record_has_its_marks_and_list_headers(code: str) -> None:
 def test_no_member_list_header_fills_two_columns() -> None:
     """Over every language's records a header fills one Players column: `Elo` is the FIDE
     rating everywhere (the rating only where no national one is listed), never also the
-    national rating; the one header read as a name or as a name's part is the German
-    `Name`, which is the surname beside a `Vorname`."""
+    national rating; the headers read as a name or as a name's part are the German
+    `Name`, the surname beside a `Vorname`, and the Italian `Nome`, the first name beside a
+    `Cognome`."""
     filled: dict[str, set[str]] = {}
     for record in RECORDS.values():
         for column, spellings in record.member_headers.items():
@@ -110,7 +111,7 @@ def test_no_member_list_header_fills_two_columns() -> None:
                 filled.setdefault(_key(header), set()).add(column)
     assert {h: c for h, c in filled.items() if len(c) > 1} == {}
     parts = {_key(h) for r in RECORDS.values() for s in r.name_parts.values() for h in s}
-    assert {h for h in parts if filled.get(h) == {"Name"}} == {"name"}
+    assert {h for h in parts if filled.get(h) == {"Name"}} == {"name", "nome"}
 
 
 def test_the_lookups_are_derived_from_the_records() -> None:
