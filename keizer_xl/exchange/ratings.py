@@ -150,14 +150,14 @@ class _Columns:
     headers: dict[str, str]
 
 
-def _find(header: Sequence[str], *spellings: Iterable[str]) -> int | None:
-    """The column of the first spelling found (the list's own before the others)."""
-    for wanted in spellings:
-        found = next((header.index(key) for key in map(header_key, wanted) if key in header),
-                     None)
-        if found is not None:
-            return found
-    return None
+def _find(header: Sequence[str], own: Iterable[str],
+          others: Iterable[str] = ()) -> int | None:
+    """The column of the first of the list's `own` spellings it has, else the first
+    column with one of the `others` (header keys)."""
+    found = next((header.index(key) for key in map(header_key, own) if key in header), None)
+    wanted = frozenset(others)
+    return found if found is not None else \
+        next((i for i, h in enumerate(header) if h in wanted), None)
 
 
 def _columns(first: Record | None, rows: Iterator[Record], problems: Problems,
@@ -174,7 +174,7 @@ def _columns(first: Record | None, rows: Iterator[Record], problems: Problems,
     last_col = _find(header, own.last_names, LAST_NAME_HEADERS)
     first_col = _find(header, own.first_names, FIRST_NAME_HEADERS)
     named = name_col is not None or (last_col is not None and first_col is not None)
-    rating_col = _find(header, own.ratings, RATING_HEADERS)
+    rating_col = _find(header, (*own.ratings, *RATING_HEADERS))  # the preferred one
     if not named or rating_col is None:
         _refuse(not named, rating_col is None, kind or _listed_in(language), first, rows,
                 problems)
