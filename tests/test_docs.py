@@ -233,14 +233,24 @@ def test_every_header_the_member_list_and_rating_lists_accept_is_documented() ->
     sheet's own columns are read by (`KNSB-nummer` too), so the list cannot fall behind
     the code."""
     from keizer_xl.exchange.members import HEADERS, NAME_PARTS
-    from keizer_xl.exchange.ratings import ID_HEADERS, NAME_HEADERS, RATING_HEADERS
+    from keizer_xl.exchange.ratings import (
+        CLUB_HEADERS,
+        FIRST_NAME_HEADERS,
+        ID_HEADERS,
+        LAST_NAME_HEADERS,
+        MEMBER_HEADERS,
+        NAME_HEADERS,
+        RATING_HEADERS,
+    )
     from keizer_xl.workbook.layout import IDENTITY_COLUMNS
 
     members = {_header_key(h) for spellings in (*HEADERS.values(), *NAME_PARTS.values(),
                                                 *IDENTITY_COLUMNS.values())
                for h in spellings}
     assert sorted(members - _documented_headers("files.md", "Member lists")) == []
-    ratings = {_header_key(h) for h in (*ID_HEADERS, *NAME_HEADERS, *RATING_HEADERS)}
+    ratings = {_header_key(h) for h in (*ID_HEADERS, *NAME_HEADERS, *RATING_HEADERS,
+                                        *LAST_NAME_HEADERS, *FIRST_NAME_HEADERS,
+                                        *CLUB_HEADERS, *MEMBER_HEADERS)}
     assert sorted(ratings - _documented_headers("files.md", "Ratings from the federation")) \
         == []
     assert "knsbnummer" in members & ratings  # a club's own member lists write KNSB-nummer

@@ -67,9 +67,11 @@ def new(file: Path, players_csv: Path | None, source: Path | None, order: str | 
         return
     language = language or told() or "en"  # the language asked for makes the workbook
     if players_csv is not None:
-        from keizer_xl.exchange.members import new_from_members
+        from keizer_xl.exchange.members import new_from_members, reading
 
         members = perform(lambda: new_from_members(players_csv, file, language, lite))
+        read_as = "; ".join(said(part) for part in reading(members))
+        say(f"{read_as[:1].upper()}{read_as[1:]}.")
         count, own = len(members.players), [title for title, _ in members.own]
         values = {"file": typed(file), "count": count, "list": players_csv.name,
                   "columns": ", ".join(own)}

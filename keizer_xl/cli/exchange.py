@@ -20,9 +20,11 @@ from keizer_xl.cli.speech import note, said, say, speak, t, typed
 def ratings(file: Path, rating_list: Path, everyone: bool) -> None:
     """Update the Rating column of FILE from the federation's rating LIST.
 
-    LIST is the KNSB rating list (Relatienummer;Naam;...;Rating) or a FIDE rating list as
-    CSV. Players match by the Players column KNSB id (or Relatienummer) or FIDE id first,
-    then by name (`Vries, Anna de` is `Anna de Vries`). Only the Rating cells change.
+    LIST is the KNSB rating list (Relatienummer;Naam;...;Rating), the DSB's DWZ list
+    (ZPS,Mgl-Nr,...,Spielername,...,DWZ or the newer ZPS,Mitgliedsnummer,...,Nachname,
+    Vorname,...,DWZ) or a FIDE rating list as CSV. Players match by the Players column KNSB
+    id (or Relatienummer) or FIDE id first, then by ZPS and Member number, then by name
+    (`Vries, Anna de` is `Anna de Vries`). Only the Rating cells change.
     """
     from keizer_xl.exchange.ratingfiles import update_ratings
 
@@ -51,6 +53,9 @@ def _ratings_report(outcome: Any, file: Path, rating_list: Path) -> list[str]:
     def how(match: Any) -> str:
         if match.how == "id":
             return f"{column} {match.entry.id}"
+        if match.how == "member":  # as the list's own headers say it: ZPS C0327, Mgl-Nr 17
+            club, number = match.entry.member.split("/", 1)
+            return f"{listed.headers['club']} {club}, {listed.headers['member']} {number}"
         return t("by name: line {line}, '{name}'", line=match.entry.line,
                  name=match.entry.name)
 
@@ -67,7 +72,11 @@ def _ratings_report(outcome: Any, file: Path, rating_list: Path) -> list[str]:
                 + t("line {line}", line=m.entry.line) + f" '{m.entry.name}'"
                 + (f" ({column} {m.entry.id})" if m.entry.id else "") for m in plan.by_name]
     if plan.missing:
-        out.append(t("Not in the list (add their {column} to the Players sheet, or check the "
+        out.append(t("Not in the list (add their {column}, or {club} and {member}, to the "
+                     "Players sheet, or check the spelling):", column=column,
+                     club=listed.headers["club"], member=listed.headers["member"])
+                   if {"club", "member"} <= set(listed.headers) else
+                   t("Not in the list (add their {column} to the Players sheet, or check the "
                      "spelling):", column=column))
         out += [f"  {place(p.name)}: {p.name}" for p in plan.missing]
     if plan.ambiguous:

@@ -54,17 +54,21 @@ class MemberList:
 
     players: list[dict[str, object]]
     own: list[tuple[str, list[str | int | float | None]]] = field(default_factory=list)
+    name_headers: tuple[str, ...] = ()  # the name's column, or its parts' (first to last)
+    rating_header: str = ""  # the rating's column ("": none)
+    kept_header: str = ""  # a FIDE rating kept as an own column beside the national one
 
 
-def read_members(path: Path) -> MemberList:
-    """A member list (.csv, .txt, .xlsx, .xlsm); a FileError with every bad line."""
+def read_members(path: Path, language: str = "en") -> MemberList:
+    """A member list (.csv, .txt, .xlsx, .xlsm); a FileError with every bad line, said
+    with the headers of the workbook's `language`."""
     if path.suffix.lower() in (".xlsx", ".xlsm"):
         rows, source = _workbook_rows(path)
-        return parse_members(rows, source)
+        return parse_members(rows, source, language=language)
     problems = Problems(file=path.name)
     listed = _text_records(path, problems)
     return parse_members([r.cells for r in listed], path.name, [r.line for r in listed],
-                         problems)
+                         problems, language)
 
 
 def _workbook_rows(path: Path) -> tuple[Sequence[Sequence[object]], str]:
@@ -103,7 +107,7 @@ def _has_names(keys: Sequence[str]) -> bool:
 
 def parse_members(rows: Sequence[Sequence[object]], source: str,
                   lines: Sequence[int] | None = None,
-                  problems: Problems | None = None) -> MemberList:
+                  problems: Problems | None = None, language: str = "en") -> MemberList:
     """The list's rows (the first is the header row) as players and own columns; `lines`
     are the rows' line numbers (by default 1, 2, 3, ...), and `problems` those found while
     reading them. Each player's values are checked by the Players sheet's own checks, so
@@ -111,7 +115,7 @@ def parse_members(rows: Sequence[Sequence[object]], source: str,
     problems = problems if problems is not None else Problems(file=source)
     lines = lines if lines is not None else range(1, len(rows) + 1)
     header = [_header(h) for h in rows[0]] if rows else []
-    columns = _columns(header, lines[0] if rows else 1, problems)
+    columns = _columns(header, lines[0] if rows else 1, problems, language)
     _check_size(header, columns.own, len(rows) - 1, lines[0], problems)
     listed = _listed(zip(lines[1:], rows[1:], strict=True), header, columns, problems)
     players = _checked(listed, header, columns.ours, problems)
@@ -120,40 +124,93 @@ def parse_members(rows: Sequence[Sequence[object]], source: str,
 
     problems.raise_if_any()
     own = [(header[c], [_own(row[c]) for _, _, row in listed]) for c in columns.own]
-    return MemberList(players, own)
+    names = (header[columns.ours["Name"]],) if "Name" in columns.ours else tuple(
+        header[columns.parts[p]] for p in ("first", "infix", "last") if p in columns.parts)
+    rating = columns.ours.get("Rating")
+    return MemberList(players, own, names, header[rating] if rating is not None else "",
+                      header[columns.kept] if columns.kept is not None else "")
 
 
 @dataclass(frozen=True)
 class _Columns:
     """Where a list keeps what keizer_xl reads: the Players columns (`ours`, by name), the
-    parts of a split name (when there is no name column), and the club's own columns."""
+    parts of a split name (when there is no name column), and the club's own columns; a
+    FIDE rating beside the national one is `kept` among the own ones."""
 
     ours: dict[str, int]
     parts: dict[str, int]
     own: list[int]
+    kept: int | None = None
 
 
-def _columns(header: Sequence[str], line: int, problems: Problems) -> _Columns:
+def _columns(header: Sequence[str], line: int, problems: Problems,
+             language: str = "en") -> _Columns:
     """The header row's columns; a list without a name column (or first and last name
-    columns) is refused at once."""
+    columns) is refused at once, naming the headers of the workbook's language."""
     keys = [header_key(h) for h in header]
     if not _has_names(keys):
-        problems.add(msg("the first line should name the columns, with one for the name (Naam "
-                         "or Name, or Voornaam and Achternaam)"), line=line)
+        problems.add(msg("the first line should name the columns, with one for the name "
+                         "({headers})", headers=_name_headers(language)), line=line)
         problems.raise_if_any()
+    part = _name_as_part(keys)
     ours: dict[str, int] = {}
     parts: dict[str, int] = {}
     for i, k in enumerate(keys):
-        column = _COLUMN.get(k)
-        if column is not None and column not in ours:
-            ours[column] = i
-        elif column is None and _PART.get(k) and _PART[k] not in parts and "Name" not in ours:
-            parts[_PART[k]] = i
+        column = None if i == part else _COLUMN.get(k)
+        if column is not None:
+            ours.setdefault(column, i)
+        elif _PART.get(k) and "Name" not in ours:
+            parts.setdefault(_PART[k], i)
     if "Name" in ours:
         parts = {}
+    fide = ours.pop("FIDE rating", None)
+    kept = fide if "Rating" in ours else None
+    if fide is not None and kept is None:
+        ours["Rating"] = fide  # no national rating: the FIDE one is the rating
     own = [i for i, h in enumerate(header) if h and i not in ours.values()
            and i not in parts.values()]
-    return _Columns(ours, parts, own)
+    return _Columns(ours, parts, own, kept)
+
+
+def _name_as_part(keys: Sequence[str]) -> int | None:
+    """The column of a name header that is one part of the name here, beside a column of
+    the other part: German lists say `Name` and `Vorname` for surname and first name, and
+    Italian ones `Cognome` and `Nome` (alone, `Name` and `Nome` are the whole name)."""
+    parts = [_PART.get(k) for k in keys]
+    other = {"first": "last", "last": "first"}
+    return next((i for i, k in enumerate(keys) if _COLUMN.get(k) == "Name"
+                 and parts[i] in other and other[parts[i] or ""] in parts), None)
+
+
+def _name_headers(language: str) -> str:
+    """The name headers a list in this language is read by, for a refusal: `Name, or
+    Vorname and Nachname`."""
+    from keizer_xl.i18n import record_of
+
+    record = record_of(language)
+    parts = record.name_parts
+    return msg("{name}, or {first} and {last}", name=record.member_headers["Name"][0],
+               first=parts["first"][0], last=parts["last"][0])
+
+
+def reading(found: MemberList) -> list[Message]:
+    """How the list was read, in parts of one line: which columns make the name, which
+    is the rating, and which other rating is kept as an own column."""
+    said = [msg("read {last} as the surname and {first} as the first name",
+                last=found.name_headers[-1], first=found.name_headers[0])
+            if len(found.name_headers) == 2 else
+            msg("read {last} as the surname, {infix} as the infix and {first} as the first "
+                "name", first=found.name_headers[0], infix=found.name_headers[1],
+                last=found.name_headers[2])
+            if len(found.name_headers) == 3 else
+            msg("read {name} as the name", name=found.name_headers[0])]
+    if found.rating_header:
+        said.append(msg("{rating} as the rating", rating=found.rating_header))
+    else:
+        said.append(msg("no rating column"))
+    if found.kept_header:
+        said.append(msg("{rating} kept as your own column", rating=found.kept_header))
+    return said
 
 
 def _listed(numbered: Iterable[tuple[int, Sequence[object]]], header: Sequence[str],
@@ -311,7 +368,7 @@ def new_from_members(members: Path, book: Path, language: str = "en", lite: bool
     written when the list has a problem)."""
     from keizer_xl.workbook.newbook import add_own_columns, create
 
-    found = read_members(members)
+    found = read_members(members, language)
     create(book, found.players, language=language, lite=lite,
            fill=(lambda tmp: add_own_columns(tmp, found.own)) if found.own else None)
     return found

@@ -39,9 +39,10 @@ def update_ratings(book: Path, rating_list: Path, everyone: bool = False) -> Rat
     ids = {column: _ids(season, grid, at) for column, at in columns.items()
            if column in ("KNSB id", "FIDE id")}
     known = [ident for found in ids.values() for ident in found.values()]
+    members = _members(season, grid, columns)
     listed = parse_rating_list(file_lines(rating_list), rating_list.name,
-                               wanted_for(season, known))
-    plan = plan_ratings(season, ids.get(listed.id_column, {}), listed, everyone)
+                               wanted_for(season, known, members.values()), layout.language)
+    plan = plan_ratings(season, ids.get(listed.id_column, {}), listed, everyone, members)
     places = {p.name: layout.place(Problem("", "Players", p.source, "Name"))
               for p in season.players}
     if not plan.changes:
@@ -56,6 +57,18 @@ def update_ratings(book: Path, rating_list: Path, everyone: bool = False) -> Rat
         for m in plan.changes}
     written = write_cells(book, [SheetCells("Players", layout.sheet["Players"], cells)])
     return RatingsOutcome(plan, places, written)
+
+
+def _members(season: Season, grid: Grid, columns: dict[str, int]) -> dict[str, str]:
+    """Each player's club code and member number (`C0327/17`), where the Players sheet
+    keeps both (the columns ZPS and Member number: a German club's DWZ list)."""
+    from keizer_xl.exchange.ratings import member_key
+
+    if "ZPS" not in columns or "Member number" not in columns:
+        return {}
+    clubs = _ids(season, grid, columns["ZPS"])
+    numbers = _ids(season, grid, columns["Member number"])
+    return {name: key for name in clubs if (key := member_key(clubs[name], numbers[name]))}
 
 
 def _ids(season: Season, grid: Grid, column: int) -> dict[str, str]:

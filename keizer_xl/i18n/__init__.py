@@ -30,7 +30,15 @@ import os
 from typing import Any
 
 from keizer_xl.core.messages import Message, Tongue
-from keizer_xl.i18n.languages import DOMAIN, LANGUAGES, LOCALE, RECORDS, Language, record_of
+from keizer_xl.i18n.languages import (
+    DOMAIN,
+    LANGUAGES,
+    LOCALE,
+    RECORDS,
+    Language,
+    RatingListHeaders,
+    record_of,
+)
 
 __all__ = [
     "DOMAIN",
@@ -39,6 +47,7 @@ __all__ = [
     "LOCALE",
     "RECORDS",
     "Language",
+    "RatingListHeaders",
     "catalog",
     "choose",
     "from_environment",

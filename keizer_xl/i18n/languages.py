@@ -25,14 +25,24 @@ LOCALE = Path(__file__).parent / "locale"
 
 class RatingListHeaders(NamedTuple):
     """The headers of a federation's rating list (matched as letters and digits, case
-    ignored): its ids fill the Players column `<federation> id`."""
+    ignored): its ids fill the Players column `<federation> id`, or `id_column`."""
 
-    federation: str  # "KNSB", "FIDE": the list's kind, and its Players id column
+    federation: str  # "KNSB", "FIDE", "DSB": the list's kind
     marks: tuple[str, ...]  # header beginnings that make a list this federation's (none:
     # the international list, read when no header marks another)
     ids: tuple[str, ...]
-    names: tuple[str, ...]
+    names: tuple[str, ...]  # one column, `Last, First` or `First Last`
     ratings: tuple[str, ...]  # the preferred one first, when a list has several
+    id_column: str = ""  # the Players column its ids fill, when not `<federation> id`
+    last_names: tuple[str, ...] = ()  # a name in two columns, when there is no `names` one
+    first_names: tuple[str, ...] = ()
+    clubs: tuple[str, ...] = ()  # a member known by his club's code and his number in it
+    members: tuple[str, ...] = ()
+
+    @property
+    def players_column(self) -> str:
+        """The Players column whose ids match the list's ids."""
+        return self.id_column or f"{self.federation} id"
 
 
 class Language(NamedTuple):
@@ -47,8 +57,10 @@ class Language(NamedTuple):
     present_mark: str  # what the Present dropdown offers first
     decimal_mark: str  # 153.33 or 153,33 on the pages, chat text, PDFs and terminal
     colour_marks: tuple[str, str]  # white, black, as its players abbreviate them
-    member_headers: Mapping[str, tuple[str, ...]]  # Players column -> a list's headers
-    name_parts: Mapping[str, tuple[str, ...]]  # first, infix, last -> a list's headers
+    member_headers: Mapping[str, tuple[str, ...]]  # Players column -> a list's headers;
+    # `FIDE rating` is the rating only where a list has no national one (else kept as own)
+    name_parts: Mapping[str, tuple[str, ...]]  # first, infix, last -> a list's headers (a
+    # header that is also a `Name` one is a part beside the other part: Name;Vorname)
     rating_list: RatingListHeaders | None  # its federation's list (None: FIDE's is read)
 
     @property
@@ -62,7 +74,8 @@ ENGLISH = Language(
     decimal_mark=".", colour_marks=("w", "b"),
     member_headers={
         "Name": ("Name", "Player", "Full name"),
-        "Rating": ("Rating", "Elo", "FIDE rating", "Rtg"),
+        "Rating": ("Rating", "Rtg", "National rating"),
+        "FIDE rating": ("FIDE rating", "Elo", "FIDE Elo", "Elo FIDE"),
         "Joined": ("Joined", "From round"),
         "Left": ("Left", "Until round"),
         "Present": ("Present",),
@@ -132,6 +145,7 @@ DUTCH = Language(
     member_headers={
         "Name": ("Naam", "Speler", "Spelersnaam", "Volledige naam"),
         "Rating": ("Rating", "KNSB rating", "Rating KNSB", "Eigen rating", "Clubrating"),
+        "FIDE rating": ("FIDE-rating", "Rating FIDE"),
         "Joined": ("Vanaf ronde",),
         "Left": ("Tot ronde",),
         "Present": ("Aanwezig",),
@@ -202,16 +216,26 @@ GERMAN = Language(
     member_headers={
         "Name": ("Name", "Spieler", "Spielername"),
         "Rating": ("DWZ", "Wertungszahl"),
+        "FIDE rating": ("FIDE-Elo", "Elo-Zahl", "FIDE-Elozahl"),
         "Joined": ("Ab Runde",),
         "Left": ("Bis Runde",),
         "Present": ("Anwesend",),
     },
+    # German forms say Name and Vorname for surname and first name: beside a Vorname, the
+    # Name column is the surname.
     name_parts={
         "first": ("Vorname",),
         "infix": (),
-        "last": ("Nachname", "Familienname"),
+        "last": ("Nachname", "Familienname", "Name"),
     },
-    rating_list=None,
+    # The DSB's DWZ list, both shapes: the older export
+    # (ZPS,Mgl-Nr,Status,Spielername,...,DWZ,Index,FIDE-Elo,FIDE-Titel,FIDE-ID,FIDE-Land)
+    # and the newer one (ID,ZPS,Mitgliedsnummer,Status,Nachname,Vorname,...,DWZ,...,FIDE-ID).
+    rating_list=RatingListHeaders(
+        federation="DSB", marks=("ZPS",), ids=("FIDE-ID",), id_column="FIDE id",
+        names=("Spielername",), ratings=("DWZ",),
+        last_names=("Nachname",), first_names=("Vorname",),
+        clubs=("ZPS",), members=("Mgl-Nr", "Mitgliedsnummer")),
 )
 
 ITALIAN = Language(
@@ -263,13 +287,15 @@ ITALIAN = Language(
                 "unexcused": "ingiustificato"},
     present_mark="sì", decimal_mark=",", colour_marks=("b", "n"),
     member_headers={
-        "Name": ("Giocatore", "Nominativo"),
-        "Rating": ("Punti Elo", "Elo"),
+        "Name": ("Giocatore", "Nominativo", "Nome"),
+        "Rating": ("Elo Italia", "Punti Elo", "Elo nazionale"),
+        "FIDE rating": ("Elo FIDE",),
         "Joined": ("Dal turno",),
         "Left": ("Al turno",),
         "Present": ("Presente",),
     },
-    # An Italian list's Nome is the first name beside its Cognome.
+    # An Italian list's Nome is the first name beside its Cognome (alone, the whole name,
+    # as the Players sheet's header).
     name_parts={
         "first": ("Nome",),
         "infix": (),

@@ -59,6 +59,9 @@ IDENTITY_COLUMNS: dict[str, tuple[str, ...]] = {
     "Sex": ("Sex", "Gender", "Geslacht"),
     "Born": ("Born", "Birth date", "Date of birth", "Birth year", "Geboren",
              "Geboortedatum", "Geboortejaar"),
+    # A German club's members in the DSB's lists: the club's code and the member's number.
+    "ZPS": ("ZPS", "ZPS-Nr", "Vereinsnummer"),
+    "Member number": ("Member number", "Mitgliedsnummer", "Mgl-Nr", "Mgl Nr"),
     "Group": ("Group", "Groep"),  # e.g. Jeugd, A, B: shown in the standings, filtered by
 }
 GROUP = "Group"

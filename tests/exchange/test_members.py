@@ -168,6 +168,44 @@ def test_name_column_wins_over_parts() -> None:
     assert [title for title, _ in found.own] == ["Voornaam", "Achternaam"]
 
 
+@pytest.mark.parametrize(("header", "row", "name", "first_to_last"), [
+    (["Name", "Vorname"], ["Müller", "Jürgen"], "Jürgen Müller", ("Vorname", "Name")),
+    (["Vorname", "Name"], ["Jürgen", "Müller"], "Jürgen Müller", ("Vorname", "Name")),
+    (["Nachname", "Vorname"], ["von Bülow", "Heike"], "Heike von Bülow",
+     ("Vorname", "Nachname")),
+    (["Cognome", "Nome"], ["D'Angelo", "Lucia"], "Lucia D'Angelo", ("Nome", "Cognome")),
+    (["Name"], ["Jürgen Müller"], "Jürgen Müller", ("Name",)),  # alone: the whole name
+    (["Nome"], ["Lucia D'Angelo"], "Lucia D'Angelo", ("Nome",)),
+])
+def test_a_name_header_beside_the_other_part_is_a_part(
+        header: list[str], row: list[str], name: str, first_to_last: tuple[str, ...]) -> None:
+    found = parse_members([header, row], "list")
+    assert found.players == [{"Name": name}]
+    assert found.own == []
+    assert found.name_headers == first_to_last
+
+
+@pytest.mark.parametrize(("header", "rating", "kept"), [
+    (["Name", "Vorname", "DWZ", "Elo"], 1600, "Elo"),
+    (["Name", "Vorname", "Elo", "DWZ"], 1600, "Elo"),  # the national one, wherever it is
+    (["Cognome", "Nome", "Elo FIDE", "Elo Italia"], 1600, "Elo FIDE"),
+    (["Naam", "FIDE-rating", "KNSB rating"], 1600, "FIDE-rating"),
+    (["Cognome", "Nome", "Elo FIDE"], 1750, ""),  # no national one: FIDE's is the rating
+    (["Name", "Elo"], 1750, ""),
+])
+def test_a_national_rating_before_a_fide_one(header: list[str], rating: int,
+                                             kept: str) -> None:
+    ratings = {"DWZ": "1600", "Elo Italia": "1600", "KNSB rating": "1600", "Elo": "1750",
+               "Elo FIDE": "1750", "FIDE-rating": "1750"}
+    row = [ratings.get(h, f"{h} 1") for h in header]
+    found = parse_members([header, row], "list")
+    assert found.players[0]["Rating"] == rating
+    assert found.kept_header == kept
+    assert [title for title, _ in found.own] == ([kept] if kept else [])
+    if kept:
+        assert found.own[0][1] == [1750]
+
+
 def test_rating_typed_as_text_in_the_players_sheet(tmp_path: Path) -> None:
     """`1.650` typed as text in the Players sheet is 1650 there too (Standings show it)."""
     path = tmp_path / "club.xlsx"

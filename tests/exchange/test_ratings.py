@@ -187,7 +187,7 @@ def test_a_list_without_ratings_changes_nothing(tmp_path: Path) -> None:
     result = run_cli("ratings", book, listed)
     assert result.exit_code == 1
     assert "members.csv, line 1: the first line should name the columns; found no rating " \
-        "column (Rating or SRtng)" in result.output
+        "column (Rating / SRtng)" in result.output
     assert book.read_bytes() == before
 
 
@@ -201,3 +201,25 @@ def test_parse_keeps_lines_and_ids() -> None:
     assert listed.entries[6].rating is None
     with pytest.raises(FileError):
         parse_rating_list("Naam;Rating\n", "empty.csv")
+
+
+def test_the_dsb_lists_read_by_their_own_headers() -> None:
+    """Both shapes of the DWZ list: the name from `Spielername` (a title after a second
+    comma left out) or from `Nachname` and `Vorname`; `FIDE-ID` the id, never the newer
+    export's own `ID`; the club's code and the member number as one key, zeros in front
+    not mattering, a board member's number 0 no key."""
+    old = parse_rating_list(
+        '"ZPS","Mgl-Nr","Status","Spielername","DWZ","Index","FIDE-Elo","FIDE-ID"\n'
+        '"c0327","0017","A","Müller,Jürgen,Dr.","1861","87","1905","4611023"\n', "spieler.csv")
+    new = parse_rating_list(
+        "ID,ZPS,Mitgliedsnummer,Nachname,Vorname,DWZ,FIDE-Elozahl,FIDE-ID\n"
+        "10293847,C0327,17,Müller,Jürgen,1861,1905,\n"
+        "10293852,C0327,0,Kassner,Walter,,,\n", "dwz.csv")
+    assert (old.kind, old.id_column) == (new.kind, new.id_column) == ("DSB", "FIDE id")
+    jurgen = old.entries[0]
+    assert (jurgen.name, jurgen.id, jurgen.member, jurgen.rating) == (
+        "Müller, Jürgen", "4611023", "C0327/17", Fraction(1861))
+    assert [(e.name, e.id, e.member) for e in new.entries] == [
+        ("Müller, Jürgen", "", "C0327/17"), ("Kassner, Walter", "", "")]
+    assert old.headers["member"] == "Mgl-Nr" and new.headers["member"] == "Mitgliedsnummer"
+    assert name_key(jurgen.name) == name_key("Jürgen Müller")

@@ -86,14 +86,32 @@ def test_every_record_has_its_marks_and_list_headers(code: str) -> None:
     assert record.decimal_mark in {".", ","}
     white, black = record.colour_marks
     assert len(white) == len(black) == 1 and white != black and white.islower()
-    assert set(record.member_headers) == set(PLAYER_COLUMNS)
+    assert set(record.member_headers) == {*PLAYER_COLUMNS, "FIDE rating"}
     assert all(record.member_headers.values()), record.member_headers
     assert set(record.name_parts) == {"first", "infix", "last"}
     assert record.name_parts["first"] and record.name_parts["last"]
     listed = record.rating_list
     if listed is not None:  # its ids fill a Players column a workbook knows
-        assert f"{listed.federation} id" in IDENTITY_COLUMNS
+        assert listed.players_column in IDENTITY_COLUMNS
         assert listed.ids and listed.names and listed.ratings
+        assert bool(listed.last_names) == bool(listed.first_names)
+        assert bool(listed.clubs) == bool(listed.members)
+
+
+def test_no_member_list_header_fills_two_columns() -> None:
+    """Over every language's records a header fills one Players column: `Elo` is the FIDE
+    rating everywhere (the rating only where no national one is listed), never also the
+    national rating; the headers read as a name or as a name's part are the German
+    `Name`, the surname beside a `Vorname`, and the Italian `Nome`, the first name beside a
+    `Cognome`."""
+    filled: dict[str, set[str]] = {}
+    for record in RECORDS.values():
+        for column, spellings in record.member_headers.items():
+            for header in spellings:
+                filled.setdefault(_key(header), set()).add(column)
+    assert {h: c for h, c in filled.items() if len(c) > 1} == {}
+    parts = {_key(h) for r in RECORDS.values() for s in r.name_parts.values() for h in s}
+    assert {h for h in parts if filled.get(h) == {"Name"}} == {"name", "nome"}
 
 
 def test_the_lookups_are_derived_from_the_records() -> None:
@@ -119,3 +137,7 @@ def test_a_record_has_every_field_a_language_needs() -> None:
     recipe = (Path(__file__).parents[2] / "CONTRIBUTING.md").read_text(encoding="utf-8")
     section = recipe.split("## Adding a language\n", 1)[1].split("\n## ", 1)[0]
     assert [f for f in Language._fields if f"`{f}`" not in section] == []
+
+
+def _key(header: str) -> str:
+    return "".join(ch for ch in header.casefold() if ch.isalnum())
