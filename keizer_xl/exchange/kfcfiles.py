@@ -236,8 +236,10 @@ def file_language(path: Path) -> str | None:
         with path.open("rb") as f:
             if f.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
                 return None
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
-                                     timeout=0)) as db:
+        # immutable: no lock taken or waited for, so even a file KeizerForClubs is writing
+        # (whose refusal this language is for) says its language
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1",
+                                     uri=True, timeout=0)) as db:
             row = db.execute("SELECT CfgText FROM ConfigTab WHERE CfgKey = ?",
                              (LANGUAGE_KEY,)).fetchone()
     except (OSError, sqlite3.Error):
