@@ -104,3 +104,14 @@ def test_german_results_typed_with_a_colon_read_as_with_a_dash(tmp_path: Path) -
     assert crosstable(colon, "de") == crosstable(dash, "de")
     checked = run_cli("check", colon)
     assert checked.exit_code == 0, checked.output
+    # `pair` reads them too: round 3 is paired from the standings the colon results give
+    for book in (dash, colon):
+        save_edits(book, [SheetEdit("Spieler", {(r, 5): "ja" for r in range(2, 9)})],
+                   backup=False)
+        paired = run_cli("pair", book)
+        assert paired.exit_code == 0, paired.output
+    rounds = [CalamineWorkbook.from_path(str(book)).get_sheet_by_name("Runden").to_python()
+              for book in (dash, colon)]
+    assert [row for row in rounds[1] if row[0] == 3] == [row for row in rounds[0]
+                                                        if row[0] == 3]
+    assert any(row[0] == 3 for row in rounds[1])
