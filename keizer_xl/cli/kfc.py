@@ -14,8 +14,10 @@ SUFFIXES = (".s3db",)  # KeizerForClubs' tournament files
 def new_from_kfc(file: Path, source: Path, language: str | None, lite: bool = False) -> None:
     """The tournament's players, rounds, settings and standings in a new workbook, in
     `language` (the one asked for), else in the file's own."""
+    from keizer_xl.exchange.kfcfiles import file_language
     from keizer_xl.exchange.kfcfiles import new_from_kfc as make
 
+    speak(workbook=language or file_language(source))  # a refusal in the file's language
     made_from(perform(lambda: make(source, file, language, lite)), file, source)
 
 

@@ -139,11 +139,12 @@ class Coefficients:
                         dtype=np.int64)[:, None]
         missing = ~seen & ~self.gone[:, None]
         default = missing & (joined <= rnd) & (rnd <= left)
-        self.reason[default] = ABSENCE_CODE[s.default_absence]
+        np.copyto(self.reason, ABSENCE_CODE[s.default_absence], where=default)
         early = missing & (rnd < joined)
         self.kind[early] = NOT_YET
-        if s.late_entry_rounds == "excused":
-            self._reward(self.own, self.points, early, s.excused[0])
+        share = late_entry_reward(s)
+        if share is not None:
+            self._reward(self.own, self.points, early, share)
 
     def _reward(self, own: np.ndarray, points: np.ndarray, where: np.ndarray,
                 reward: Reward, again: bool = False) -> None:
@@ -186,3 +187,12 @@ class Coefficients:
             self.own[which] = codes[nth]
             if amounts.any():
                 self.points[which] = amounts[nth]
+
+
+def late_entry_reward(settings: Settings) -> Reward | None:
+    """What a round before a late entrant joined earns (Late entry rounds): the first
+    excused share, the unexcused one (as KeizerForClubs gives a late start), or nothing."""
+    if settings.late_entry_rounds == "nothing":
+        return None
+    return settings.unexcused if settings.late_entry_rounds == "unexcused" else \
+        settings.excused[0]

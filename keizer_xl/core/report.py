@@ -37,6 +37,26 @@ OPEN = "open"  # a game without a result (only in an unfinished round)
 _SHORT = {a.value: line.mark for a, line in RESTS.items()}  # by the kind of a round line
 
 
+class CrosstableMarks(NamedTuple):
+    """How a crosstable cell writes white and black and a round without a game, in one
+    language: the rule book writes English's (`12w1`, `bye`, `exc`); the shells take each
+    language's from its record and catalog (`i18n.crosstable_marks`)."""
+
+    white: str = "w"
+    black: str = "b"
+    rests: tuple[tuple[str, str], ...] = tuple(_SHORT.items())  # (kind, mark)
+
+    def rest(self, kind: str) -> str:
+        """The mark of a bye or an absence (the kind of a round line)."""
+        for known, mark in self.rests:
+            if known == kind:
+                return mark
+        return _SHORT[kind]
+
+
+ENGLISH_MARKS = CrosstableMarks()
+
+
 class RoundLine(NamedTuple):
     """One round of one player: a game (opponent, colour, mark), a bye or an absence.
 
@@ -61,15 +81,16 @@ class RoundLine(NamedTuple):
         """"w" or "b" for a game row, "" otherwise."""
         return "" if self.white is None else "w" if self.white else "b"
 
-    def short(self, opponent_rank: int | None) -> str:
-        """The crosstable cell: `12w1`, `5b½`, `7w+`, `bye`, `exc`, `club`, `—`."""
+    def short(self, opponent_rank: int | None, marks: CrosstableMarks = ENGLISH_MARKS) -> str:
+        """The crosstable cell: `12w1`, `5b½`, `7w+`, `bye`, `exc`, `club`, `—` (German
+        `12s1`, `spielfrei`, …: the language's `marks`)."""
         if self.opponent is not None:  # `colour` written out: a crosstable has thousands
             rank = "" if opponent_rank is None else opponent_rank
-            colour = "" if self.white is None else "w" if self.white else "b"
+            colour = "" if self.white is None else marks.white if self.white else marks.black
             return f"{rank}{colour}{self.mark or '?'}"
         if self.kind in (NOT_YET, GONE):
             return ""
-        return _SHORT[self.kind]
+        return marks.rest(self.kind)
 
 
 @dataclass(frozen=True)

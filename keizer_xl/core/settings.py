@@ -49,7 +49,7 @@ class Settings:
     forfeit_win_opponent: bool = False  # `opponent`: the opponent's value, as a won game
     forfeit_loss: Fraction | None = None  # the no-show's share of own value; None: unexcused
     late_entry: str = "bottom"  # bottom | rating
-    late_entry_rounds: str = "excused"  # excused | nothing
+    late_entry_rounds: str = "excused"  # excused | unexcused | nothing
     max_rewarded_absences: int | None = None
     ties: str = "rating"  # rating | shared
     iterate: str = "none"  # none | final | converge
@@ -73,6 +73,7 @@ class Settings:
     club_name: str | None = None  # shown above published standings; not a rule
     competition_name: str | None = None
     minimum_games: int | None = None  # after the season's last round: fewer games, listed last
+    below_minimum: str = "last"  # last (listed after the others) | drop (not listed)
     rounds_in_season: int | None = None  # None: unknown, so never "after the last round"
     overrides: tuple[str, ...] = field(default=(), compare=False)  # names the secretary filled
 
@@ -234,10 +235,15 @@ SPECS: tuple[SettingSpec, ...] = (
                 "share of own value) or a share of own value; -- gives both this.",
                 presets={"kfc": "0"},
                 range=(0, 10)),
+    # KeizerForClubs ranks a late starter from round 1 on (by rating, then by score; the
+    # Top value counts him) and gives his rounds before he starts the unexcused share.
     _choice("Late entry", "late_entry", ("bottom", "rating"), "bottom",
-            "Where a late entrant starts: bottom of the ranking, or by rating."),
-    _choice("Late entry rounds", "late_entry_rounds", ("excused", "nothing"), "excused",
-            "Rounds before a late entrant joined: excused or nothing."),
+            "Where a late entrant starts: bottom of the ranking, or by rating.",
+            {"kfc": "rating"}),
+    _choice("Late entry rounds", "late_entry_rounds", ("excused", "unexcused", "nothing"),
+            "excused",
+            "Rounds before a late entrant joined: excused, unexcused or nothing.",
+            {"kfc": "unexcused"}),
     SettingSpec("Max rewarded absences", "max_rewarded_absences", _whole_from(0), "blank",
                 "Only this many excused/club absences score (blank: no limit).",
                 range=(0, 1_000)),
@@ -295,6 +301,9 @@ SPECS: tuple[SettingSpec, ...] = (
                 "After the season's last round, players with fewer games are listed after "
                 "the others (blank: no minimum).",
                 range=(0, 1_000)),
+    _choice("Below minimum", "below_minimum", ("last", "drop"), "last",
+            "With Minimum games: a player below it is listed last, or drop: not listed in "
+            "the final standings."),
     SettingSpec("Rounds in season", "rounds_in_season", _whole_from(1), "blank",
                 "How many rounds the season has, for Minimum games (blank: unknown).",
                 range=(1, 1_000)),

@@ -7,8 +7,12 @@ turns those rows, already read (`kfcfiles` reads the file), into the core's obje
 functions, every problem with its place in the file, all reported together.
 
 What the codes mean in keizer_xl's terms: results 1, 2, 3 are 1-0, ½-½, 0-1; 8, 9, 10 the
-forfeits +-, -+, --; 0 (or none) and 11 (adjourned) a game without a result yet; 4 a bye,
-5 club duty, 6 excused, 7 unexcused; 12 a round before a late starter joined (Joined).
+forfeits +-, -+, --; 0 (or none, or -1) and 11 (adjourned) a game without a result yet; 4 a
+bye, 5 club duty, 6 excused, 7 unexcused; 12 a round before a late starter joined (Joined).
+A game without a result in an earlier round comes in as KeizerForClubs counts it (its
+RankingCalculator): adjourned as a draw (it is among its "drawish" results), no result as
+nothing for either player, which `--` gives with preset kfc (Forfeit loss 0); each such
+game is named in a note.
 A retired player (state 9) leaves after his last round (Left); Preset `kfc` then drops him
 from the ranking as KeizerForClubs does. The file's percentages and ratio become settings.
 """
@@ -45,10 +49,15 @@ from keizer_xl.core.words import (
 from keizer_xl.exchange.doors import NameRegister, open_games_note
 
 PRESET = "kfc"
+ADJOURNED = 11
 # Pairing.Result codes, from the table of results; 0 (or none) and 11 (adjourned): a game
 # without a result yet.
 GAME_RESULTS: dict[int, Result | None] = {
-    0: None, **{line.kfc: r for r, line in RESULTS.items()}, 11: None}
+    -1: None, 0: None, **{line.kfc: r for r, line in RESULTS.items()}, ADJOURNED: None}
+# How KeizerForClubs scores a game without a result in a round that is over: an adjourned
+# game as a draw, one without any result as nothing for either player.
+COUNTED_AS = {ADJOURNED: Result.DRAW}
+NOT_PLAYED = Result.DOUBLE_FORFEIT
 REST_REASONS = {line.kfc: a for a, line in RESTS.items()}
 LATE_START = 12  # a round before the player joined
 RETIRED, DELETED = 9, 10  # player states
@@ -171,11 +180,12 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
     for p in tournament.players:
         roll.take(p, rows[p.id], problems)
     settings = kfc_settings(tournament.config, problems)
+    counted: list[str] = []
     entries = _entries(pairings, {p.id: tidy_name(p.name) for p in tournament.players},
-                       last, problems)
+                       last, problems, counted)
     problems.raise_if_any()
     open_games = sum(1 for e in entries if isinstance(e, Game) and e.result is None)
-    notes = [*roll.notes(), open_games_note(open_games, last)]
+    notes = [*roll.notes(), *counted, open_games_note(open_games, last)]
     return KfcSeason(Season(tuple(roll.people), tuple(entries)), tuple(settings), roll.totals,
                      tuple(note for note in notes if note))
 
@@ -292,9 +302,10 @@ class _Roll:
 
 
 def _entries(pairings: Sequence[KfcPairing], names: Mapping[int, str], last: int,
-             problems: Problems) -> list[Entry]:
+             problems: Problems, notes: list[str]) -> list[Entry]:
     """Each round's games in board order, then its bye and its absences; a game without a
-    result only in the last round (keizer_xl scores a round once all of it is in)."""
+    result only in the last round (keizer_xl scores a round once all of it is in): one in
+    an earlier round as KeizerForClubs counts it, said in `notes`."""
     entries: list[Entry] = []
     seen: dict[tuple[int, int], int] = {}  # (round, player id) -> board
     ordered = sorted(pairings, key=lambda row: (row.round, not row.game,
@@ -317,9 +328,21 @@ def _entries(pairings: Sequence[KfcPairing], names: Mapping[int, str], last: int
         result = GAME_RESULTS[row.result]
         white, black = names[row.white], names[row.black]
         if result is None and row.round < last:
-            problems.add(msg("round {round}, board {board} ({white} – {black}) has no result, "
-                             "but round {last} follows; enter it in KeizerForClubs first",
-                             round=row.round, board=row.board, white=white, black=black,
-                             last=last))
+            result = COUNTED_AS.get(row.result, NOT_PLAYED)
+            notes.append(_counted_note(row, white, black))
         entries.append(Game(row.round, row.board, white, black, result))
     return entries
+
+
+def _counted_note(row: KfcPairing, white: str, black: str) -> str:
+    """What an earlier round's game without a result came in as, and what to do."""
+    game = msg("round {round}, board {board} ({white} – {black})", round=row.round,
+               board=row.board, white=white, black=black)
+    if row.result == ADJOURNED:
+        return msg("{game} is adjourned: KeizerForClubs counts it as a draw until its result "
+                   "is entered, and so it came in as ½-½; type the result into round {round} "
+                   "when it is known, then recalc", game=game, round=row.round)
+    return msg("{game} has no result: KeizerForClubs gives neither player anything for it, "
+               "and so it came in as -- (nothing for either with preset kfc); type the "
+               "result into round {round} when it is known, then recalc", game=game,
+               round=row.round)

@@ -18,6 +18,7 @@ from keizer_xl.core.errors import KeizerXLError, Problems
 from keizer_xl.core.messages import msg
 from keizer_xl.core.scoring import Standings
 from keizer_xl.exchange.kfc import (
+    LANGUAGE_KEY,
     KfcPairing,
     KfcPlayer,
     KfcSeason,
@@ -38,6 +39,7 @@ TABLES: dict[str, tuple[str, ...]] = {
 TOTAL = "Keizer_SumPts"
 NAME_SETTING = "Competition name"
 CENT = Fraction(1, 200)  # two totals closer than half a cent agree to the cent
+LOCK_WAIT = 2.0  # seconds to wait for a file KeizerForClubs is writing before saying so
 
 
 class KfcFileProblem(KeizerXLError):
@@ -72,7 +74,8 @@ def read_tournament(path: Path) -> KfcTournament:
 
     _check_header(path)
     try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                             timeout=LOCK_WAIT)
     except sqlite3.Error as exc:
         raise KfcFileProblem(msg("{file}: could not be read ({reason})", file=path,
                                  reason=exc)) from None
@@ -81,6 +84,11 @@ def read_tournament(path: Path) -> KfcTournament:
         try:
             return _read(db, path)
         except sqlite3.OperationalError as exc:  # e.g. locked while KeizerForClubs writes
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise KfcFileProblem(msg(
+                    "{file}: the file is locked; KeizerForClubs may still have it open. "
+                    "Close the tournament in KeizerForClubs and try again", file=path)
+                    ) from None
             raise KfcFileProblem(msg("{file}: could not be read ({reason})", file=path,
                                      reason=exc)) from None
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # bytes that are no text
@@ -187,7 +195,11 @@ def new_from_kfc(source: Path, book: Path, language: str | None = None, lite: bo
     from keizer_xl.workbook.newbook import create
 
     tournament = read_tournament(source)
+    if not tournament.players:
+        raise _no_players(source)
     imported = season_from_tournament(tournament, source.name)
+    if not imported.season.players:  # only players retired or deleted before they played
+        raise _no_players(source)
     notes: list[str] = []
     if language is None:
         language = workbook_language(tournament.language) or "en"
@@ -207,6 +219,32 @@ def new_from_kfc(source: Path, book: Path, language: str | None = None, lite: bo
             and made[0].after_round == season.last_round:
         notes.append(_agreement(made[0], imported.totals))
     return KfcOutcome(book, len(season.players), season.last_round, language, notes)
+
+
+def _no_players(source: Path) -> KfcFileProblem:
+    return KfcFileProblem(msg("{file}: the tournament has no players; enter them in "
+                              "KeizerForClubs first", file=source))
+
+
+def file_language(path: Path) -> str | None:
+    """The workbook language of a tournament file's LANGCODE, read before anything else so
+    that even a refusal speaks it; None when the file does not say (or cannot be read, which
+    `read_tournament` then explains)."""
+    import sqlite3
+
+    try:
+        with path.open("rb") as f:
+            if f.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+                return None
+        # immutable: no lock taken or waited for, so even a file KeizerForClubs is writing
+        # (whose refusal this language is for) says its language
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1",
+                                     uri=True, timeout=0)) as db:
+            row = db.execute("SELECT CfgText FROM ConfigTab WHERE CfgKey = ?",
+                             (LANGUAGE_KEY,)).fetchone()
+    except (OSError, sqlite3.Error):
+        return None
+    return workbook_language(str(row[0])) if row and row[0] is not None else None
 
 
 def _settings_note(settings: Sequence[tuple[str, str]]) -> str:

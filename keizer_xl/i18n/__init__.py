@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import gettext
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from keizer_xl.core.messages import Message, Tongue
 from keizer_xl.i18n.languages import (
@@ -40,6 +40,9 @@ from keizer_xl.i18n.languages import (
     record_of,
 )
 
+if TYPE_CHECKING:
+    from keizer_xl.core.report import CrosstableMarks
+
 __all__ = [
     "DOMAIN",
     "ENVIRONMENT",
@@ -50,7 +53,9 @@ __all__ = [
     "RatingListHeaders",
     "catalog",
     "choose",
+    "crosstable_marks",
     "from_environment",
+    "legend_marks",
     "names",
     "record_of",
     "say",
@@ -88,6 +93,32 @@ class _Catalog(Tongue):
         if kind == "rest":
             return rest_word(Absence(name), self.language)
         return (local_setting if kind == "setting" else local_name)(name, self.language)
+
+
+@functools.cache
+def crosstable_marks(language: str) -> CrosstableMarks:
+    """A crosstable's marks in `language`: the colour letters of its record (German w/s,
+    Italian b/n, Dutch w/z) and the bye and absence marks of its catalog, so that no
+    English `bye`, `exc` or `club` stands in a German, Dutch or Italian crosstable."""
+    from keizer_xl.core.model import Absence
+    from keizer_xl.core.report import CrosstableMarks
+
+    white, black = record_of(language).colour_marks
+    return CrosstableMarks(white, black, (
+        (Absence.BYE.value, translate("bye", language)),
+        (Absence.EXCUSED.value, translate("exc", language)),
+        (Absence.CLUB.value, translate("club", language)),
+        (Absence.UNEXCUSED.value, "—")))
+
+
+def legend_marks(language: str) -> dict[str, str]:
+    """The marks a crosstable's legend names, as the values of its message."""
+    from keizer_xl.core.model import Absence
+
+    marks = crosstable_marks(language)
+    return {"white": marks.white, "black": marks.black,
+            "bye": marks.rest(Absence.BYE.value), "excused": marks.rest(Absence.EXCUSED.value),
+            "club": marks.rest(Absence.CLUB.value)}
 
 
 @functools.cache

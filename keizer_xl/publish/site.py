@@ -29,7 +29,7 @@ from keizer_xl.core.report import (
 )
 from keizer_xl.core.report import latest_round as find_latest_round
 from keizer_xl.core.results import DRAW, FORFEIT_WIN, LOSS, NO_SHOW, WIN
-from keizer_xl.i18n import say, translate
+from keizer_xl.i18n import crosstable_marks, legend_marks, say, translate
 from keizer_xl.i18n.names import withdrawn_mark
 from keizer_xl.publish.charts import Chart, rank_chart
 from keizer_xl.publish.names import page_names, shown
@@ -59,6 +59,7 @@ class Words:
                          FORFEIT_WIN: translate("won by forfeit", language),
                          NO_SHOW: translate("lost by forfeit", language)}
         self._not_played = translate("not played yet", language)
+        self.marks = crosstable_marks(language)  # the crosstable's colour and rest marks
         self._texts: dict[str, str] = {}  # each message looked up in the catalog once
 
     def t(self, template: str, **values: Any) -> str:
@@ -207,7 +208,8 @@ def crosstable_view(report: Report, links: _Links, words: Words) -> list[View]:
             continue
         cells = []
         for line in p.rounds:
-            text = line.short(report.rank(line.opponent) if line.opponent else None)
+            text = line.short(report.rank(line.opponent) if line.opponent else None,
+                              words.marks)
             cells.append(View(text=text, kind=_cell_class(line.kind, line.mark),
                               title=titles.of(line)))
         out.append(View(rank=p.standing.rank, name=shown(p.name), href=links.card(p.name),
@@ -336,7 +338,8 @@ def build_site(report: Report, titles: Titles, fragment: bool = False,
         "pairings.html": render("pairings.html.j2", page="pairings", root="",
                                 rounds=rounds_view(report, links, words), **common),
         "crosstable.html": render("crosstable.html.j2", page="crosstable", root="",
-                                  rows=crosstable_view(report, links, words), **common),
+                                  rows=crosstable_view(report, links, words),
+                                  marks=legend_marks(titles.language), **common),
     }
     if fragment:
         return {("standings.html" if k == "index.html" else k): v for k, v in pages.items()}

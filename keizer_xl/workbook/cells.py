@@ -16,7 +16,7 @@ from keizer_xl.core.model import Entry, Game
 from keizer_xl.core.report import Report
 from keizer_xl.core.round import NextRound
 from keizer_xl.core.scoring import Standings
-from keizer_xl.i18n import say, translate
+from keizer_xl.i18n import crosstable_marks, legend_marks, say, translate
 from keizer_xl.i18n.names import local_name, local_setting, rest_word, withdrawn_name
 from keizer_xl.workbook.layout import CROSSTABLE, GROUP, PROGRESS, REPORT_SHEETS, Layout
 
@@ -221,9 +221,11 @@ def settings_cells(values: Sequence[tuple[str, str]], layout: Layout) -> dict[Ce
 
 def crosstable_cells(report: Report, language: str = "en") -> SheetRows:
     """The whole Crosstable sheet: a row per player, a column per round (`12w1`, `5b½`,
-    `bye`, `exc`, `club`, `—`), the score at the end, and what the marks mean below."""
+    `bye`, `exc`, `club`, `—`; German `12s1`, `spielfrei`, …), the score at the end, and
+    what the marks mean below."""
     rounds = report.after_round
     rank_, name_, score_ = (local_name(h, language) for h in ("Rank", "Name", "Score"))
+    own_marks = crosstable_marks(language)
     cells = SheetRows()
     cells.put(1, [rank_, name_, *range(1, rounds + 1), score_])
     rank = {p.name: p.standing.rank for p in report.players}.get  # `report.rank`, at hand
@@ -231,16 +233,18 @@ def crosstable_cells(report: Report, language: str = "en") -> SheetRows:
     for r, p in enumerate(report.players, start=2):
         values: list[CellValue] = [p.standing.rank, p.name]
         for line in p.rounds:
-            mark = line.short(rank(line.opponent) if line.opponent is not None else None)
+            mark = line.short(rank(line.opponent) if line.opponent is not None else None,
+                              own_marks)
             values.append(marks.setdefault(mark, mark) or None)
         values += [None] * (rounds + 2 - len(values))
         if p.standing.score is not None:
             values.append(shown(p.standing.score))
         cells.put(r, values)
     cells.put(len(report.players) + 3, [translate(
-        "After round {round}. Each round: the opponent's rank now, the colour (w, b) and the "
-        "result (1, ½, 0; + and - by forfeit); bye, exc (excused), club (club duty), — (absent "
-        "without excuse).", language).format(round=rounds)])
+        "After round {round}. Each round: the opponent's rank now, the colour ({white} white, "
+        "{black} black) and the result (1, ½, 0; + and - by forfeit); {bye} (bye), {excused} "
+        "(excused), {club} (club duty), — (absent without excuse).", language).format(
+            round=rounds, **legend_marks(language))])
     return cells
 
 

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from python_calamine import CalamineWorkbook
 
+from keizer_xl.core.settings import SETTINGS
+from keizer_xl.i18n.names import SETTING_TRANSLATIONS, local_name
 from keizer_xl.workbook.files import load
+from keizer_xl.workbook.template import build_template
 from keizer_xl.workbook.xlsx import CellValue, SheetEdit, save_edits
 from tests.conftest import run_cli
 from tests.seasons import make_book
@@ -77,6 +81,60 @@ def test_after_the_last_round_short_players_come_last(tmp_path: Path) -> None:
     assert missing.exit_code == 1
     assert "no player is in group 'C' (the Players column Group has A, B, Jeugd)" in \
         missing.output
+
+
+def test_below_minimum_drop_leaves_short_players_out(tmp_path: Path) -> None:
+    """LSV 1873's rule: after the last round a player below the minimum is not listed."""
+    path = book(tmp_path, ROUNDS, minimum_games=2, rounds_in_season=3, below_minimum="drop")
+    competition, _ = load(path)
+    standings = competition.standings()
+    played = {row.name: row.played for row in standings.rows}
+    kept = [n for n in standings.ranking if played[n] >= 2]
+    assert len(kept) == 4  # Carla and Fleur are short
+    result = run_cli("recalc", path)
+    assert result.exit_code == 0, result.output
+    grid = standings_sheet(path)
+    rows = grid[1:5]
+    assert [row[1] for row in rows] == kept
+    assert [row[0] for row in rows] == [1, 2, 3, 4]
+    listed = {row[1] for row in grid[1:] if row and len(row) > 1}
+    assert not {"Carla", "Fleur"} & listed
+    notes = [row[0] for row in grid[5:] if row and row[0]]
+    assert "* Minimum games" not in " ".join(str(n) for n in notes)
+    assert notes[-1] == ("Minimum games 2: after the season's 3 rounds, players who played "
+                         "fewer games are not listed.")
+    shown = run_cli("standings", path)
+    assert shown.exit_code == 0, shown.output
+    assert "Carla" not in shown.output and "Fleur" not in shown.output
+    assert "are not listed" in shown.output
+
+
+@pytest.mark.parametrize(("language", "words"), [("de", "nicht aufgeführt"),
+                                                   ("it", "non sono elencati")])
+def test_below_minimum_in_german_and_italian(tmp_path: Path, language: str,
+                                             words: str) -> None:
+    """The settings typed under their names in the workbook's language, the note in it."""
+    path = tmp_path / "club.xlsx"
+    build_template(path, PLAYERS, language=language)
+    names = list(SETTINGS)
+    local = SETTING_TRANSLATIONS[language]
+    rounds = {(r, c): value for r, row in enumerate(ROUNDS, start=2)
+              for c, value in enumerate(row, start=1) if value != ""}
+    chosen = {"Top value": 10, "Minimum games": 2, "Rounds in season": 3,
+              "Below minimum": "drop"}
+    save_edits(path, [
+        SheetEdit(local_name("Rounds", language), rounds),  # type: ignore[arg-type]
+        SheetEdit(local_name("Settings", language),
+                  {(names.index(k) + 2, 2): v for k, v in chosen.items()})], backup=False)
+    grid = CalamineWorkbook.from_path(str(path)).get_sheet_by_name(
+        local_name("Settings", language)).to_python()
+    assert grid[names.index("Below minimum") + 1][0] == local["Below minimum"]
+    result = run_cli("recalc", path)
+    assert result.exit_code == 0, result.output
+    shown = run_cli("standings", path)
+    assert shown.exit_code == 0, shown.output
+    assert "Carla" not in shown.output and "Fleur" not in shown.output
+    assert words in shown.output, shown.output
 
 
 def test_before_the_last_round_nothing_moves(tmp_path: Path) -> None:

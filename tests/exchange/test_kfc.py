@@ -286,3 +286,113 @@ def test_the_command_says_where_keizerforclubs_differs(tmp_path: Path) -> None:
     assert "retired after round 5, the last so far: Hermes" in made.output
     left = {row["Name"]: row["Left"] for row in sheet(tmp_path / "club.xlsx", "Players")}
     assert (left["Hermes"], left["Verdandi"]) == (5, 4)
+
+
+# -- files as they come: adjourned games, a locked file, no players, a late starter --------
+
+
+def german(config: Sequence[tuple[str, str | None, float | None]]
+           ) -> list[tuple[str, str | None, float | None]]:
+    return [(key, "DE" if key == "LANGCODE" else text, value) for key, text, value in config]
+
+
+@pytest.mark.parametrize(("code", "adjourned", "no_result"), [
+    ("DE", "Runde 2, Brett 3 (Eva – Hans) ist vertagt",
+     "Runde 3, Brett 1 (Anna – Dirk) hat kein Ergebnis"),
+    ("IT", "turno 2, scacchiera 3 (Eva – Hans) è sospesa",
+     "turno 3, scacchiera 1 (Anna – Dirk) non ha risultato")])
+def test_an_earlier_game_without_a_result_comes_in_as_keizerforclubs_counts_it(
+        tmp_path: Path, code: str, adjourned: str, no_result: str) -> None:
+    """Adjourned (11) is one of KeizerForClubs' "drawish" results: a draw; no result (0)
+    earns neither player anything, as `--` does with preset kfc. Each game is named, in the
+    file's language, and the rest comes in."""
+    pairings = [row if row[:2] != (2, 3) else (2, 3, 5, 8, 11) for row in SMALL_PAIRINGS]
+    pairings = [row if row[:2] != (3, 1) else (3, 1, 1, 4, 0) for row in pairings]
+    config = [(key, code if key == "LANGCODE" else text, value)
+              for key, text, value in SMALL_CONFIG]
+    source = tournament(tmp_path / "Herbst.s3db", SMALL_PLAYERS, pairings, config)
+    book = tmp_path / "herbst.xlsx"
+    made = run_cli("new", book, "--from", source)
+    assert made.exit_code == 0, made.output
+    assert adjourned in made.output and no_result in made.output, made.output
+    assert "adjourned" not in made.output and "has no result" not in made.output
+    assert language_of(read_grids(book)) == code.lower()
+    rounds = {(r["Round"], r["Board"]): r["Result"] for r in sheet(book, "Rounds")}
+    assert (rounds[(2, 3)], rounds[(3, 1)]) == ("½-½", "--")
+    assert rounds[(3, 2)] == "½-½" and rounds[(1, 1)] == "1-0"  # the rest as it was
+    recalc = run_cli("recalc", book)
+    assert recalc.exit_code == 0, recalc.output
+    # -- earns Anna and Dirk nothing in round 3: what is left of their score is their own
+    # value and their other rounds, as KeizerForClubs counts them
+    competition, _ = load(book)
+    standings = competition.standings()
+    third = {row.name: row.rounds[2] for row in standings.rows if row.terms}
+    assert third["Anna"] == 0 and third["Dirk"] == 0
+    assert third["Bram"] != 0
+
+
+def test_a_locked_file_says_keizerforclubs_may_have_it_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from keizer_xl.exchange import kfcfiles
+
+    monkeypatch.setattr(kfcfiles, "LOCK_WAIT", 0.05)
+    source = example(tmp_path)
+    with closing(sqlite3.connect(source, isolation_level=None)) as writer:
+        writer.execute("BEGIN EXCLUSIVE")  # as KeizerForClubs holds it while it writes
+        refused(tmp_path, source, "the file is locked; KeizerForClubs may still have it open")
+        writer.execute("ROLLBACK")
+    german_file = tournament(tmp_path / "offen.s3db", SMALL_PLAYERS, SMALL_PAIRINGS,
+                             german(SMALL_CONFIG))
+    with closing(sqlite3.connect(german_file, isolation_level=None)) as writer:
+        writer.execute("BEGIN EXCLUSIVE")
+        refused(tmp_path, german_file, "die Datei ist gesperrt; KeizerForClubs hat sie "
+                                       "vielleicht noch geöffnet")
+        writer.execute("ROLLBACK")
+
+
+def test_a_file_without_players_says_so_in_its_language(tmp_path: Path) -> None:
+    source = tournament(tmp_path / "leer.s3db", [], [], german(SMALL_CONFIG))
+    refused(tmp_path, source, "das Turnier hat keine Spieler")
+    italian = tournament(tmp_path / "vuoto.s3db", [], [],
+                         [(k, "IT" if k == "LANGCODE" else t, v) for k, t, v in SMALL_CONFIG])
+    refused(tmp_path, italian, "il torneo non ha giocatori")
+    english = tournament(tmp_path / "empty.s3db", [], [], SMALL_CONFIG)
+    refused(tmp_path, english, "the tournament has no players; enter them in KeizerForClubs")
+    # players who all retired before they played leave none either
+    gone = tournament(tmp_path / "gone.s3db", [(1, "Anna", 2000, 9), (2, "Bram", 1900, 10)],
+                      [], SMALL_CONFIG)
+    refused(tmp_path, gone, "the tournament has no players")
+
+
+def kfc_top_value(players: int, ratio: float = 3) -> int:
+    """KeizerForClubs' value of the first place (RankingCalculator.FirstStartPtsInner):
+    Convert.ToInt32((N - 1) × ratio / (ratio - 1)), halves to even, N every player not
+    retired, a late starter included."""
+    return round((players - 1) * ratio / (ratio - 1))
+
+
+def test_a_late_starter_counts_for_the_top_value_from_round_one(tmp_path: Path) -> None:
+    """KeizerForClubs counts every player who has not retired, a late starter too, so 11
+    players give 15 after round 1 (the 10 who played would give 14), and his rounds before
+    he starts earn the unexcused share of his own value."""
+    players = [(i, f"Spieler {i}", 2100 - 50 * i, 1) for i in range(1, 12)]
+    pairings: list[tuple[int, int, int, int, int | None]] = [  # Spieler 11 starts in round 3
+        (1, 1, 1, 2, 1), (1, 2, 3, 4, 2), (1, 3, 5, 6, 3), (1, 4, 7, 8, 1), (1, 5, 9, 10, 2),
+        (1, 101, 11, -1, 12),
+        (2, 1, 1, 3, 2), (2, 2, 2, 4, 1), (2, 3, 5, 7, 3), (2, 4, 6, 8, 2), (2, 5, 9, 10, 1),
+        (2, 101, 11, -1, 12)]
+    config = [*german(SMALL_CONFIG[:1]), ("BONUS.Excused", None, 40.0),
+              ("BONUS.Unexcused", None, 20.0)]
+    source = tournament(tmp_path / "spaet.s3db", players, pairings, config)
+    book = tmp_path / "spaet.xlsx"
+    made = run_cli("new", book, "--from", source)
+    assert made.exit_code == 0, made.output
+    assert kfc_top_value(11) == 15 and kfc_top_value(10) == 14
+    competition, _ = load(book)
+    after_one = competition.standings(1)
+    assert after_one.top_value == kfc_top_value(11)
+    assert competition.standings(2).top_value == kfc_top_value(11)
+    late = next(row for row in after_one.rows if row.name == "Spieler 11")
+    assert late.score is not None and late.rounds[0] == Fraction(20, 100) * late.value
+    assert sheet(book, "Standings")[0]["Value"] == 15
+    assert {row["Name"]: row["Joined"] for row in sheet(book, "Players")}["Spieler 11"] == 3
