@@ -302,10 +302,29 @@ def write(book: Any, edits: list[SheetCells]) -> None:
                 sheet.clear_contents()
                 changed = True
             for (row, column), values in blocks(edit.cells, fill_gaps=edit.clear):
-                sheet.range((row, column)).value = values
+                _set_values(sheet, row, column, values)
                 changed = True
         except Exception as exc:
             raise _WriteFailed(edit.sheet, changed, exc) from exc
+
+
+_PLAIN = (str, int, float)  # what a cell holds that every engine writes as it is
+
+
+def _set_values(sheet: Any, row: int, column: int, values: list[list[Any]]) -> None:
+    """`range.value = values` for the block whose top left is (row, column), the same
+    write. In xlwings Lite (the remote engine) the values go straight into the action:
+    xlwings' conversion pipeline, which checks every cell and recomputes the range from the
+    whole sheet's values, took half of a click there. Each value is what that pipeline would
+    send: None as "", anything but plain text and numbers through xlwings' own cleaning."""
+    if sheet.book.app.engine.name != "remote":
+        sheet.range((row, column)).value = values
+        return
+    clean = sheet.book.app.engine.impl.prepare_xl_data_element
+    rows = [[v if type(v) in _PLAIN and v == v else "" if v is None else clean(v, {})
+             for v in line] for line in values]
+    bottom, right = row + len(rows) - 1, column + len(rows[0]) - 1
+    sheet.range((row, column), (bottom, right)).raw_value = rows
 
 
 def blocks(cells: Mapping[Cell, CellValue], fill_gaps: bool = False) -> list[Block]:
@@ -319,21 +338,21 @@ def blocks(cells: Mapping[Cell, CellValue], fill_gaps: bool = False) -> list[Blo
     """
     if not cells:
         return []
+    rows_of: dict[int, set[int]] = {}  # column -> the rows written in it
+    for r, c in cells:
+        rows_of.setdefault(c, set()).add(r)
     if fill_gaps:
-        groups = [list(cells)]
+        rows = set[int]().union(*rows_of.values())
+        rectangles = [(min(rows), min(rows_of), max(rows), max(rows_of))]
     else:
-        groups = []
-        for cols in _runs({c for _, c in cells}):
-            rows = {r for r, c in cells if cols[0] <= c <= cols[-1]}
-            for run in _runs(rows):
-                groups.append([(r, c) for r in run for c in cols])
-    out: list[Block] = []
-    for group in groups:
-        top, left = min(r for r, _ in group), min(c for _, c in group)
-        bottom, right = max(r for r, _ in group), max(c for _, c in group)
-        out.append(((top, left), [[cells.get((r, c)) for c in range(left, right + 1)]
-                                  for r in range(top, bottom + 1)]))
-    return out
+        rectangles = []
+        for cols in _runs(set(rows_of)):
+            for run in _runs(set[int]().union(*(rows_of[c] for c in cols))):
+                rectangles.append((run[0], cols[0], run[-1], cols[-1]))
+    get = cells.get
+    return [((top, left), [[get((r, c)) for c in range(left, right + 1)]
+                           for r in range(top, bottom + 1)])
+            for top, left, bottom, right in rectangles]
 
 
 def _runs(numbers: set[int]) -> list[list[int]]:

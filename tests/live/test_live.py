@@ -530,6 +530,24 @@ def test_blocks_cover_only_written_columns() -> None:
     assert live.blocks({}) == []
 
 
+def test_a_block_goes_into_the_action_as_xlwings_own_write_puts_it(xw: Any) -> None:
+    """In Lite the values skip xlwings' conversion (for speed): the action must be the one
+    `range.value = values` makes, for every kind of value a cell can be given."""
+    import numpy as np
+
+    values: list[list[Any]] = [
+        ["text", 3, 2.5, None, True],
+        [float("nan"), np.int64(7), np.float64(0.5), dt.date(2026, 1, 9),
+         dt.datetime(2026, 1, 9, 19, 30)],
+        ["", 0, -1.0, "=A1", None]]
+    ours, xlwings_own = (xw.Book(json=Excel({"Rounds": [["a"]]}).json()) for _ in range(2))
+    live._set_values(ours.sheets["Rounds"], 4, 2, values)
+    xlwings_own.sheets["Rounds"].range((4, 2)).value = values
+    made = [json.loads(json.dumps(book.json()))["actions"] for book in (ours, xlwings_own)]
+    assert made[0] == made[1]
+    assert made[0][0]["values"][1][0] == ""  # the NaN, emptied as xlwings empties it
+
+
 @pytest.mark.programs  # a fresh Python measures the import
 def test_import_stays_light() -> None:
     """Every button click starts Python afresh: `import keizer_xl` must not load pandas,
