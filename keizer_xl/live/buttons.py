@@ -263,13 +263,28 @@ def _grid(sheet: Any) -> list[list[object]]:
             "(and any formatting) and try again.", sheet=sheet.name,
             cell=f"{column_letters(right)}{bottom}", rows=f"{rows:,}",
             columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}"))
-    # error values (#N/A) as the words Excel shows, not as blanks: the checks name them
-    values = used.options(ndim=2, err_to_str=True).value
+    values = _values(used)
     grid: list[list[object]] = [[] for _ in range(top - 1)]
     pad: list[object] = [None] * (left - 1)
     grid.extend([*pad, *(CellError(v) if type(v) is str and v in ERROR_VALUES else v
                          for v in row)] for row in values)
     return grid
+
+
+def _values(used: Any) -> list[list[object]]:
+    """The range's values, error values (#N/A) as the words Excel shows, not as blanks: the
+    checks name them. In xlwings Lite (the remote engine) they come from the add-in's JSON,
+    from which xlwings' reading only makes "" into None and a date's ISO text into a
+    datetime, one cell at a time through its converters: a sixth of a click. Where no text
+    could be a date, that is done here in one go; otherwise xlwings reads them."""
+    if used.sheet.book.app.engine.name == "remote":
+        raw = used.raw_value
+        if all(isinstance(row, (list, tuple)) for row in raw) and not any(
+                type(v) is str and (v[:1].isdigit() or v[:1] == "-") and "T" in v
+                for row in raw for v in row):
+            return [[None if v == "" else v for v in row] for row in raw]
+    values: list[list[object]] = used.options(ndim=2, err_to_str=True).value
+    return values
 
 
 _ADDRESS = re.compile(r"\$?([A-Za-z]+)\$?(\d+)")

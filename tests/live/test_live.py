@@ -548,6 +548,20 @@ def test_a_block_goes_into_the_action_as_xlwings_own_write_puts_it(xw: Any) -> N
     assert made[0][0]["values"][1][0] == ""  # the NaN, emptied as xlwings empties it
 
 
+def test_a_sheet_is_read_as_xlwings_own_reading_reads_it(xw: Any) -> None:
+    """In Lite the values are taken from the add-in's JSON directly (for speed) unless a
+    text could be a date: either way they must be what xlwings' own reading gives."""
+    plain: list[list[Any]] = [
+        ["Name", "Rating", "", "Present"], ["Anna", 1800, "#N/A", "x"],
+        ["2 Bram", 1700.5, True, ""], ["-Tom", 0, "#DIV/0!", "T 12:30"]]
+    dated = [*plain, ["2026-01-09T19:30:00Z", "2026-01-10T00:00:00Z", "", ""]]
+    for rows in (plain, dated):
+        book = xw.Book(json=Excel({"Players": rows}).json())
+        used = book.sheets["Players"].used_range
+        assert live._values(used) == used.options(ndim=2, err_to_str=True).value
+    assert isinstance(live._values(used)[-1][0], dt.datetime)
+
+
 @pytest.mark.programs  # a fresh Python measures the import
 def test_import_stays_light() -> None:
     """Every button click starts Python afresh: `import keizer_xl` must not load pandas,
