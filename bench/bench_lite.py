@@ -2,8 +2,10 @@
 a test).
 
 Lite runs Python inside Excel with Pyodide (CPython built for WebAssembly); the tests run
-that Pyodide in node (.ci/pyodide-setup makes it ready), and so does this bench. Lite
-starts its Python and loads xlwings once, when its task pane opens, so what a click costs
+that Pyodide in node (.ci/pyodide-setup makes it ready), and so does this bench, in Pyodide
+0.27.7: the numpy and pandas of Pyodide 314, which current Lite runs, cannot be had here
+(docs/lite.md). Lite starts its Python and loads xlwings once, when it starts (by itself
+once the workbook is saved, or when its pane opens), so what a click costs
 is the script's own time: the book built from the add-in's JSON, the work, the actions
 back (`lite_click.py`). Warm is any click after the first; first is importing main.py
 (keizer_xl's first import) and the first click, which imports what the work needs on its
