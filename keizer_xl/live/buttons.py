@@ -364,9 +364,16 @@ def blocks(cells: Mapping[Cell, CellValue], fill_gaps: bool = False) -> list[Blo
         for cols in _runs(set(rows_of)):
             for run in _runs(set[int]().union(*(rows_of[c] for c in cols))):
                 rectangles.append((run[0], cols[0], run[-1], cols[-1]))
-    get = cells.get
-    return [((top, left), [[get((r, c)) for c in range(left, right + 1)]
-                           for r in range(top, bottom + 1)])
+    from keizer_xl.workbook.cells import SheetRows
+
+    if isinstance(cells, SheetRows):  # its rows are lists already: a slice of each
+        def line(r: int, left: int, right: int) -> list[Any]:
+            part = cells.rows.get(r, [])[left - 1:right]
+            return part + [None] * (right - left + 1 - len(part))
+    else:
+        def line(r: int, left: int, right: int) -> list[Any]:
+            return [cells.get((r, c)) for c in range(left, right + 1)]
+    return [((top, left), [line(r, left, right) for r in range(top, bottom + 1)])
             for top, left, bottom, right in rectangles]
 
 

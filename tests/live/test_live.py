@@ -528,6 +528,14 @@ def test_blocks_cover_only_written_columns() -> None:
     assert live.blocks({(1, 1): "x", (4, 3): 2}, fill_gaps=True) == [
         ((1, 1), [["x", None, None], [None] * 3, [None] * 3, [None, None, 2]])]
     assert live.blocks({}) == []
+    from keizer_xl.workbook.cells import SheetRows
+
+    rows = SheetRows()  # the report sheets' cells, kept row by row: the same rectangles
+    rows.put(5, [1, 3, "A"])
+    rows.put(6, [1, None, "B", None, "bye"])
+    rows.put(9, [7], column=4)
+    for fill_gaps in (False, True):
+        assert live.blocks(rows, fill_gaps) == live.blocks(dict(rows.items()), fill_gaps)
 
 
 def test_a_block_goes_into_the_action_as_xlwings_own_write_puts_it(xw: Any) -> None:
