@@ -58,7 +58,8 @@ BUTTONS = (("Pair next round", ROUNDS - 1, "pair_next_round"),
            ("Recalculate", ROUNDS, "recalculate"))
 
 
-def season_grids(rounds: int, seed: int = 1) -> dict[str, list[list[Any]]]:
+def season_grids(rounds: int, seed: int = 1, players: int = PLAYERS
+                 ) -> dict[str, list[list[Any]]]:
     """The club workbook after `rounds` complete rounds, read back as grids, with the
     Present column set for the next round."""
     from python_calamine import CalamineWorkbook
@@ -67,8 +68,8 @@ def season_grids(rounds: int, seed: int = 1) -> dict[str, list[list[Any]]]:
 
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
-        path = season_book(Path(folder) / "club.xlsx", club_season(PLAYERS, rounds, seed),
-                           {"Top value": round(1.5 * (PLAYERS - 1))}, present=0.8)
+        path = season_book(Path(folder) / "club.xlsx", club_season(players, rounds, seed),
+                           {"Top value": round(1.5 * (players - 1))}, present=0.8)
         book = CalamineWorkbook.from_path(str(path))
         grids = {name: book.get_sheet_by_name(name).to_python(skip_empty_area=False)
                  for name in book.sheet_names}

@@ -262,13 +262,28 @@ def _grid(sheet: Any) -> list[list[object]]:
             "(and any formatting) and try again.", sheet=sheet.name,
             cell=f"{column_letters(right)}{bottom}", rows=f"{rows:,}",
             columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}"))
-    # error values (#N/A) as the words Excel shows, not as blanks: the checks name them
-    values = used.options(ndim=2, err_to_str=True).value
+    values = _values(used)
     grid: list[list[object]] = [[] for _ in range(top - 1)]
     pad: list[object] = [None] * (left - 1)
     grid.extend([*pad, *(CellError(v) if type(v) is str and v in ERROR_VALUES else v
                          for v in row)] for row in values)
     return grid
+
+
+def _values(used: Any) -> list[list[object]]:
+    """The range's values, error values (#N/A) as the words Excel shows, not as blanks: the
+    checks name them. In xlwings Lite (the remote engine) they come from the add-in's JSON,
+    from which xlwings' reading only makes "" into None and a date's ISO text into a
+    datetime, one cell at a time through its converters: a sixth of a click. Where no text
+    could be a date, that is done here in one go; otherwise xlwings reads them."""
+    if used.sheet.book.app.engine.name == "remote":
+        raw = used.raw_value
+        if all(isinstance(row, (list, tuple)) for row in raw) and not any(
+                type(v) is str and (v[:1].isdigit() or v[:1] == "-") and "T" in v
+                for row in raw for v in row):
+            return [[None if v == "" else v for v in row] for row in raw]
+    values: list[list[object]] = used.options(ndim=2, err_to_str=True).value
+    return values
 
 
 _ADDRESS = re.compile(r"\$?([A-Za-z]+)\$?(\d+)")
@@ -300,10 +315,29 @@ def write(book: Any, edits: list[SheetCells]) -> None:
                 sheet.clear_contents()
                 changed = True
             for (row, column), values in blocks(edit.cells, fill_gaps=edit.clear):
-                sheet.range((row, column)).value = values
+                _set_values(sheet, row, column, values)
                 changed = True
         except Exception as exc:
             raise _WriteFailed(edit.sheet, changed, exc) from exc
+
+
+_PLAIN = (str, int, float)  # what a cell holds that every engine writes as it is
+
+
+def _set_values(sheet: Any, row: int, column: int, values: list[list[Any]]) -> None:
+    """`range.value = values` for the block whose top left is (row, column), the same
+    write. In xlwings Lite (the remote engine) the values go straight into the action:
+    xlwings' conversion pipeline, which checks every cell and recomputes the range from the
+    whole sheet's values, took half of a click there. Each value is what that pipeline would
+    send: None as "", anything but plain text and numbers through xlwings' own cleaning."""
+    if sheet.book.app.engine.name != "remote":
+        sheet.range((row, column)).value = values
+        return
+    clean = sheet.book.app.engine.impl.prepare_xl_data_element
+    rows = [[v if type(v) in _PLAIN and v == v else "" if v is None else clean(v, {})
+             for v in line] for line in values]
+    bottom, right = row + len(rows) - 1, column + len(rows[0]) - 1
+    sheet.range((row, column), (bottom, right)).raw_value = rows
 
 
 def blocks(cells: Mapping[Cell, CellValue], fill_gaps: bool = False) -> list[Block]:
@@ -317,21 +351,28 @@ def blocks(cells: Mapping[Cell, CellValue], fill_gaps: bool = False) -> list[Blo
     """
     if not cells:
         return []
+    rows_of: dict[int, set[int]] = {}  # column -> the rows written in it
+    for r, c in cells:
+        rows_of.setdefault(c, set()).add(r)
     if fill_gaps:
-        groups = [list(cells)]
+        rows = set[int]().union(*rows_of.values())
+        rectangles = [(min(rows), min(rows_of), max(rows), max(rows_of))]
     else:
-        groups = []
-        for cols in _runs({c for _, c in cells}):
-            rows = {r for r, c in cells if cols[0] <= c <= cols[-1]}
-            for run in _runs(rows):
-                groups.append([(r, c) for r in run for c in cols])
-    out: list[Block] = []
-    for group in groups:
-        top, left = min(r for r, _ in group), min(c for _, c in group)
-        bottom, right = max(r for r, _ in group), max(c for _, c in group)
-        out.append(((top, left), [[cells.get((r, c)) for c in range(left, right + 1)]
-                                  for r in range(top, bottom + 1)]))
-    return out
+        rectangles = []
+        for cols in _runs(set(rows_of)):
+            for run in _runs(set[int]().union(*(rows_of[c] for c in cols))):
+                rectangles.append((run[0], cols[0], run[-1], cols[-1]))
+    from keizer_xl.workbook.cells import SheetRows
+
+    if isinstance(cells, SheetRows):  # its rows are lists already: a slice of each
+        def line(r: int, left: int, right: int) -> list[Any]:
+            part = cells.rows.get(r, [])[left - 1:right]
+            return part + [None] * (right - left + 1 - len(part))
+    else:
+        def line(r: int, left: int, right: int) -> list[Any]:
+            return [cells.get((r, c)) for c in range(left, right + 1)]
+    return [((top, left), [line(r, left, right) for r in range(top, bottom + 1)])
+            for top, left, bottom, right in rectangles]
 
 
 def _runs(numbers: set[int]) -> list[list[int]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import ItemsView, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from keizer_xl.core.messages import Message, msg
 from keizer_xl.core.model import Entry, Game
@@ -54,6 +54,16 @@ class SheetRows(Mapping[Cell, CellValue]):
         if value is None:
             raise KeyError(cell)
         return value
+
+    def get(self, cell: Cell, default: Any = None) -> Any:
+        """As `self[cell]`, None when empty: without a KeyError raised and caught for every
+        empty cell (a click in xlwings Lite asks for each cell of the blocks it writes)."""
+        values = self.rows.get(cell[0])
+        if values is not None and 0 < cell[1] <= len(values):
+            value = values[cell[1] - 1]
+            if value is not None:
+                return value
+        return default
 
     def __iter__(self) -> Iterator[Cell]:
         return (cell for cell, _ in self.items())

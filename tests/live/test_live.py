@@ -528,6 +528,46 @@ def test_blocks_cover_only_written_columns() -> None:
     assert live.blocks({(1, 1): "x", (4, 3): 2}, fill_gaps=True) == [
         ((1, 1), [["x", None, None], [None] * 3, [None] * 3, [None, None, 2]])]
     assert live.blocks({}) == []
+    from keizer_xl.workbook.cells import SheetRows
+
+    rows = SheetRows()  # the report sheets' cells, kept row by row: the same rectangles
+    rows.put(5, [1, 3, "A"])
+    rows.put(6, [1, None, "B", None, "bye"])
+    rows.put(9, [7], column=4)
+    for fill_gaps in (False, True):
+        assert live.blocks(rows, fill_gaps) == live.blocks(dict(rows.items()), fill_gaps)
+
+
+def test_a_block_goes_into_the_action_as_xlwings_own_write_puts_it(xw: Any) -> None:
+    """In Lite the values skip xlwings' conversion (for speed): the action must be the one
+    `range.value = values` makes, for every kind of value a cell can be given."""
+    import numpy as np
+
+    values: list[list[Any]] = [
+        ["text", 3, 2.5, None, True],
+        [float("nan"), np.int64(7), np.float64(0.5), dt.date(2026, 1, 9),
+         dt.datetime(2026, 1, 9, 19, 30)],
+        ["", 0, -1.0, "=A1", None]]
+    ours, xlwings_own = (xw.Book(json=Excel({"Rounds": [["a"]]}).json()) for _ in range(2))
+    live._set_values(ours.sheets["Rounds"], 4, 2, values)
+    xlwings_own.sheets["Rounds"].range((4, 2)).value = values
+    made = [json.loads(json.dumps(book.json()))["actions"] for book in (ours, xlwings_own)]
+    assert made[0] == made[1]
+    assert made[0][0]["values"][1][0] == ""  # the NaN, emptied as xlwings empties it
+
+
+def test_a_sheet_is_read_as_xlwings_own_reading_reads_it(xw: Any) -> None:
+    """In Lite the values are taken from the add-in's JSON directly (for speed) unless a
+    text could be a date: either way they must be what xlwings' own reading gives."""
+    plain: list[list[Any]] = [
+        ["Name", "Rating", "", "Present"], ["Anna", 1800, "#N/A", "x"],
+        ["2 Bram", 1700.5, True, ""], ["-Tom", 0, "#DIV/0!", "T 12:30"]]
+    dated = [*plain, ["2026-01-09T19:30:00Z", "2026-01-10T00:00:00Z", "", ""]]
+    for rows in (plain, dated):
+        book = xw.Book(json=Excel({"Players": rows}).json())
+        used = book.sheets["Players"].used_range
+        assert live._values(used) == used.options(ndim=2, err_to_str=True).value
+    assert isinstance(live._values(used)[-1][0], dt.datetime)
 
 
 @pytest.mark.programs  # a fresh Python measures the import

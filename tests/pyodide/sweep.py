@@ -46,8 +46,8 @@ def main(distributions: list[str]) -> None:
             installed[distribution] = importlib.metadata.version(distribution)
         except importlib.metadata.PackageNotFoundError:
             installed[distribution] = None
-    print(json.dumps({"platform": sys.platform, "modules": names, "failed": failed,
-                      "installed": installed}))
+    print(json.dumps({"platform": sys.platform, "python": sys.version.split()[0],
+                      "modules": names, "failed": failed, "installed": installed}))
 
 
 if __name__ == "__main__":

@@ -126,3 +126,18 @@ def test_libreoffice_draws_the_progress_chart(tmp_path: Path) -> None:
         pixels = np.asarray(image.convert("RGB")).astype(int)
         coloured = int(((pixels.max(axis=2) - pixels.min(axis=2)) > 80).sum())
     assert coloured > 300, "the chart's lines are missing"
+
+
+def test_sheet_rows_answer_get_as_the_dict_of_their_cells() -> None:
+    """`SheetRows.get` skips Mapping's KeyError path (for speed); it must answer as the
+    plain dict of the same cells, inside a row, past its end, in an empty row or column."""
+    from keizer_xl.workbook.cells import SheetRows
+
+    rows = SheetRows()
+    rows.put(2, ["a", None, 3])
+    rows.put(4, [0.5], column=3)
+    plain = dict(rows.items())
+    assert plain == {(2, 1): "a", (2, 3): 3, (4, 3): 0.5}
+    for cell in [(r, c) for r in range(6) for c in range(6)]:
+        assert rows.get(cell) == plain.get(cell), cell
+        assert rows.get(cell, "empty") == plain.get(cell, "empty"), cell
