@@ -187,8 +187,16 @@ def check(file: Path) -> None:
     speak(file)
     competition, outcome = perform(lambda: workbook.inspect(file))
     season = competition.season
-    say(t("{file}: no problems found ({count} players, {rounds} rounds).", file=file,
-          count=len(season.players), rounds=season.last_round))
+    values = {"file": file, "count": len(season.players), "rounds": season.last_round,
+              "warnings": len(outcome.standings.cautions)}
+    if not values["warnings"]:
+        say(t("{file}: no problems found ({count} players, {rounds} rounds).", **values))
+    elif values["warnings"] == 1:  # first the count, never "no problems" above a warning
+        say(t("{file}: 1 warning, below; nothing refused ({count} players, {rounds} "
+              "rounds).", **values))
+    else:
+        say(t("{file}: {warnings} warnings, below; nothing refused ({count} players, "
+              "{rounds} rounds).", **values))
     for line in outcome.notes:
         note(line)
     _warn(outcome)

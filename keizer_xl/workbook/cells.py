@@ -229,7 +229,8 @@ def crosstable_cells(report: Report, language: str = "en") -> SheetRows:
     rank = {p.name: p.standing.rank for p in report.players}.get  # `report.rank`, at hand
     marks: dict[str, str] = {}  # each mark once: a season repeats them a million times
     for r, p in enumerate(report.players, start=2):
-        values: list[CellValue] = [p.standing.rank, p.name]
+        name = withdrawn_name(p.name, language) if report.withdrawn(p.name) else p.name
+        values: list[CellValue] = [p.standing.rank, name]
         for line in p.rounds:
             mark = line.short(rank(line.opponent) if line.opponent is not None else None)
             values.append(marks.setdefault(mark, mark) or None)
@@ -253,7 +254,8 @@ def progress_cells(report: Report, language: str = "en") -> SheetRows:
                     *range(1, report.after_round + 1)])
     places = list(range(len(report.players) + 1))  # each rank once, not once a cell
     for r, p in enumerate(report.players, start=top + 1):
-        cells.put(r, [p.standing.rank, p.name,
+        name = withdrawn_name(p.name, language) if report.withdrawn(p.name) else p.name
+        cells.put(r, [p.standing.rank, name,
                       *[None if rank is None else places[rank] if rank < len(places) else rank
                         for rank in p.ranks]])
     return cells

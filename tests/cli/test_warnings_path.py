@@ -20,11 +20,11 @@ PLAYERS = [{"Name": n, "Rating": r, "Present": "" if n == "Dirk" else "x"} for n
 SEASON = [
     [1, 1, "Anna", "Bram", "1-0"], [1, 2, "Anaïs", "Cor", "½-½"], [1, 3, "Dirk", "Eva", "0-1"],
     [2, 1, "Anna", "Anaïs", "1-0"], [2, 2, "Bram", "Eva", "0-1"],
-    [2, None, "Dirk", None, "excused"], [2, None, "Cor", None, "excused"],
+    [2, None, "Dirk", None, "unexcused"], [2, None, "Cor", None, "excused"],
     [3, 1, "Anna", "Cor", "½-½"], [3, 2, "anais", "Bram", "1-0"],  # row 10: no accent
-    [3, None, "Eva", None, "bye"], [3, None, "Dirk", None, "excused"],
+    [3, None, "Eva", None, "bye"], [3, None, "Dirk", None, "unexcused"],
     [4, 1, "Cor", "Anna", "0-1"], [4, 2, "Anaïs", "Bram", "½-½"],
-    [4, None, "Eva", None, "bye"], [4, None, "Dirk", None, "excused"],  # row 15: bye again
+    [4, None, "Eva", None, "bye"], [4, None, "Dirk", None, "unexcused"],  # row 15: bye again
 ]
 
 
