@@ -289,11 +289,16 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
 
         click.echo(report_text(report, titles), nl=False)
     if pdf:
-        from keizer_xl.publish.pdf import write_pdfs
+        from keizer_xl.publish.pdf import unprintable, write_pdfs
 
         written = perform(lambda: write_pdfs(report, titles, folder))
         say(t("Wrote {files}: A4, ready to print.", files=t(" and ").join(
             str(p) for p in written)))
+        lacking = unprintable(report)
+        if lacking:
+            note(t("no font on this computer has every letter of {names}: the PDFs show "
+                   "those letters as empty boxes. Install a font that has them (such as "
+                   "Noto Sans CJK) and publish again.", names=", ".join(lacking)))
     if fragment or not (as_text or pdf):
         from keizer_xl.publish.site import build_site, write_site
 
