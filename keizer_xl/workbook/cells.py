@@ -109,7 +109,8 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
                     short: frozenset[str] = frozenset(), language: str = "en",
                     report: Report | None = None
                     ) -> SheetRows:
-    """The whole Standings sheet: headers, one row per ranked player, and a note below.
+    """The whole Standings sheet: headers, one row per ranked player, and a note below;
+    never the warnings, which are told to the secretary and would print on the notice board.
 
     With `groups` (some players have one) a Group column follows Own; the players listed
     last for too few games (`short`, see core.final) have their rank marked `*`. With the
@@ -146,10 +147,8 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
         cells.put(r, values)
     note_row = len(standings.rows) + 3
     cells.put(note_row, [say(standings_note(standings), language)])
-    lines = [standings.note] if standings.note else []
-    lines += [msg("Warning: {caution}", caution=line) for line in standings.cautions]
-    for n, line in enumerate(lines, start=note_row + 1):
-        cells.put(n, [say(line, language)])
+    if standings.note:  # the warnings are the secretary's (terminal, button message), not
+        cells.put(note_row + 1, [say(standings.note, language)])  # the notice board's
     return cells
 
 
