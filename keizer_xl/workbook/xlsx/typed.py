@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from pathlib import PurePath
 
-_PLAIN = frozenset("-_./\\:+,=@")  # characters no shell splits on or changes
+_PLAIN = frozenset("-_./\\:+,=@%")  # characters no shell splits on or changes
 
 
 def typed(file: PurePath | str) -> str:
@@ -18,10 +18,10 @@ def typed(file: PurePath | str) -> str:
     split on or change (`keizer-xl pair "Interne 2025-26.xlsx"`), as it is otherwise.
     Double quotes work alike in the Windows command prompt, PowerShell and the shells of
     macOS and Linux; a name with a character that is special even inside them (`"`, `$`,
-    a backquote, `!`, `%`) is quoted as the shells of macOS and Linux want."""
+    a backquote, `!`) is quoted as the shells of macOS and Linux want."""
     name = str(file)
     if name and all(ch.isalnum() or ch in _PLAIN for ch in name):
         return name
-    if not set(name) & set('"$`!%'):
+    if not set(name) & set('"$`!'):
         return f'"{name}"'
     return shlex.quote(name)
