@@ -190,8 +190,16 @@ def check(file: Path) -> None:
     speak(file)
     competition, outcome = perform(lambda: workbook.inspect(file))
     season = competition.season
-    say(t("{file}: no problems found ({count} players, {rounds} rounds).", file=file,
-          count=len(season.players), rounds=season.last_round))
+    values = {"file": file, "count": len(season.players), "rounds": season.last_round,
+              "warnings": len(outcome.standings.cautions)}
+    if not values["warnings"]:
+        say(t("{file}: no problems found ({count} players, {rounds} rounds).", **values))
+    elif values["warnings"] == 1:  # first the count, never "no problems" above a warning
+        say(t("{file}: 1 warning, below; nothing refused ({count} players, {rounds} "
+              "rounds).", **values))
+    else:
+        say(t("{file}: {warnings} warnings, below; nothing refused ({count} players, "
+              "{rounds} rounds).", **values))
     for line in outcome.notes:
         note(line)
     _warn(outcome)
@@ -284,11 +292,16 @@ def publish(file: Path, out: Path | None, fragment: bool, as_text: bool, pdf: bo
 
         click.echo(report_text(report, titles), nl=False)
     if pdf:
-        from keizer_xl.publish.pdf import write_pdfs
+        from keizer_xl.publish.pdf import unprintable, write_pdfs
 
         written = perform(lambda: write_pdfs(report, titles, folder))
         say(t("Wrote {files}: A4, ready to print.", files=t(" and ").join(
             str(p) for p in written)))
+        lacking = unprintable(report)
+        if lacking:
+            note(t("no font on this computer has every letter of {names}: the PDFs show "
+                   "those letters as empty boxes. Install a font that has them (such as "
+                   "Noto Sans CJK) and publish again.", names=", ".join(lacking)))
     if fragment or not (as_text or pdf):
         from keizer_xl.publish.site import build_site, write_site
 

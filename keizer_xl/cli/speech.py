@@ -76,16 +76,9 @@ def said(text: str) -> str:
 
 
 def typed(file: Path | str) -> str:
-    """A file's name as it is typed after a suggested command: in double quotes when it
-    holds a space or another character a shell would split on or change
-    (`keizer-xl pair "Interne 2025-26.xlsx"`), as it is otherwise. Double quotes work alike
-    in the Windows command prompt, PowerShell and the shells of macOS and Linux; a name
-    with a character that is special even inside them is quoted as those shells want."""
-    name = str(file)
-    if name and all(ch.isalnum() or ch in "-_./\\:+,=@%" for ch in name):
-        return name
-    if not set(name) & set('"$`!'):
-        return f'"{name}"'
-    import shlex
+    """A file's name as it is typed after a suggested command, quoted where a shell needs
+    it: the one rule of `keizer_xl.workbook.xlsx.typed`, imported when a command needs it
+    (the command starts without the workbook code)."""
+    from keizer_xl.workbook.xlsx import typed as quoted
 
-    return shlex.quote(name)
+    return quoted(file)

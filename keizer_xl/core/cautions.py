@@ -179,14 +179,19 @@ def _unfinished(season: Season, problems: Problems) -> None:
         problems.caution(no_result(game), "Rounds", game.source, "Result")
 
 
+_TAKING_PART = (Absence.BYE, Absence.EXCUSED, Absence.CLUB)  # rests that are no stopping
+
+
 def _idle(season: Season, problems: Problems) -> None:
-    """Players still in who have not played a game for IDLE_ROUNDS rounds or more, and are
-    not here tonight: a round away on club duty is a game played for the club, and a player
-    marked present (or on club duty) for the next round has not stopped."""
+    """Players still in who have not taken part for IDLE_ROUNDS rounds or more, and are
+    not here tonight: a bye, an excused absence and a round away on club duty are taking
+    part (the player came, or told the club), and a player marked present (or on club
+    duty) for the next round has not stopped."""
     done = season.completed_rounds
     rows = season.rows
     played = rows.played(season.last_round + 1)
-    active = played | (rows.outcome == ABSENCE_CODE[Absence.CLUB])
+    took_part = np.isin(rows.outcome, [ABSENCE_CODE[a] for a in _TAKING_PART])
+    active = played | (took_part & (rows.round <= season.last_round))
     last_game = np.zeros(len(season.rows.names), dtype=np.int64)
     np.maximum.at(last_game, rows.white[active], rows.round[active])
     np.maximum.at(last_game, rows.black[played], rows.round[played])

@@ -46,6 +46,7 @@ from keizer_xl.core.words import (
     CellError,
     WordError,
     checked_rating,
+    not_a_date,
     parse_board,
     parse_presence,
     parse_result,
@@ -201,6 +202,8 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
             if value is None and col != "Present":
                 continue
             try:
+                if col != "Present":
+                    not_a_date(value)
                 if col == "Rating":
                     rating = checked_rating(value)
                 elif col == "Joined":

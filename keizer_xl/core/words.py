@@ -94,7 +94,19 @@ def short_text(value: object) -> str:
     if isinstance(value, float) and abs(value) >= 1e15:
         return f"{value:.6g}"
     shown = text(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return "".join(_visible(ch) for ch in shown)
+
+
+_UNSEEN = frozenset(("Cc", "Cf", "Co", "Cn", "Zl", "Zp", "Zs"))  # controls, format, spaces
+
+
+def _visible(ch: str) -> str:
+    """A character one cannot see (a zero-width space, a no-break space, a control) as its
+    code, `\\u200b`: `'1-0\\u200b' is not a result` shows why `1-0` was refused."""
+    if ch == " " or unicodedata.category(ch) not in _UNSEEN:
+        return ch
+    return f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
 
 
 def shortened(words: str, most: int) -> str:
@@ -308,6 +320,24 @@ def parse_whole(value: object, minimum: int = 0) -> int:
         raise WordError(msg("'{value}' must be {minimum} or more", value=short_text(value),
                             minimum=minimum))
     return int(number)
+
+
+def not_a_date(value: object) -> None:
+    """Refuse a date or a time where a number is meant (a Rating, Joined or Left cell
+    formatted as a date, or a number Excel turned into one): said as the cell shows it,
+    never read as a number, as a setting's `2/3` turned into a date is."""
+    if isinstance(value, dt.datetime):
+        shown = f"{value:%Y-%m-%d}" if value.time() == dt.time() else f"{value:%Y-%m-%d %H:%M}"
+    elif isinstance(value, dt.date):
+        shown = f"{value:%Y-%m-%d}"
+    elif isinstance(value, dt.time):
+        shown = f"{value:%H:%M}"
+    elif isinstance(value, dt.timedelta):
+        shown = str(value)
+    else:
+        return
+    raise WordError(msg("'{value}' is a date or a time, not a number; format the cell as a "
+                        "number and type it again", value=shown))
 
 
 def parse_round(value: object) -> int:

@@ -60,7 +60,7 @@ def file_lines(path: Path) -> Iterator[str]:
             if b"\0" in raw.read(4096):
                 raise TextFileProblem(msg("{file}: not a text file", file=path))
             raw.seek(0)
-            encoding = "utf-8-sig" if _utf8(raw) else "cp1252"
+            encoding = _encoding(raw, path)
         with open(path, encoding=encoding, errors="replace", newline="") as text:
             yield from text
     except FileNotFoundError:
@@ -70,6 +70,41 @@ def file_lines(path: Path) -> Iterator[str]:
                                   reason=exc.strerror or exc)) from None
 
 
+def _encoding(raw: BinaryIO, path: Path) -> str:
+    """The one encoding of the whole file: UTF-8 when every line is, Windows-1252 when no
+    line holds a letter written in UTF-8. A file with lines of both (a list saved as UTF-8
+    and then added to in an old Windows program) is refused naming the first line that
+    does not fit the rest: read as one, the other's letters would be garbled (`ZoÃ«`).
+    A file that is UTF-8 throughout, as most are, is told so in one pass of the decoder."""
+    if _utf8(raw):
+        return "utf-8-sig"
+    raw.seek(0)
+    first: dict[bool, int] = {}  # UTF-8 or not: the first line of each with a letter beyond ASCII
+    counts = {True: 0, False: 0}
+    number, rest = 0, b""
+    while True:
+        piece = raw.read(1 << 20)
+        lines = (rest + piece).split(b"\n")
+        rest = lines.pop() if piece else b""
+        for line in lines:
+            number += 1
+            if line.isascii():
+                continue
+            utf8 = _is_utf8(line)
+            counts[utf8] += 1
+            first.setdefault(utf8, number)
+        if not piece:
+            break
+    if counts[True] and counts[False]:
+        odd = counts[True] < counts[False]  # the fewer lines are the ones that do not fit
+        raise TextFileProblem(msg(
+            "{file}, line {line}: this line is written in {odd}, the rest of the file in "
+            "{even}; save the whole list in one of them (in Excel: CSV UTF-8) and try again",
+            file=path, line=first[odd], odd="UTF-8" if odd else "Windows-1252",
+            even="Windows-1252" if odd else "UTF-8"))
+    return "cp1252" if counts[False] else "utf-8-sig"
+
+
 def _utf8(raw: BinaryIO) -> bool:
     """Is the whole file valid UTF-8?"""
     decoder = codecs.getincrementaldecoder("utf-8")()
@@ -77,6 +112,14 @@ def _utf8(raw: BinaryIO) -> bool:
         while piece := raw.read(1 << 20):
             decoder.decode(piece)
         decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _is_utf8(line: bytes) -> bool:
+    try:
+        codecs.decode(line, "utf-8")
     except UnicodeDecodeError:
         return False
     return True

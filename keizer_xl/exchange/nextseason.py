@@ -47,7 +47,8 @@ def next_order(players: Sequence[Player], standings: Standings, order: str) -> l
 
 def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: Fraction | None,
                   order: str, rounding: str = "even") -> tuple[list[tuple[str, str]], list[str]]:
-    """Last season's settings for the next, and notes on what was changed.
+    """Last season's settings for the next, and notes on what was changed or must be: the
+    competition name is carried over, with a reminder to change it (the club's is not).
 
     A Top value that keizer_xl fixed when round 1 was paired (see `fixed_at_round_one`) is
     left blank, to be fixed again for the new number of players."""
@@ -62,6 +63,11 @@ def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: 
                              "blank again, to be fixed for this season's players when round 1 "
                              "is paired", setting=Name("Top value", "setting"), value=value))
             continue
+        if name == "Competition name":
+            notes.append(msg("{setting} is still last season's, {value}: change it on "
+                             "{sheet} before anything is published",
+                             setting=Name("Competition name", "setting"), value=repr(value),
+                             sheet=Name("Settings")))
         out.append((name, value))
     if order == "standings":
         out.append(("Initial order", "as listed"))

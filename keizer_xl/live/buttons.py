@@ -267,6 +267,7 @@ def _grid(sheet: Any) -> list[list[object]]:
     pad: list[object] = [None] * (left - 1)
     grid.extend([*pad, *(CellError(v) if type(v) is str and v in ERROR_VALUES else v
                          for v in row)] for row in values)
+    _no_collections(grid, sheet.name)
     return grid
 
 
@@ -284,6 +285,22 @@ def _values(used: Any) -> list[list[object]]:
             return [[None if v == "" else v for v in row] for row in raw]
     values: list[list[object]] = used.options(ndim=2, err_to_str=True).value
     return values
+
+
+def _no_collections(grid: list[list[object]], sheet: str) -> None:
+    """Refuse a cell whose value came as a list or a record (an xlwings client may send
+    what Excel holds for a linked data type or an array as one): named by its cell, as
+    any other value keizer_xl cannot read, not failing deep inside the checks."""
+    from keizer_xl.workbook.files import FileProblem
+    from keizer_xl.workbook.xlsx import column_letters
+
+    for r, row in enumerate(grid, start=1):
+        for c, value in enumerate(row, start=1):
+            if isinstance(value, list | tuple | dict | set):
+                raise FileProblem(msg(
+                    "{sheet}!{cell}: this cell holds a list or a record, not a value "
+                    "keizer_xl can read; type a number or a word in it", sheet=sheet,
+                    cell=f"{column_letters(c)}{r}"))
 
 
 _ADDRESS = re.compile(r"\$?([A-Za-z]+)\$?(\d+)")

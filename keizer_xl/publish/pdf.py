@@ -4,13 +4,18 @@ read from a step away, 60 players on one page.
 fpdf2 writes the PDF in pure Python (nothing to install on Windows or macOS). The text is
 set in DejaVu Sans, embedded, so ½, ▲, ▼ and every accent in a name print as typed; the
 font files (DejaVu 2.37, regular and bold) ship in `fonts/` beside this module, with their
-licence, so a PDF needs nothing else installed.
+licence, so a PDF needs nothing else installed. Letters DejaVu lacks (Chinese, Japanese,
+Korean names) are taken from a font of the system that has them (`fallbacks`); a name no
+font here can print is named to the secretary (`unprintable`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
-from collections.abc import Sequence
+import functools
+import logging
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +56,76 @@ def font_files() -> dict[str, Path]:
     return files
 
 
-def _document(titles: Titles, subtitle: str) -> Any:
+# Fonts of the usual systems with the letters DejaVu Sans lacks (Chinese, Japanese, Korean),
+# tried in this order when a name needs one: Linux (Noto, Droid, WenQuanYi), macOS, Windows.
+FALLBACK_FONTS = tuple(Path(p) for p in (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/System/Library/Fonts/Supplemental/Arial Unicode.ttf",
+    "/Library/Fonts/Arial Unicode.ttf",
+    "C:/Windows/Fonts/msyh.ttc", "C:/Windows/Fonts/malgun.ttf",
+    "C:/Windows/Fonts/meiryo.ttc", "C:/Windows/Fonts/simsun.ttc"))
+
+
+@functools.cache
+def _letters(path: Path) -> frozenset[int]:
+    """The characters a font file has a glyph for (the first font of a collection)."""
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # fpdf2 requires it
+
+    with TTFont(str(path), fontNumber=0, lazy=True) as font:
+        return frozenset(font.getBestCmap() or ())
+
+
+def fallbacks(texts: Iterable[str]) -> tuple[list[Path], list[str]]:
+    """The fonts of this system to fall back on for the letters of `texts` that DejaVu
+    Sans lacks, and the texts that even they cannot print (each said to the secretary, not
+    left to a warning of the PDF library)."""
+    own = _letters(FONTS / "DejaVuSans.ttf")
+    wanting = {text: {ord(c) for c in text if ord(c) not in own and c.isprintable()
+                      and not c.isspace()} for text in texts}
+    wanting = {text: lacking for text, lacking in wanting.items() if lacking}
+    missing = set().union(*wanting.values())
+    chosen: list[Path] = []
+    for candidate in FALLBACK_FONTS:
+        if not missing:
+            break
+        try:
+            has = _letters(candidate) if candidate.is_file() else frozenset()
+        except Exception:  # a font fontTools cannot read is no fallback
+            continue
+        if missing & has:
+            chosen.append(candidate)
+            missing -= has
+    return chosen, [text for text, lacking in wanting.items() if lacking & missing]
+
+
+def unprintable(report: Report) -> list[str]:
+    """The players whose names the PDFs cannot print whole on this system."""
+    return fallbacks(shown(p.name) for p in report.players)[1]
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """fpdf2 logs each font's missing glyphs as a warning of its own; `unprintable` says
+    which names they belong to instead."""
+    log = logging.getLogger("fpdf.output")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        log.setLevel(level)
+
+
+def _output(pdf: Any) -> bytes:
+    with _quiet():
+        return bytes(pdf.output())
+
+
+def _document(titles: Titles, subtitle: str, names: Iterable[str] = ()) -> Any:
     from fpdf import FPDF
 
     class Sheet(FPDF):
@@ -77,6 +151,12 @@ def _document(titles: Titles, subtitle: str) -> Any:
     pdf.set_auto_page_break(True, margin=13)
     for style, path in font_files().items():
         pdf.add_font(FONT, style, str(path))
+    extra = fallbacks([titles.heading, *names])[0]
+    for k, path in enumerate(extra):
+        pdf.add_font(f"{FONT}-fallback-{k}", "", str(path))
+    if extra:
+        pdf.set_fallback_fonts([f"{FONT}-fallback-{k}" for k in range(len(extra))],
+                               exact_match=False)
     pdf.set_title(f"{subtitle} · {titles.heading}")
     pdf.set_creator("keizer_xl")
     pdf.set_creation_date(_MADE)  # the same season gives the same file
@@ -138,7 +218,8 @@ def standings_pdf(report: Report, titles: Titles) -> bytes:
     after = report.after_round
     t = Words(titles.language).t
     pdf = _document(titles, t("Standings after round {round}", round=after) if after
-                    else t("Ranking before round 1"))
+                    else t("Ranking before round 1"),
+                    [shown(p.name) for p in report.players])
     headings = ("#", "", t("Name"), t("Score"), t("Value"), t("Pl"), t("W"), t("D"), t("L"),
                 t("Pts"), "%", t("±W"), t("Bye"), t("Abs"))
     least = (8, 8, 0, 14, 13, 7, 7, 7, 7, 10, 11, 9, 9, 9)  # the name takes the rest
@@ -171,7 +252,7 @@ def standings_pdf(report: Report, titles: Titles) -> bytes:
         "games with white minus games with black; Bye: byes and forfeit wins; Abs: "
         "absences; ▲▼: places gained or lost since the previous round. Rules: {rules}.",
         rules=say(report.standings.settings.describe(), titles.language)))
-    return bytes(pdf.output())
+    return _output(pdf)
 
 
 def pairings_pdf(report: Report, titles: Titles) -> bytes:
@@ -182,7 +263,7 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
     subtitle = ((t("Round {round}: results", round=round_no) if complete
                  else t("Round {round}: pairings", round=round_no)) if round_no
                 else t("No round has been paired yet"))
-    pdf = _document(titles, subtitle)
+    pdf = _document(titles, subtitle, [shown(p.name) for p in report.players])
     if games:
         def who(name: str) -> str:
             rank = report.rank(name)
@@ -209,7 +290,7 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
     pdf.set_text_color(*_SOFT)
     pdf.multi_cell(0, 3.6, t("(n): the player's rank now. +- and -+: won by forfeit; --: "
                              "neither came."))
-    return bytes(pdf.output())
+    return _output(pdf)
 
 
 def write_pdfs(report: Report, titles: Titles, folder: Path) -> list[Path]:

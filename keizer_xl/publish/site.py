@@ -213,7 +213,8 @@ def crosstable_view(report: Report, links: _Links, words: Words) -> list[View]:
             cells.append(View(text=text, kind=_cell_class(line.kind, line.mark),
                               title=titles.of(line)))
         out.append(View(rank=p.standing.rank, name=shown(p.name), href=links.card(p.name),
-                        cells=cells, score=words.number(p.standing.score)))
+                        gone=gone(report, p.name, words), cells=cells,
+                        score=words.number(p.standing.score)))
     return out
 
 
@@ -266,6 +267,7 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
         worth = words.number(line.worth)
         if line.opponent is not None:
             lines.append(View(round=line.round, worth=worth, opponent=shown(line.opponent),
+                              gone=gone(report, line.opponent, words),
                               rank=report.rank(line.opponent),
                               href=links.card(line.opponent, from_card=True),
                               colour=words.t("white") if line.white else words.t("black"),
@@ -280,7 +282,7 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
                 words.reason(line.kind)
         lines.append(View(round=line.round, worth=worth, opponent=None, note=note))
     return View(
-        name=shown(p.name), rank=row.rank,
+        name=shown(p.name), gone=gone(report, p.name, words), rank=row.rank,
         score=words.number(row.score), value=words.number(row.value), played=row.played,
         won=row.won, drawn=row.drawn, lost=row.lost, points=words.points(p.game_points),
         percent=percent(p.percentage), balance=signed(p.colour_balance),

@@ -119,7 +119,8 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
                     short: frozenset[str] = frozenset(), language: str = "en",
                     report: Report | None = None
                     ) -> SheetRows:
-    """The whole Standings sheet: headers, one row per ranked player, and a note below.
+    """The whole Standings sheet: headers, one row per ranked player, and a note below;
+    never the warnings, which are told to the secretary and would print on the notice board.
 
     With `groups` (some players have one) a Group column follows Own; the players listed
     last for too few games (`short`, see core.final) have their rank marked `*`. With the
@@ -156,10 +157,8 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
         cells.put(r, values)
     note_row = len(standings.rows) + 3
     cells.put(note_row, [say(standings_note(standings), language)])
-    lines = [standings.note] if standings.note else []
-    lines += [msg("Warning: {caution}", caution=line) for line in standings.cautions]
-    for n, line in enumerate(lines, start=note_row + 1):
-        cells.put(n, [say(line, language)])
+    if standings.note:  # the warnings are the secretary's (terminal, button message), not
+        cells.put(note_row + 1, [say(standings.note, language)])  # the notice board's
     return cells
 
 
@@ -241,7 +240,8 @@ def crosstable_cells(report: Report, language: str = "en") -> SheetRows:
     rank = {p.name: p.standing.rank for p in report.players}.get  # `report.rank`, at hand
     marks: dict[str, str] = {}  # each mark once: a season repeats them a million times
     for r, p in enumerate(report.players, start=2):
-        values: list[CellValue] = [p.standing.rank, p.name]
+        name = withdrawn_name(p.name, language) if report.withdrawn(p.name) else p.name
+        values: list[CellValue] = [p.standing.rank, name]
         for line in p.rounds:
             mark = line.short(rank(line.opponent) if line.opponent is not None else None,
                               own_marks)
@@ -267,7 +267,8 @@ def progress_cells(report: Report, language: str = "en") -> SheetRows:
                     *range(1, report.after_round + 1)])
     places = list(range(len(report.players) + 1))  # each rank once, not once a cell
     for r, p in enumerate(report.players, start=top + 1):
-        cells.put(r, [p.standing.rank, p.name,
+        name = withdrawn_name(p.name, language) if report.withdrawn(p.name) else p.name
+        cells.put(r, [p.standing.rank, name,
                       *[None if rank is None else places[rank] if rank < len(places) else rank
                         for rank in p.ranks]])
     return cells

@@ -135,9 +135,9 @@ def plain_cautions(season: Season) -> tuple[object, ...]:
         for r in range(1, last + 1):
             if p.name in seen and r not in seen[p.name] and p.takes_part_in(r):
                 missing.setdefault(r, []).append(p.name)
-    played: dict[str, int] = {}  # the last round of a game, or of club duty
+    played: dict[str, int] = {}  # the last round of a game, a bye, or an excused absence
     for e in season.entries:
-        if isinstance(e, Rest) and e.reason is Absence.CLUB:
+        if isinstance(e, Rest) and e.reason is not Absence.UNEXCUSED:
             played[e.player] = max(played.get(e.player, 0), e.round)
         if isinstance(e, Game) and e.result is not None and e.result.played:
             for name in (e.white, e.black):

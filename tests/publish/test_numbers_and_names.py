@@ -1,7 +1,8 @@
 """Numbers and names in what is published, through `keizer-xl publish` on an English, a
 Dutch, a German and an Italian workbook: decimal commas in Dutch, German and Italian pages,
 chat text and PDFs; a player who left
-marked alike on the Standings sheet and every published output; player pages named with
+marked alike on the Standings and Crosstable sheets and every published output (standings,
+crosstable and the player's page, chat text, PDF); player pages named with
 every letter written out; PDF headings never broken inside a word."""
 
 from __future__ import annotations
@@ -98,6 +99,12 @@ def test_a_player_who_left_is_marked_alike_everywhere(
     assert len(lines) == 1 and re.match(rf"\d+\. {re.escape(marked)} ", lines[0])
     pdf = pdf_words(site / "standings.pdf")
     assert pdf.count(mark) == 1 and marked in pdf
+    crosstable = sheet(book, local_name("Crosstable", language))  # the sheet and the page
+    assert sorted(str(r[1]) for r in crosstable[1:] if isinstance(r[0], float)) == sorted(names)
+    page = parse((site / "crosstable.html").read_text(encoding="utf-8"))
+    assert sorted(text(r[1]) for r in table_rows(page, "cross")) == sorted(names)
+    card = parse((site / "players" / "ruben-koster.html").read_text(encoding="utf-8"))
+    assert text(next(card.iter(tag("h2")))) == marked  # the player's page
 
 
 def test_player_pages_are_named_with_every_letter(published: tuple[str, Path, Path, str]

@@ -1,6 +1,7 @@
 """What a member sees on a phone: the pairings page of `keizer-xl publish` at 390 px wide
 (an ordinary phone) in headless Chromium shows both names of every board, wrapped where
-they are long, with nothing to scroll sideways, in English and in Dutch.
+they are long, with nothing to scroll sideways, in English and in Dutch; the standings
+page shows every column, a long name and its withdrawn mark wrapped.
 
 Chromium lays the page out in a frame 390 px wide and a small script reports what it sees
 (the page's and each table box's scrolling width, and where every name ends) into the DOM
@@ -46,8 +47,16 @@ frame.addEventListener("load", () => {{
     const r = td.getBoundingClientRect();
     return {{text: td.textContent.trim(), left: r.left, right: r.right, height: r.height}};
   }});
+  const heads = [...doc.querySelectorAll("table.standings thead th")].map(th => {{
+    const r = th.getBoundingClientRect();
+    return {{text: th.textContent.trim(), left: r.left, right: r.right}};
+  }});
+  const standing = [...doc.querySelectorAll("table.standings td.name")].map(td => {{
+    const r = td.getBoundingClientRect();
+    return {{text: td.textContent.trim(), left: r.left, right: r.right, height: r.height}};
+  }});
   frame.setAttribute("data-seen", JSON.stringify({{
-    width: root.clientWidth, scroll: root.scrollWidth, boxes, names}}));
+    width: root.clientWidth, scroll: root.scrollWidth, boxes, names, heads, standing}}));
 }});
 </script></body></html>"""
 
@@ -95,3 +104,29 @@ def test_the_pairings_page_fits_a_phone(language: str, tmp_path: Path) -> None:
     wide = seen_on_a_phone(page, 1100)
     assert all(b["scroll"] <= b["client"] for b in wide["boxes"])
     assert max(n["height"] for n in wide["names"]) < 1.5 * line
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_standings_page_shows_every_column_on_a_phone(language: str,
+                                                          tmp_path: Path) -> None:
+    """The longest name has left: its withdrawn mark (`(teruggetrokken)`) made the name
+    column so wide that the Value column was cut off; now the name wraps."""
+    season = club_season(NAMES, 5, seed=5, leaver=0)
+    book = season_workbook(tmp_path / "club.xlsx", season, language)
+    done = run_cli("publish", book, "--out", tmp_path / "site")
+    assert done.exit_code == 0, done.output
+    page = tmp_path / "site" / "index.html"
+    seen = seen_on_a_phone(page)
+    assert seen["scroll"] <= seen["width"], "the page scrolls sideways"
+    table = table_rows(parse(page.read_text(encoding="utf-8")), "standings")
+    assert len(seen["heads"]) >= 9  # rank, change, name, score, value, pl, w, d, l, %
+    shown = [h for h in seen["heads"] if h["right"] > h["left"]]  # the phone hides a few
+    assert all(h["left"] >= 0 and h["right"] <= PHONE for h in shown), \
+        [h for h in shown if h["right"] > PHONE]
+    assert {"Value", "Waarde"} & {h["text"] for h in shown}
+    withdrawn = next(n for n in seen["standing"] if NAMES[0] in n["text"])
+    assert ("(withdrawn)" if language == "en" else "(teruggetrokken)") in withdrawn["text"]
+    assert withdrawn["right"] <= PHONE
+    line = min(n["height"] for n in seen["standing"])
+    assert withdrawn["height"] > 1.5 * line  # wrapped, not cut off
+    assert len(seen["standing"]) == len(table) == len(NAMES)

@@ -68,7 +68,7 @@ def check_site(report: Report, pages: dict[str, str]) -> None:
     card_of = {}
     for path in cards:
         heading = text(next(trees[path].iter(tag("h2"))))
-        card_of[heading] = path
+        card_of[heading.removesuffix(" (withdrawn)")] = path
         assert "index.html" in {resolve(path, h) for h in links(trees[path])}
     assert set(card_of) == {p.name for p in report.players}
     for p in report.players:
@@ -90,7 +90,8 @@ def check_site(report: Report, pages: dict[str, str]) -> None:
     # crosstable: one row per player, one cell per round
     cross = table_rows(trees["crosstable.html"], "cross")
     for cells, p in zip(cross, report.players, strict=True):
-        assert text(cells[1]) == p.name
+        assert text(cells[1]) == (f"{p.name} (withdrawn)" if report.withdrawn(p.name)
+                                  else p.name)
         assert len(cells) == 3 + report.after_round
         for cell, line in zip(cells[2:-1], p.rounds, strict=True):
             rank = report.rank(line.opponent) if line.opponent else None

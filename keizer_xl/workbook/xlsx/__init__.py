@@ -5,10 +5,11 @@ it does not edit is copied as it was, and every save is atomic.
 
 This module is the package's face: outside it, import from here. The public modules hold
 what the package offers: `book` (a file opened once to read, check and save: `Workbook`,
-`save_edits`), `errors` (why a workbook is refused) and `safety` (locks, backup, atomic
-replace). The private ones are its machinery, one job each: `_zipcopy` (raw member
-copies), `_package` (members, relationships), `_parts` (whole parts put in beside the
-workbook's own), `_xmltext` (XML as text), `_sheet` (the sheet editor), `_cells` (values:
+`save_edits`), `errors` (why a workbook is refused), `safety` (locks, backup, atomic
+replace) and `typed` (a file's name as a suggested command types it). The private ones are
+its machinery, one job each: `_zipcopy` (raw member copies), `_package` (members,
+relationships), `_parts` (whole parts put in beside the workbook's own), `_xmltext` (XML as
+text), `_sheet` (the sheet editor), `_cells` (values:
 render, compare, check), `_strings` (the shared-string table, counted as it is unpacked),
 `_scan` (a sheet, counted as it is unpacked), `_cellpatterns` (the patterns it finds cells
 by), `_findings` (error values and unsaved formulas among its cells) and `_reading` (values
@@ -51,6 +52,7 @@ from keizer_xl.workbook.xlsx.safety import (
     write_files_atomically,
     writer_lock_path,
 )
+from keizer_xl.workbook.xlsx.typed import typed
 
 __all__ = [
     "MAX_CELLS",
@@ -87,6 +89,7 @@ __all__ = [
     "one_writer",
     "remove_stale_temps",
     "save_edits",
+    "typed",
     "unlock",
     "write_atomically",
     "write_bytes_atomically",

@@ -12,6 +12,28 @@ from keizer_xl.workbook.xlsx._xmltext import CELL_REF, attr, column_number
 ErrorCell = tuple[int, int, str]  # a cell holding an error value: row, column, the error
 
 
+def damaged_shared(data: bytes, p: str, count: int) -> tuple[str, str] | None:
+    """(cell, index) of the first cell of the shared-text type whose index is not a whole
+    number below `count`, the table's size (`-1`, `1.9`: a reader would take the first
+    text, or another cell's); None if there is none. Asked only where the scan's count
+    of indexes tells there may be one."""
+    for m in _shared_cell(p).finditer(data):
+        tag, index = m.group(1).decode("utf-8", "replace"), m.group(2)
+        if attr(tag, "t") != "s" or index is None:
+            continue
+        shown = index.decode("utf-8", "replace").strip()
+        if not (shown.isascii() and shown.isdigit() and int(shown) < count):
+            return attr(tag, "r") or "?", shown
+    return None
+
+
+@functools.cache
+def _shared_cell(p: str) -> re.Pattern[bytes]:
+    """A cell's start tag and, if it has one, its value (`<c r="B2" t="s"><v>3</v>`)."""
+    e = re.escape(p.encode())
+    return re.compile(rb"(<" + e + rb"c\s[^>]*?(?<!/)>)(?:\s*<" + e + rb"v>([^<]*)</)?")
+
+
 def errors_in(data: bytes, p: str) -> list[ErrorCell]:
     """(row, column, error) of each cell holding an error value (`t="e"`); they are few,
     and most sheets have none, which a plain search or two tells (a `'` is rare)."""

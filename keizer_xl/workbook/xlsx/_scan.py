@@ -31,7 +31,14 @@ from keizer_xl.workbook.xlsx._cellpatterns import (
 )
 from keizer_xl.workbook.xlsx._cells import Row
 from keizer_xl.workbook.xlsx._findings import ErrorCell as ErrorCell  # `Scan.errors`, read on
-from keizer_xl.workbook.xlsx._findings import error_text, errors_in, formula_tag, saved, unsaved_in
+from keizer_xl.workbook.xlsx._findings import (
+    damaged_shared,
+    error_text,
+    errors_in,
+    formula_tag,
+    saved,
+    unsaved_in,
+)
 from keizer_xl.workbook.xlsx._sheet import elements, row_cells
 from keizer_xl.workbook.xlsx._strings import StringTable
 from keizer_xl.workbook.xlsx._xmltext import (
@@ -376,6 +383,8 @@ class _SheetScan:
         if strings is not None and span is not None:
             shared, cells = self._shared(piece, span)
             text += strings.text(shared) + strings.longest * (cells - len(shared))
+            if cells > len(shared) or strings.beyond:  # an index not read, or past the end
+                self._damaged(piece, len(strings.lengths))
         if b"is>" in piece and self._inline_counts(len(piece)):
             text += sum(map(len, patterns.inline.findall(piece)))
         self._count_text(text)
@@ -441,8 +450,20 @@ class _SheetScan:
                 if self.done:
                     return
 
+    def _damaged(self, piece: bytes, count: int) -> None:
+        """Refuse a cell whose shared-text index is not a whole number in the table's range:
+        a reader would show the first text there (or another cell's), without a word."""
+        found = damaged_shared(piece, self.p, count)
+        if found is not None:
+            raise NotAWorkbook("{where}, cell {cell}: the number of its text in the table "
+                               "of texts, '{index}', is damaged (it must be a whole number "
+                               "below {count}). Type the cell again in Excel or LibreOffice "
+                               "and save.", where=self.where, cell=found[0], index=found[1],
+                               count=f"{count:,}")
+
     def _cell_text(self, start: str, markup: str) -> int:
         if attr(start, "t") == "s" and self.strings is not None:
+            self._damaged(f"{start}{markup}".encode(), len(self.strings.lengths))
             v = re.search(rf"<{re.escape(self.p)}v>\s*([0-9]{{1,10}})\s*<", markup)
             return self.strings.text([v.group(1).encode()]) if v else self.strings.longest
         return len(markup) if f"<{self.p}is" in markup else 0

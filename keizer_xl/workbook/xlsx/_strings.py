@@ -31,6 +31,7 @@ class StringTable:
         self.lengths: array[int] = array("q")
         self.declared: int | None = None  # its uniqueCount, if it gives one
         self.longest = 0
+        self.beyond = False  # a cell was found whose index is past the table's end
 
     @property
     def honest(self) -> bool:
@@ -46,7 +47,9 @@ class StringTable:
         found = np.fromiter(map(int, indexes), dtype=np.int64, count=len(indexes))
         lengths = np.frombuffer(self.lengths, dtype=np.int64) if self.lengths else \
             np.zeros(0, dtype=np.int64)
-        return int(lengths[found[found < len(lengths)]].sum())
+        within = found < len(lengths)
+        self.beyond = self.beyond or not within.all()
+        return int(lengths[found[within]].sum())
 
 
 @functools.cache

@@ -33,6 +33,7 @@ from keizer_xl.workbook.xlsx.errors import (
     WorkbookLocked,
     WriteRefused,
 )
+from keizer_xl.workbook.xlsx.typed import typed
 
 TEMP_SUFFIX = ".keizer-xl.tmp"
 LOCK_SUFFIX = ".keizer-xl.lock"
@@ -94,7 +95,7 @@ def _taken_by_another(path: Path, lock_path: Path) -> WorkbookBusy | WorkbookLoc
                             "when it has finished.", file=path.name, user=user)
     return WorkbookLocked("{file} was left locked by a keizer-xl run of {user} that has "
                           "ended. If nobody is working on it, clear the lock with: keizer-xl "
-                          "unlock {path}", file=path.name, user=user, path=str(path))
+                          "unlock {path}", file=path.name, user=user, path=typed(path))
 
 
 def _held(lock_path: Path) -> bool:
@@ -149,11 +150,11 @@ def check_not_open(path: Path) -> None:
                 raise WorkbookLocked(
                     "{file} is open in {program} by {who}. Close it there and try again. If "
                     "it is not open anywhere, clear the lock {program} left with: keizer-xl "
-                    "unlock {path}", file=path.name, program=program, who=who, path=str(path))
+                    "unlock {path}", file=path.name, program=program, who=who, path=typed(path))
             raise WorkbookLocked(
                 "{file} is open in {program}. Close it there and try again. If it is not open "
                 "anywhere, clear the lock {program} left with: keizer-xl unlock {path}",
-                file=path.name, program=program, path=str(path))
+                file=path.name, program=program, path=typed(path))
 
 
 def _program(lock: Path) -> str:
