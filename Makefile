@@ -25,12 +25,15 @@ $(STAMP): pyproject.toml $(LOCK)
 
 # The lock made anew from pyproject.toml with the newest releases, for every system and every
 # Python from 3.10 on (uv, at the version the lock itself names, from the package index only:
-# no pip or uv settings of this machine enter it). Review the diff, then `make check`.
+# no pip or uv settings of this machine enter it). Each package is one with a wheel for every
+# Python it is pinned for (nothing to compile: appscript 1.5 has no Mac wheel for 3.10), but
+# win-unicode-console, pure Python, which has only its source. Review the diff, `make check`.
 lock:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet "$$(grep '^uv==' $(LOCK))"
 	$(BIN)/uv pip compile --no-config --quiet --upgrade --universal --python-version 3.10 \
-		--extra dev --custom-compile-command 'make lock' -o $(LOCK) pyproject.toml
+		--only-binary :all: --no-binary win-unicode-console --extra dev \
+		--custom-compile-command 'make lock' -o $(LOCK) pyproject.toml
 
 # The same checks and tests with the newest release of every dependency, the lock left
 # aside, in a virtual environment of their own: tells when a new release breaks something.
