@@ -95,14 +95,16 @@ def test_the_program_keeps_the_blas_threads_the_user_set(book: Callable[..., Pat
 # (the event its teardown raises, see the audit events of Python's library reference), with
 # a thread of a library still at work when asked.
 ENDING = """
-import os, sys, threading, time
+import os, sys, threading
 def torn_down(event, args, write=os.write):
     if event == "cpython.PyInterpreterState_Clear":
         write(1, b"torn down\\n")
 sys.addaudithook(torn_down)
 if "--thread" in sys.argv:
     sys.argv.remove("--thread")
-    threading.Thread(target=lambda: (time.sleep(0.3), print("thread done"))).start()
+    # at work until the program's main thread has ended, however long the command takes
+    main = threading.main_thread()
+    threading.Thread(target=lambda: (main.join(), print("thread done"))).start()
 from keizer_xl.cli import run
 sys.argv[0] = "keizer-xl"
 run()
