@@ -35,14 +35,13 @@ def marked_calls(
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        name = (
-            func.attr
-            if isinstance(func, ast.Attribute)
-            else func.id
-            if isinstance(func, ast.Name)
-            else None
-        )
-        if name is None or name not in keywords:
+        if isinstance(func, ast.Attribute):
+            name = func.attr
+        elif isinstance(func, ast.Name):
+            name = func.id
+        else:  # a call of what a call or a subscript gives
+            continue
+        if name not in keywords:
             continue
         arguments = sorted(
             [*node.args, *(k.value for k in node.keywords)], key=lambda a: (a.lineno, a.col_offset)
