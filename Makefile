@@ -12,14 +12,44 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Every package of the development environment at one exact version (markers where Python
+# 3.10 or a system needs another): a fresh clone and CI test with the same tools. The lower
+# bounds stay in pyproject.toml; `make lock` brings the lock up to the newest releases.
+LOCK := requirements/dev.txt
 
-.PHONY: demo check test lint bench template screenshots clean catalogs
+.PHONY: demo check test lint bench template screenshots clean catalogs lock test-newest
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -r $(LOCK) -e '.[dev]'
 	touch $(STAMP)
+
+# The lock made anew from pyproject.toml with the newest releases, for every system and every
+# Python from 3.10 on (uv, at the version the lock itself names, from the package index only:
+# no pip or uv settings of this machine enter it). Each package is one with a wheel for every
+# Python it is pinned for (nothing to compile: appscript 1.5 has no Mac wheel for 3.10), but
+# win-unicode-console, pure Python, which has only its source. Review the diff, `make check`.
+lock:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet "$$(grep '^uv==' $(LOCK))"
+	$(BIN)/uv pip compile --no-config --quiet --upgrade --universal --python-version 3.10 \
+		--only-binary :all: --no-binary win-unicode-console --extra dev \
+		--custom-compile-command 'make lock' -o $(LOCK) pyproject.toml
+
+# The same checks and tests with the newest release of every dependency, the lock left
+# aside, in a virtual environment of their own: tells when a new release breaks something.
+# NEWEST_TESTS narrows the run, e.g. make test-newest NEWEST_TESTS='-m "not programs"'.
+NEWEST := .venv-newest
+NEWEST_TESTS ?=
+test-newest:
+	test -x $(NEWEST)/bin/python || $(PYTHON) -m venv $(NEWEST)
+	$(NEWEST)/bin/python -m pip install --quiet --upgrade pip
+	$(NEWEST)/bin/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[dev]'
+	$(NEWEST)/bin/python -m pip list
+	$(NEWEST)/bin/ruff check keizer_xl tests bench templates
+	$(NEWEST)/bin/mypy
+	$(NEWEST)/bin/python -m pytest -q $(NEWEST_TESTS)
 
 demo: $(STAMP)
 	$(BIN)/keizer-xl demo
@@ -91,4 +121,4 @@ dist: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(NEWEST) .pytest_cache .mypy_cache .ruff_cache .hypothesis
