@@ -725,3 +725,21 @@ def test_publish_asks_to_save_a_new_workbook_first(xw: Any, tmp_path: Path) -> N
     ((text, *_),) = excel.alerts
     assert "Save the workbook first" in text
     assert not list(tmp_path.glob("*_site"))
+
+
+def test_clear_present_empties_the_column_through_the_buttons(xw: Any, tmp_path: Path
+                                                              ) -> None:
+    """Clear present yes: the button pairs from this week's ticks, then empties them, as
+    the command does."""
+    excel = Excel.from_file(new_book(tmp_path, players(5)))
+    excel.set("Settings", setting_row(excel, "Clear present"), 2, "yes")
+    column = excel.sheets["Players"][0].index("Present") + 1
+    excel.set("Players", 6, column, "club")
+    press(xw, excel, keizer_xl.pair_next_round)
+    assert [excel.cell("Players", r, column) for r in range(2, 7)] == [None] * 5
+    rounds = excel.rows("Rounds")
+    assert [row[2] for row in rounds if len(row) > 3 and row[3]] == [
+        "Player 01", "Player 03"]  # four played: ticks read before they were emptied
+    assert rounds[-1][2:5] == ["Player 05", None, "club"]
+    ((text, _, _, mode, _),) = excel.alerts
+    assert mode == "info" and "the Present column is emptied" in text
