@@ -50,6 +50,7 @@ from keizer_xl.core.words import (
     parse_presence,
     parse_result,
     parse_round,
+    parse_team,
     text,
 )
 
@@ -322,8 +323,9 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
             except WordError as exc:
                 problems.add(msg("{problem} (board number)", problem=exc.message), table.name,
                              label, "Board")
+        team = parse_team(result_cell)
         try:
-            result = parse_result(result_cell)
+            result = Absence.CLUB if team is not None else parse_result(result_cell)
         except WordError as exc:
             problems.add(exc.message, table.name, label, "Result")
             continue
@@ -340,7 +342,7 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
                 continue
             if white is not None:
                 once(round_no, white, label, "White")
-                entries.append(Rest(round_no, white.name, result, label))
+                entries.append(Rest(round_no, white.name, result, label, team))
             continue
         black = typed.get(black_cell) or player(black_cell, label, "Black")
         if isinstance(result, Absence):
@@ -502,6 +504,7 @@ def build_season(players: Table, rounds: Table, settings: Settings,
     plist = read_players(players, settings, found)
     rows = read_rows(rounds, plist) if plist else None
     entries = read_entries(rounds, plist, found) if plist and rows is None else []
+    _team_results_uncounted(entries, settings, rounds.name, found)
     said_once(found)
     if own:
         found.raise_if_any()
@@ -515,6 +518,21 @@ def build_season(players: Table, rounds: Table, settings: Settings,
 
         find_cautions(season, settings, found)
     return season
+
+
+def _team_results_uncounted(entries: Sequence[Entry], settings: Settings, table: str,
+                            found: Problems) -> None:
+    """A team-match result typed while Club games is `share` does not count: said once, at
+    the first such row, so that the club either sets `result` or knows the row earns the
+    Club duty share."""
+    if settings.club_games == "result":
+        return
+    first = next((e for e in entries if isinstance(e, Rest) and e.team is not None), None)
+    if first is not None:
+        found.caution(msg("a team-match result counts only with {setting} result; until "
+                          "then this row earns the {share} share",
+                          setting=Name("Club games", "setting"),
+                          share=Name("Club duty", "setting")), table, first.source, "Result")
 
 
 # The most players times rounds a season may have. Its standings, crosstable and progress

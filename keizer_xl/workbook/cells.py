@@ -184,8 +184,9 @@ def entry_cells(entries: Sequence[Entry], layout: Layout) -> dict[Cell, CellValu
             if e.result is not None:
                 values["Result"] = e.result.value
         else:
+            word = rest_word(e.reason, layout.language)
             values = {"Round": e.round, "White": e.player,
-                      "Result": rest_word(e.reason, layout.language)}
+                      "Result": word if e.team is None else f"{word} {e.team.value}"}
         for name, value in values.items():
             cells[(row, cols[name])] = value
         row += 1
@@ -241,6 +242,10 @@ def crosstable_cells(report: Report, language: str = "en") -> SheetRows:
         "After round {round}. Each round: the opponent's rank now, the colour (w, b) and the "
         "result (1, ½, 0; + and - by forfeit); bye, exc (excused), club (club duty), — (absent "
         "without excuse).", language).format(round=rounds)])
+    if report.standings.settings.club_games == "result":
+        cells.put(len(report.players) + 4, [translate(
+            "club1, club½, club0: a team match for the club, won, drawn or lost, counted as a "
+            "game.", language)])
     return cells
 
 

@@ -105,3 +105,92 @@ def test_random_first_round_pairs_round_two_top_down(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "drawn at random" not in result.output
     assert round_rows(path, 2)
+
+
+# Team matches counted (Club games result): values 10, 9, 8, 7, 6 before round 1.
+TEAM_PLAYERS = [{"Name": n, "Rating": r} for n, r in (
+    ("Anna", 2000), ("Bram", 1900), ("Carla", 1800), ("Daan", 1700), ("Eva", 1600))]
+TEAM_ROUND = [[1, 1, "Anna", "Bram", "1-0"], [1, "", "Carla", "", "club 1-0"],
+              [1, "", "Daan", "", "extern ½-½"], [1, "", "Eva", "", "Club 0-1"]]
+
+
+def standings_rows(path: Path) -> dict[str, dict[str, object]]:
+    grid = sheet(path, "Standings")
+    return {str(row[1]): dict(zip(grid[0], row, strict=False)) for row in grid[1:6]}
+
+
+def test_team_matches_count_at_own_value_through_the_command(tmp_path: Path) -> None:
+    path = make_book(tmp_path / "club.xlsx", TEAM_PLAYERS, TEAM_ROUND,
+                     {"Top value": 10, "Club games": "result"})
+    result = run_cli("recalc", path)
+    assert result.exit_code == 0, result.output
+    rows = standings_rows(path)
+    # a win earns one's own value, a draw half of it, a loss the Loss share (0)
+    assert {name: row["Score"] for name, row in rows.items()} == {
+        "Anna": 19, "Carla": 16, "Daan": 10.5, "Bram": 9, "Eva": 6}
+    assert [rows[n]["Played"] for n in ("Carla", "Daan", "Eva")] == [1, 1, 1]
+    assert [(rows[n]["Won"], rows[n]["Drawn"], rows[n]["Lost"], rows[n]["Absent"])
+            for n in ("Carla", "Daan", "Eva")] == [(1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0)]
+    cross = {str(row[1]): row[2] for row in sheet(path, "Crosstable")[1:6]}
+    assert (cross["Carla"], cross["Daan"], cross["Eva"]) == ("club1", "club½", "club0")
+    legend = [row[0] for row in sheet(path, "Crosstable")[6:] if row and row[0]]
+    assert any(str(line).startswith("club1, club½, club0: a team match") for line in legend)
+    shown = run_cli("standings", path)
+    assert shown.exit_code == 0, shown.output
+    carla = next(line for line in shown.output.splitlines() if "Carla" in line)
+    assert [cell.strip() for cell in carla.split("│")[2:8]] == ["Carla", "16", "9", "1", "1",
+                                                               "0"]
+
+
+def test_team_matches_with_a_loss_share(tmp_path: Path) -> None:
+    path = make_book(tmp_path / "club.xlsx", TEAM_PLAYERS, TEAM_ROUND,
+                     {"Top value": 10, "Club games": "result", "Loss": "1/6"})
+    assert run_cli("recalc", path).exit_code == 0
+    assert standings_rows(path)["Eva"]["Score"] == 7  # 6 + 1/6 of her own value 6
+
+
+def test_without_club_games_result_a_team_result_earns_the_club_duty_share(tmp_path: Path
+                                                                            ) -> None:
+    path = make_book(tmp_path / "club.xlsx", TEAM_PLAYERS, TEAM_ROUND, {"Top value": 10})
+    result = run_cli("recalc", path)
+    assert result.exit_code == 0, result.output
+    rows = standings_rows(path)
+    # Club duty 2/3 of one's own value, whatever the team match gave
+    assert [rows[n]["Score"] for n in ("Carla", "Daan", "Eva")] == [13.33, 11.67, 10]
+    assert [rows[n]["Absent"] for n in ("Carla", "Daan", "Eva")] == [1, 1, 1]
+    assert "Rounds!E3: a team-match result counts only with Club games result" in \
+        result.output
+    cross = {str(row[1]): row[2] for row in sheet(path, "Crosstable")[1:6]}
+    assert cross["Carla"] == "club"
+
+
+def test_a_team_result_needs_a_club_duty_row(tmp_path: Path) -> None:
+    rounds = [[1, 1, "Anna", "Bram", "club 1-0"], [1, "", "Carla", "", "excused 1-0"]]
+    path = make_book(tmp_path / "club.xlsx", TEAM_PLAYERS, rounds,
+                     {"Top value": 10, "Club games": "result"})
+    result = run_cli("check", path)
+    assert result.exit_code != 0
+    assert "Rounds!E2: 'club 1-0' is for a row with one player" in result.output
+    assert "Rounds!E3: 'excused 1-0' is not a result" in result.output
+
+
+def test_team_matches_on_the_pages(tmp_path: Path) -> None:
+    from keizer_xl.core.report import build_report
+    from keizer_xl.publish.site import Titles, build_site
+    from keizer_xl.publish.text import pairings_text
+    from keizer_xl.workbook.files import load
+
+    path = make_book(tmp_path / "club.xlsx", TEAM_PLAYERS, TEAM_ROUND,
+                     {"Top value": 10, "Club games": "result"})
+    competition, _ = load(path)
+    report = build_report(competition.season, competition.standings())
+    text = "\n".join(pairings_text(report))
+    assert "Carla (team match, won)" in text and "Eva (team match, lost)" in text
+    dutch = "\n".join(pairings_text(report, "nl"))
+    assert "Daan (teamwedstrijd, remise)" in dutch
+    pages = build_site(report, Titles())
+    crosstable = pages["crosstable.html"]
+    assert 'class="cell win" title="Round 1: team match, won; worth 8 now">club1<' in crosstable
+    assert "club1, club½, club0: a team match for the club" in crosstable
+    card = next(page for name, page in pages.items() if "carla" in name)
+    assert "team match, won" in card

@@ -743,3 +743,23 @@ def test_clear_present_empties_the_column_through_the_buttons(xw: Any, tmp_path:
     assert rounds[-1][2:5] == ["Player 05", None, "club"]
     ((text, _, _, mode, _),) = excel.alerts
     assert mode == "info" and "the Present column is emptied" in text
+
+
+def test_team_matches_counted_through_the_buttons(xw: Any, tmp_path: Path) -> None:
+    """Club games result: Recalculate scores a club duty row with its team result as a
+    game at one's own value, and the Crosstable sheet shows it as a team match."""
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    excel.set("Settings", setting_row(excel, "Top value"), 2, 10)
+    excel.set("Settings", setting_row(excel, "Club games"), 2, "result")
+    for row, values in enumerate(([1, 1, "Player 01", "Player 02", "0-1"],
+                                  [1, None, "Player 03", None, "club ½-½"],
+                                  [1, None, "Player 04", None, "club 1-0"]), start=2):
+        for column, value in enumerate(values, start=1):
+            excel.set("Rounds", row, column, value)
+    press(xw, excel, keizer_xl.recalculate)
+    table = standings(excel)
+    # values 10, 9, 8, 7: a draw half of one's own value, a win all of it
+    assert (table["Player 03"]["Score"], table["Player 04"]["Score"]) == (12, 14)
+    assert (table["Player 03"]["Absent"], table["Player 04"]["Won"]) == (0, 1)
+    cross = {row[1]: row[2] for row in excel.sheets["Crosstable"][1:5]}
+    assert (cross["Player 03"], cross["Player 04"]) == ("club½", "club1")
