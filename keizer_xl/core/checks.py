@@ -323,12 +323,15 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
             except WordError as exc:
                 problems.add(msg("{problem} (board number)", problem=exc.message), table.name,
                              label, "Board")
-        team = parse_team(result_cell)
+        team: Result | None = None
         try:
-            result = Absence.CLUB if team is not None else parse_result(result_cell)
+            result = parse_result(result_cell)
         except WordError as exc:
-            problems.add(exc.message, table.name, label, "Result")
-            continue
+            team = parse_team(result_cell)  # club duty with its team-match result
+            if team is None:
+                problems.add(exc.message, table.name, label, "Result")
+                continue
+            result = Absence.CLUB
         if white_cell is None:
             problems.add(msg("this row has no player under 'White'"), table.name, label,
                          "White")
