@@ -15,7 +15,7 @@ from typing import NamedTuple
 from keizer_xl.core.errors import KeizerError, Problem
 from keizer_xl.core.final import final_order
 from keizer_xl.core.messages import Name, msg
-from keizer_xl.core.model import Entry, Game, tidy_name
+from keizer_xl.core.model import Entry, Game, Rest, tidy_name
 from keizer_xl.core.report import build_report
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
@@ -134,13 +134,19 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
                             "Rounds")], layout)
     rows = season.round_entries(last)
     typed = [g for g in rows if isinstance(g, Game) and g.result is not None]
-    if typed and not force:
-        raise_with([Problem(msg("round {round}, board {board} ({white} – {black}) already has "
-                                "a result ({result}); only a round without results is taken "
-                                "back (with --force, results and all)", round=last,
-                                board=g.board, white=g.white, black=g.black,
-                                result=g.result.value if g.result else ""),
-                            "Rounds", g.source, "Result") for g in typed], layout)
+    teams = [r for r in rows if isinstance(r, Rest) and r.team is not None]
+    if (typed or teams) and not force:
+        raise_with([*(Problem(msg("round {round}, board {board} ({white} – {black}) already "
+                                  "has a result ({result}); only a round without results is "
+                                  "taken back (with --force, results and all)", round=last,
+                                  board=g.board, white=g.white, black=g.black,
+                                  result=g.result.value if g.result else ""),
+                              "Rounds", g.source, "Result") for g in typed),
+                    *(Problem(msg("round {round}: {name} already has a team-match result "
+                                  "({result}); only a round without results is taken back "
+                                  "(with --force, results and all)", round=last,
+                                  name=r.player, result=r.team.value if r.team else ""),
+                              "Rounds", r.source, "Result") for r in teams)], layout)
     sheet_rows = {e.source for e in rows}
     rounds = grids[layout.sheet["Rounds"]]
     before = [row if n not in sheet_rows else [] for n, row in enumerate(rounds, start=1)]
@@ -168,7 +174,7 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
     edits.append(sheet_cells("Standings", layout, standings_cells(
         final.standings, groups, final.short, layout.language, report), clear=True))
     edits.extend(report_edits(report, layout))
-    return Unpaired(last, tuple(rows), standings, len(typed)), edits
+    return Unpaired(last, tuple(rows), standings, len(typed) + len(teams)), edits
 
 
 def plan_rename(grids: Mapping[str, Grid], old: str, new: str) -> tuple[str, list[SheetCells]]:

@@ -194,3 +194,18 @@ def test_team_matches_on_the_pages(tmp_path: Path) -> None:
     assert "club1, club½, club0: a team match for the club" in crosstable
     card = next(page for name, page in pages.items() if "carla" in name)
     assert "team match, won" in card
+
+
+def test_unpair_keeps_a_typed_team_result_unless_forced(tmp_path: Path) -> None:
+    rounds = [[1, 1, "Anna", "Bram", ""], [1, 2, "Carla", "Daan", ""],
+              [1, "", "Eva", "", "club 1-0"]]
+    path = make_book(tmp_path / "club.xlsx", TEAM_PLAYERS, rounds,
+                     {"Top value": 10, "Club games": "result"})
+    refused = run_cli("unpair", path)
+    assert refused.exit_code != 0
+    assert ("Rounds!E4: round 1: Eva already has a team-match result (1-0); only a round "
+            "without results is taken back") in refused.output
+    assert len(round_rows(path, 1)) == 3  # nothing written
+    forced = run_cli("unpair", path, "--force")
+    assert forced.exit_code == 0, forced.output
+    assert round_rows(path, 1) == []
