@@ -763,3 +763,22 @@ def test_team_matches_counted_through_the_buttons(xw: Any, tmp_path: Path) -> No
     assert (table["Player 03"]["Absent"], table["Player 04"]["Won"]) == (0, 1)
     cross = {row[1]: row[2] for row in excel.sheets["Crosstable"][1:5]}
     assert (cross["Player 03"], cross["Player 04"]) == ("club½", "club1")
+
+
+def test_random_first_round_through_the_buttons(xw: Any, tmp_path: Path) -> None:
+    """First round random: the button draws round 1 as the command does, and says the
+    seed, from the Competition name, so that the draw can be checked."""
+    import hashlib
+    import random
+
+    excel = Excel.from_file(new_book(tmp_path, players(6)))
+    excel.set("Settings", setting_row(excel, "First round"), 2, "random")
+    excel.set("Settings", setting_row(excel, "Competition name"), 2, "Winter 2027")
+    press(xw, excel, keizer_xl.pair_next_round)
+    seed = int(hashlib.sha256(b"Winter 2027").hexdigest()[:8], 16)
+    order = [f"Player {i:02d}" for i in range(1, 7)]
+    random.Random(seed).shuffle(order)
+    games = [row for row in excel.rows("Rounds") if len(row) > 3 and row[3]]
+    assert [{row[2], row[3]} for row in games] == [set(order[k:k + 2]) for k in (0, 2, 4)]
+    ((text, _, _, mode, _),) = excel.alerts
+    assert mode == "info" and f"seed {seed}, from the Competition name 'Winter 2027'" in text
