@@ -51,6 +51,7 @@ from keizer_xl.core.words import (
     parse_presence,
     parse_result,
     parse_round,
+    parse_team,
     text,
 )
 
@@ -325,11 +326,15 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
             except WordError as exc:
                 problems.add(msg("{problem} (board number)", problem=exc.message), table.name,
                              label, "Board")
+        team: Result | None = None
         try:
             result = parse_result(result_cell)
         except WordError as exc:
-            problems.add(exc.message, table.name, label, "Result")
-            continue
+            team = parse_team(result_cell)  # club duty with its team-match result
+            if team is None:
+                problems.add(exc.message, table.name, label, "Result")
+                continue
+            result = Absence.CLUB
         if white_cell is None:
             problems.add(msg("this row has no player under 'White'"), table.name, label,
                          "White")
@@ -343,7 +348,7 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
                 continue
             if white is not None:
                 once(round_no, white, label, "White")
-                entries.append(Rest(round_no, white.name, result, label))
+                entries.append(Rest(round_no, white.name, result, label, team))
             continue
         black = typed.get(black_cell) or player(black_cell, label, "Black")
         if isinstance(result, Absence):
@@ -505,6 +510,7 @@ def build_season(players: Table, rounds: Table, settings: Settings,
     plist = read_players(players, settings, found)
     rows = read_rows(rounds, plist) if plist else None
     entries = read_entries(rounds, plist, found) if plist and rows is None else []
+    _team_results_uncounted(entries, settings, rounds.name, found)
     said_once(found)
     if own:
         found.raise_if_any()
@@ -518,6 +524,21 @@ def build_season(players: Table, rounds: Table, settings: Settings,
 
         find_cautions(season, settings, found)
     return season
+
+
+def _team_results_uncounted(entries: Sequence[Entry], settings: Settings, table: str,
+                            found: Problems) -> None:
+    """A team-match result typed while Club games is `share` does not count: said once, at
+    the first such row, so that the club either sets `result` or knows the row earns the
+    Club duty share."""
+    if settings.club_games == "result":
+        return
+    first = next((e for e in entries if isinstance(e, Rest) and e.team is not None), None)
+    if first is not None:
+        found.caution(msg("a team-match result counts only with {setting} result; until "
+                          "then this row earns the {share} share",
+                          setting=Name("Club games", "setting"),
+                          share=Name("Club duty", "setting")), table, first.source, "Result")
 
 
 # The most players times rounds a season may have. Its standings, crosstable and progress

@@ -84,12 +84,20 @@ class Coefficients:
         seen.reshape(-1)[black[game] * rounds + rnd[game]] = True
         rest = ~game
         self.reason.reshape(-1)[who[rest] * rounds + rnd[rest]] = outcome[rest]
+        team_games = None
+        if settings.club_games == "result" and rows.team is not None:
+            team = rows.team[counted]
+            at = team != NO_RESULT
+            team_games = (who[at] * rounds + rnd[at], team[at])
+            self.reason.reshape(-1)[team_games[0]] = NO_RESULT  # a game, not an absence
         scored = game & (outcome != NO_RESULT)  # an unfinished game is never scored
         w, b, k, result = who[scored], black[scored], rnd[scored], outcome[scored]
         self._games(np.concatenate([w, b]), np.concatenate([b, w]), np.concatenate([k, k]),
                     np.concatenate([_SIDES[result, 0], _SIDES[result, 1]]))
         self._missing(season.players, seen)
         self._absences()
+        if team_games is not None:
+            self._team_games(*team_games)
 
     def _games(self, me: np.ndarray, them: np.ndarray, k: np.ndarray,
                side: np.ndarray) -> None:
@@ -128,6 +136,17 @@ class Coefficients:
         self.opp_share.reshape(-1)[cell] = np.where(opponent, share[side], 0)
         self.no_show = cell[side == _NO_SHOW]
         self.reason.reshape(-1)[self.no_show] = ABSENCE_CODE[Absence.UNEXCUSED]
+
+    def _team_games(self, cell: np.ndarray, result: np.ndarray) -> None:
+        """Club games `result`: a team match counts as a game against a player of one's own
+        value: a win the whole own value, a draw half, a loss the Loss share of it."""
+        s, code = self.settings, self.shares.code
+        side = _SIDES[result, 0]
+        for outcome, what, part in ((_WIN, WON, _ONE), (_DRAW, DRAWN, _HALF),
+                                    (_LOSS, LOST, s.loss)):
+            here = cell[side == outcome]
+            self.kind.reshape(-1)[here] = what
+            self.own.reshape(-1)[here] = code(part)
 
     def _missing(self, players: Sequence[Player], seen: np.ndarray) -> None:
         """Players in nobody's row of a round: the default absence while registered, the

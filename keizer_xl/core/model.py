@@ -100,12 +100,15 @@ class Game:
 
 @dataclass(frozen=True)
 class Rest:
-    """A round row without a game: a bye or an absence of one player."""
+    """A round row without a game at the club: a bye or an absence of one player. A club
+    duty row may carry the player's result in the team match (`team`, in the player's view
+    as white: 1-0 won, ½-½ drawn, 0-1 lost), which Club games `result` counts as a game."""
 
     round: int
     player: str
     reason: Absence
     source: Hashable = None
+    team: Result | None = None
 
 
 Entry = Game | Rest

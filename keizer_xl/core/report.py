@@ -33,6 +33,7 @@ FORFEIT = "forfeit"  # a game row that was not played: +-, -+ or --
 NOT_YET = "not yet"  # before the player joined
 GONE = "left"  # after the player left
 OPEN = "open"  # a game without a result (only in an unfinished round)
+TEAM = "team"  # a team match for the club, counted as a game (Club games `result`)
 
 _SHORT = {a.value: line.mark for a, line in RESTS.items()}  # by the kind of a round line
 
@@ -68,10 +69,10 @@ class RoundLine(NamedTuple):
     of them, which as tuples take a fifth of the time and memory."""
 
     round: int
-    kind: str  # GAME, FORFEIT, OPEN, NOT_YET, GONE, or an Absence value ("bye", "excused", ...)
+    kind: str  # GAME, FORFEIT, OPEN, NOT_YET, GONE, TEAM, or an Absence value ("bye", ...)
     opponent: str | None = None
     white: bool | None = None
-    mark: str = ""  # "1", "½", "0"; forfeits "+" and "-"; "" otherwise
+    mark: str = ""  # "1", "½", "0" (of a game or a team match); forfeits "+" and "-"
     worth: Fraction | None = None
     board: int | None = None
     default: bool = False
@@ -82,7 +83,7 @@ class RoundLine(NamedTuple):
         return "" if self.white is None else "w" if self.white else "b"
 
     def short(self, opponent_rank: int | None, marks: CrosstableMarks = ENGLISH_MARKS) -> str:
-        """The crosstable cell: `12w1`, `5b½`, `7w+`, `bye`, `exc`, `club`, `—` (German
+        """The crosstable cell: `12w1`, `5b½`, `7w+`, `bye`, `exc`, `club`, `club1`, `—` (German
         `12s1`, `spielfrei`, …: the language's `marks`)."""
         if self.opponent is not None:  # `colour` written out: a crosstable has thousands
             rank = "" if opponent_rank is None else opponent_rank
@@ -90,6 +91,8 @@ class RoundLine(NamedTuple):
             return f"{rank}{colour}{self.mark or '?'}"
         if self.kind in (NOT_YET, GONE):
             return ""
+        if self.kind == TEAM:  # the club duty's mark, then the team match's result
+            return marks.rest(Absence.CLUB.value) + self.mark
         return marks.rest(self.kind)
 
 
@@ -217,6 +220,8 @@ class _RoundRows:
         rows = season.rows
         self.season, self.rows, self.rounds = season, rows, standings.after_round
         self.default = standings.settings.default_absence.value
+        # team-match results, where they count as games
+        self.team = rows.team if standings.settings.club_games == "result" else None
         rounds, count = self.rounds, len(rows.names)
         at = np.full(count * rounds, -1, dtype=np.int64)
         taken = np.nonzero((rows.round >= 1) & (rows.round <= rounds))[0]
@@ -240,6 +245,10 @@ class _RoundRows:
             (outcome == RESULT_CODE[Result.BLACK_WINS]) & ~white)
         halves = 2 * (game & won).sum(axis=1) + (
             game & (outcome == RESULT_CODE[Result.DRAW])).sum(axis=1)
+        if self.team is not None:  # team matches are games too, with no colour here
+            team = np.where(found & (black == NOBODY), self.team[row], 0)
+            halves += 2 * (team == RESULT_CODE[Result.WHITE_WINS]).sum(axis=1) + (
+                team == RESULT_CODE[Result.DRAW]).sum(axis=1)
         return (game & white).sum(axis=1), (game & ~white).sum(axis=1), halves
 
     def lines(self, i: int, row: Standing | None) -> tuple[RoundLine, ...]:
@@ -262,6 +271,9 @@ class _RoundRows:
                 mine = white == i and black != i  # white; as black where both (never)
                 line = (r, kind, names[black] if mine else names[white], mine,
                         white_mark if mine else black_mark, value, board or None, False)
+            elif has and self.team is not None and self.team[at[r - 1]]:  # a team match
+                line = (r, TEAM, None, None, _TEAM_MARKS[self.team[at[r - 1]]], value, None,
+                        False)
             elif has:  # a bye or an absence
                 line = (r, _REST_KINDS[outcome], None, None, "", value, None, False)
             elif r < joined:
@@ -297,6 +309,7 @@ _new = tuple.__new__
 _GAME_KINDS: tuple[tuple[str, str, str], ...] = tuple(
     (GAME if o.played else FORFEIT, *RESULTS[o].marks) if isinstance(o, Result)
     else (OPEN, "", "") for o in OUTCOMES)
+_TEAM_MARKS: dict[int, str] = {RESULT_CODE[r]: RESULTS[r].marks[0] for r in Result if r.played}
 _REST_KINDS: tuple[str, ...] = tuple(o.value if isinstance(o, Absence) else ""
                                      for o in OUTCOMES)
 

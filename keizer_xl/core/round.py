@@ -8,6 +8,8 @@ blank Top value that pairing round 1 fixes for the rest of the season.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import random
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -16,7 +18,7 @@ import numpy as np
 from keizer_xl.core.cautions import round_gaps
 from keizer_xl.core.checks import Table, build_season, settings_from_table
 from keizer_xl.core.errors import Caution, KeizerError, Problem, Problems
-from keizer_xl.core.messages import msg
+from keizer_xl.core.messages import Name, msg
 from keizer_xl.core.model import Absence, Entry, Game, Rest, no_result
 from keizer_xl.core.rows import NO_RESULT, NOBODY
 from keizer_xl.core.scoring import Standings, automatic_top_value, compute_standings
@@ -69,13 +71,40 @@ class Competition:
         present = _present(season, round_no)
         here = set(present)
         ranking = [name for name in standings.ranking if name in here]
-        pairing = pair_round(season, standings.ranking, ranking, s, round_no)
+        drawn: list[str] = []
+        if s.first_round == "random" and last == 0:
+            ranking, drawn = random_order(ranking, s.competition_name)
+        pairing = pair_round(season, ranking, ranking, s, round_no)
         rests: list[Rest] = []
         if pairing.bye is not None:
             rests.append(Rest(round_no, pairing.bye, Absence.BYE))
         rests.extend(_absences(season, standings, round_no))
         return NextRound(round_no, tuple(pairing.games), tuple(rests), standings,
-                         tuple(pairing.notes), s)
+                         (*drawn, *pairing.notes), s)
+
+
+def draw_seed(competition_name: str | None) -> int:
+    """The seed of a random first round: the first eight hexadecimal digits of the SHA-256
+    of the Competition name (UTF-8, blank: the empty text), as a number. Taken from the
+    name, so that the same workbook always gives the same draw and anyone can check it."""
+    digest = hashlib.sha256((competition_name or "").encode("utf-8")).hexdigest()
+    return int(digest[:8], 16)
+
+
+def random_order(ranking: list[str], competition_name: str | None) -> tuple[list[str], list[str]]:
+    """First round `random`: the present players (in ranking order) shuffled by Python's
+    `random.Random(seed).shuffle`, and the note that says the seed, so the draw can be
+    redone by hand. Top-down pairing of this order then pairs 1-2, 3-4, ... of the draw."""
+    seed = draw_seed(competition_name)
+    drawn = list(ranking)
+    random.Random(seed).shuffle(drawn)
+    setting, named = Name("First round", "setting"), Name("Competition name", "setting")
+    note = msg("Round 1 is drawn at random ({setting} random): seed {seed}, from the "
+               "{named} '{name}'.", setting=setting, seed=seed, named=named,
+               name=competition_name) if competition_name else \
+        msg("Round 1 is drawn at random ({setting} random): seed {seed}, from a blank "
+            "{named}.", setting=setting, seed=seed, named=named)
+    return drawn, [note]
 
 
 @dataclass

@@ -75,6 +75,9 @@ class Settings:
     minimum_games: int | None = None  # after the season's last round: fewer games, listed last
     below_minimum: str = "last"  # last (listed after the others) | drop (not listed)
     rounds_in_season: int | None = None  # None: unknown, so never "after the last round"
+    club_games: str = "share"  # share | result: a club-duty row may carry its team result
+    first_round: str = "top-down"  # top-down | random (drawn, seeded by the competition)
+    clear_present: str = "no"  # no | yes: pair empties the Present column after writing
     overrides: tuple[str, ...] = field(default=(), compare=False)  # names the secretary filled
 
     def describe(self) -> str:
@@ -307,6 +310,14 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("Rounds in season", "rounds_in_season", _whole_from(1), "blank",
                 "How many rounds the season has, for Minimum games (blank: unknown).",
                 range=(1, 1_000)),
+    _choice("Club games", "club_games", ("share", "result"), "share",
+            "share (club duty earns the Club duty share) or result (a club-duty row may "
+            "carry the team-match result, club 1-0, counted as a game at own value)."),
+    _choice("First round", "first_round", ("top-down", "random"), "top-down",
+            "top-down (round 1 paired by rating) or random (drawn, the same draw for the "
+            "same competition name)."),
+    _choice("Clear present", "clear_present", ("no", "yes"), "no",
+            "yes: after pairing a round, the Present column is emptied for next week."),
     SettingSpec("Club name", "club_name", _words, "blank",
                 "The club's name, above the published standings (blank: none).", rule=False),
     SettingSpec("Competition name", "competition_name", _words, "blank",

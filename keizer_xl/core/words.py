@@ -75,6 +75,11 @@ _RESULTS: dict[str, Result] = {_key(w): r for r, words in RESULT_WORDS.items() f
 _RESTS: dict[str, Absence] = {_key(w): a for a, words in ABSENCE_WORDS.items() for w in words}
 _EXACT: dict[str, Result | Absence] = {
     **{r.value: r for r in Result}, **{a.value: a for a in Absence}}
+# A club duty row with the player's result in the team match: any word for club duty, then
+# a result played over the board, in the player's view (`club 1-0`, `extern ½-½`).
+_TEAM: dict[str, Result] = {
+    _key(club) + _key(w): r for club in ABSENCE_WORDS[Absence.CLUB]
+    for r in (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS) for w in RESULT_WORDS[r]}
 _PRESENT = {_key(w) for w in PRESENT_WORDS}
 _NOT_PRESENT = {_key(w) for w in NOT_PRESENT_WORDS}
 
@@ -175,6 +180,14 @@ def parse_result(value: object) -> Result | Absence | None:
         return found
     raise WordError(msg("'{value}' is not a result; {help} (or {rests})",
                         value=short_text(value), help=RESULT_HELP, rests=REST_HELP))
+
+
+def parse_team(value: object) -> Result | None:
+    """A club duty Result cell that carries the team-match result (`club 1-0`, `club ½-½`,
+    `club 0-1`: the player's own result, as if playing white), or None if it carries none."""
+    if type(value) is not str:
+        return None
+    return _TEAM.get(_key(value))
 
 
 PRESENT = "present"

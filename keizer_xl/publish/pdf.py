@@ -276,7 +276,8 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
                ("C", "L", "C", "L"), 12 if big else 9.5, 7.2 if big else 5.2, (1, 3))
     pdf.ln(3)
     byes = [shown(r.player) for r in rests if r.reason is Absence.BYE]
-    absent = [f"{shown(r.player)} ({words.reason(r.reason.value)})" for r in rests
+    counted = report.standings.settings.club_games == "result"
+    absent = [f"{shown(r.player)} ({words.rest(r, counted)})" for r in rests
               if r.reason is not Absence.BYE]
     pdf.set_text_color(*_INK)
     for label, names in ((t("Bye:"), byes), (t("Absent:"), absent)):

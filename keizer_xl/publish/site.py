@@ -23,12 +23,13 @@ from keizer_xl.core.report import (
     GONE,
     NOT_YET,
     OPEN,
+    TEAM,
     PlayerReport,
     Report,
     RoundLine,
 )
 from keizer_xl.core.report import latest_round as find_latest_round
-from keizer_xl.core.results import DRAW, FORFEIT_WIN, LOSS, NO_SHOW, WIN
+from keizer_xl.core.results import DRAW, FORFEIT_WIN, LOSS, NO_SHOW, RESULTS, WIN
 from keizer_xl.i18n import crosstable_marks, legend_marks, say, translate
 from keizer_xl.i18n.names import withdrawn_mark
 from keizer_xl.publish.charts import Chart, rank_chart
@@ -53,7 +54,8 @@ class Words:
         self._reasons = {Absence.BYE.value: translate("bye", language),
                          Absence.EXCUSED.value: translate("excused absence", language),
                          Absence.CLUB.value: translate("club duty", language),
-                         Absence.UNEXCUSED.value: translate("unexcused absence", language)}
+                         Absence.UNEXCUSED.value: translate("unexcused absence", language),
+                         TEAM: translate("team match", language)}
         self._results = {WIN: translate("won", language), DRAW: translate("draw", language),
                          LOSS: translate("lost", language),
                          FORFEIT_WIN: translate("won by forfeit", language),
@@ -79,6 +81,17 @@ class Words:
 
     def result(self, mark: str) -> str:
         return self._results.get(mark) or self._not_played
+
+    def team(self, mark: str) -> str:
+        """A team match counted as a game, with its result: "team match, won"."""
+        return self.t("{what}, {result}", what=self.reason(TEAM), result=self.result(mark))
+
+    def rest(self, rest: Rest, counted: bool) -> str:
+        """A rest row of a round: its reason, or the team match with its result where
+        team-match results count (Club games `result`)."""
+        if counted and rest.team is not None:
+            return self.team(RESULTS[rest.team].marks[0])
+        return self.reason(rest.reason.value)
 
 
 @dataclass(frozen=True)
@@ -177,8 +190,8 @@ def round_view(report: Report, links: _Links, round_no: int, games: Iterable[Gam
         byes=[View(name=shown(r.player), href=links.card(r.player)) for r in rests
               if r.reason is Absence.BYE],
         absent=[View(name=shown(r.player), href=links.card(r.player),
-                     reason=words.reason(r.reason.value)) for r in rests
-                if r.reason is not Absence.BYE],
+                     reason=words.rest(r, report.standings.settings.club_games == "result"))
+                for r in rests if r.reason is not Absence.BYE],
     )
 
 
@@ -222,7 +235,7 @@ _MARK_CLASSES = {WIN: "win", FORFEIT_WIN: "win", DRAW: "draw"}
 
 
 def _cell_class(kind: str, mark: str) -> str:
-    if kind in (GAME, FORFEIT):
+    if kind in (GAME, FORFEIT, TEAM):
         return _MARK_CLASSES.get(mark, "loss")
     return "rest" if kind not in (NOT_YET, GONE, OPEN) else "none"
 
@@ -252,6 +265,8 @@ class _RoundTitles:
             what = self.not_yet
         elif line.kind == GONE:
             what = self.gone
+        elif line.kind == TEAM:
+            what = words.team(line.mark)
         else:
             what = words.reason(line.kind)
         if line.worth is not None:
@@ -276,6 +291,8 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
         if line.kind in (NOT_YET, GONE):
             note = (words.t("not yet in the competition") if line.kind == NOT_YET
                     else words.t("no longer in the competition"))
+        elif line.kind == TEAM:
+            note = words.team(line.mark)
         else:
             note = words.t("{reason} (not on the Rounds sheet)",
                            reason=words.reason(line.kind)) if line.default else \
@@ -341,7 +358,9 @@ def build_site(report: Report, titles: Titles, fragment: bool = False,
                                 rounds=rounds_view(report, links, words), **common),
         "crosstable.html": render("crosstable.html.j2", page="crosstable", root="",
                                   rows=crosstable_view(report, links, words),
-                                  marks=legend_marks(titles.language), **common),
+                                  marks=legend_marks(titles.language),
+                                  teams=report.standings.settings.club_games == "result",
+                                  **common),
     }
     if fragment:
         return {("standings.html" if k == "index.html" else k): v for k, v in pages.items()}

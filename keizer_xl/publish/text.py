@@ -44,7 +44,8 @@ def pairings_text(report: Report, language: str = "en") -> list[str]:
     byes = [r.player for r in rests if r.reason is Absence.BYE]
     if byes:
         lines += ["", t("Bye:") + " " + ", ".join(byes)]
-    absent = [f"{r.player} ({words.reason(r.reason.value)})" for r in rests
+    counted = report.standings.settings.club_games == "result"
+    absent = [f"{r.player} ({words.rest(r, counted)})" for r in rests
               if r.reason is not Absence.BYE]
     if absent:
         lines += ["", t("Absent:") + " " + ", ".join(absent)]

@@ -193,8 +193,9 @@ def entry_cells(entries: Sequence[Entry], layout: Layout) -> dict[Cell, CellValu
             if e.result is not None:
                 values["Result"] = e.result.value
         else:
+            word = rest_word(e.reason, layout.language)
             values = {"Round": e.round, "White": e.player,
-                      "Result": rest_word(e.reason, layout.language)}
+                      "Result": word if e.team is None else f"{word} {e.team.value}"}
         for name, value in values.items():
             cells[(row, cols[name])] = value
         row += 1
@@ -255,6 +256,10 @@ def crosstable_cells(report: Report, language: str = "en") -> SheetRows:
         "{black} black) and the result (1, ½, 0; + and - by forfeit); {bye} (bye), {excused} "
         "(excused), {club} (club duty), — (absent without excuse).", language).format(
             round=rounds, **legend_marks(language))])
+    if report.standings.settings.club_games == "result":
+        cells.put(len(report.players) + 4, [translate(
+            "{club}1, {club}½, {club}0: a team match for the club, won, drawn or lost, counted "
+            "as a game.", language).format(club=legend_marks(language)["club"])])
     return cells
 
 

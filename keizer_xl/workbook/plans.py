@@ -14,11 +14,12 @@ from typing import NamedTuple
 
 from keizer_xl.core.errors import KeizerError, Problem
 from keizer_xl.core.final import final_order
-from keizer_xl.core.messages import msg
-from keizer_xl.core.model import Entry, Game, tidy_name
+from keizer_xl.core.messages import Name, msg
+from keizer_xl.core.model import Entry, Game, Rest, tidy_name
 from keizer_xl.core.report import build_report
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
+from keizer_xl.core.words import is_blank
 from keizer_xl.workbook.cells import (
     Cell,
     CellValue,
@@ -90,7 +91,24 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
     edits.append(sheet_cells("Standings", layout, standings_cells(
         next_round.standings, groups, language=layout.language, report=report), clear=True))
     edits.extend(report_edits(report, layout))
+    if next_round.settings.clear_present == "yes":
+        cleared = present_cleared(grids[layout.sheet["Players"]], layout)
+        if cleared:  # last: a write refused here leaves only ticks to remove by hand
+            edits.append(sheet_cells("Players", layout, cleared))
+            next_round = dataclasses.replace(next_round, notes=(*next_round.notes, msg(
+                "{setting} yes: the {present} column is emptied for the next round.",
+                setting=Name("Clear present", "setting"), present=Name("Present"))))
     return next_round, edits
+
+
+def present_cleared(players: Grid, layout: Layout) -> dict[Cell, CellValue]:
+    """Clear present `yes`: every filled Present cell of the Players sheet emptied, so that
+    next week is paired from next week's ticks, not from this week's."""
+    column = layout.columns["Players"].get("Present")
+    if column is None:
+        return {}
+    return {(row, column): None for row, cells in enumerate(players, start=1)
+            if row > 1 and column <= len(cells) and not is_blank(cells[column - 1])}
 
 
 class Unpaired(NamedTuple):
@@ -116,13 +134,19 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
                             "Rounds")], layout)
     rows = season.round_entries(last)
     typed = [g for g in rows if isinstance(g, Game) and g.result is not None]
-    if typed and not force:
-        raise_with([Problem(msg("round {round}, board {board} ({white} – {black}) already has "
-                                "a result ({result}); only a round without results is taken "
-                                "back (with --force, results and all)", round=last,
-                                board=g.board, white=g.white, black=g.black,
-                                result=g.result.value if g.result else ""),
-                            "Rounds", g.source, "Result") for g in typed], layout)
+    teams = [r for r in rows if isinstance(r, Rest) and r.team is not None]
+    if (typed or teams) and not force:
+        raise_with([*(Problem(msg("round {round}, board {board} ({white} – {black}) already "
+                                  "has a result ({result}); only a round without results is "
+                                  "taken back (with --force, results and all)", round=last,
+                                  board=g.board, white=g.white, black=g.black,
+                                  result=g.result.value if g.result else ""),
+                              "Rounds", g.source, "Result") for g in typed),
+                    *(Problem(msg("round {round}: {name} already has a team-match result "
+                                  "({result}); only a round without results is taken back "
+                                  "(with --force, results and all)", round=last,
+                                  name=r.player, result=r.team.value if r.team else ""),
+                              "Rounds", r.source, "Result") for r in teams)], layout)
     sheet_rows = {e.source for e in rows}
     rounds = grids[layout.sheet["Rounds"]]
     before = [row if n not in sheet_rows else [] for n, row in enumerate(rounds, start=1)]
@@ -150,7 +174,7 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
     edits.append(sheet_cells("Standings", layout, standings_cells(
         final.standings, groups, final.short, layout.language, report), clear=True))
     edits.extend(report_edits(report, layout))
-    return Unpaired(last, tuple(rows), standings, len(typed)), edits
+    return Unpaired(last, tuple(rows), standings, len(typed) + len(teams)), edits
 
 
 def plan_rename(grids: Mapping[str, Grid], old: str, new: str) -> tuple[str, list[SheetCells]]:

@@ -392,6 +392,12 @@ def plain_standings(season: Season, s: Settings, upto: int
             if s.forfeit_loss is not None:
                 return s.forfeit_loss * mine
             return reward(s.unexcused, mine)
+        team = next((e.team for e in season.entries if isinstance(e, Rest) and e.round == k
+                     and e.player == p.name and e.team is not None), None)
+        if team is not None and s.club_games == "result":  # a game against one's own value
+            points = team.points(True)
+            assert points is not None
+            return (points if points else s.loss) * mine
         why = reason_of(season, p.name, k, s)
         if why is Absence.BYE:
             return reward(s.bye, mine)
@@ -441,7 +447,7 @@ def reason_of(season: Season, name: str, k: int, s: Settings) -> Absence | None:
         if e.round != k:
             continue
         if isinstance(e, Rest) and e.player == name:
-            return e.reason
+            return None if e.team is not None and s.club_games == "result" else e.reason
         if isinstance(e, Game) and name in (e.white, e.black):
             return None
     return s.default_absence
@@ -473,6 +479,7 @@ def random_point_settings(rnd: random.Random) -> Settings:
         "Withdrawn": pick(["stay", "stay", "drop"]),
         "Withdrawn opponent": pick(["", "1/2"]),
         "Values": pick(["rank", "rank", "rank", "rating"]),
+        "Club games": pick(["share", "result"]),
     }
     return parse_settings(words)
 
@@ -481,7 +488,7 @@ def random_point_settings(rnd: random.Random) -> Settings:
 @given(st.randoms(use_true_random=False), st.integers(2, 9), st.integers(0, 6))
 def test_frozen_pricing_and_fixed_points_agree_with_a_plain_computation(
         rnd: random.Random, n: int, rounds: int) -> None:
-    season = random_season(rnd, n, max(rounds, 1))
+    season = random_season(rnd, n, max(rounds, 1), teams=True)
     s = random_point_settings(rnd)
     got = compute_standings(season, s, rounds)
     want = plain_standings(season, s, rounds)

@@ -19,8 +19,13 @@ GAME_RESULTS = [Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, Result.WHITE_
                 Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT]
 
 
-def random_season(rnd: random.Random, n: int, rounds: int, late: bool = True) -> Season:
-    """Players with random ratings (ties included), joining and leaving; random rounds."""
+TEAM_RESULTS = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
+
+
+def random_season(rnd: random.Random, n: int, rounds: int, late: bool = True,
+                  teams: bool = False) -> Season:
+    """Players with random ratings (ties included), joining and leaving; random rounds;
+    with `teams`, most club duty rows carry a team-match result."""
     players = []
     for i in range(n):
         joined = rnd.choice([1, 1, 1, rnd.randint(1, rounds)]) if late else 1
@@ -40,7 +45,10 @@ def random_season(rnd: random.Random, n: int, rounds: int, late: bool = True) ->
                                 rnd.choice(GAME_RESULTS)))
         for name in rest:
             if rnd.random() < 0.8:  # the others are missing from the round: default absence
-                entries.append(Rest(r, name, rnd.choice(list(Absence)[1:])))
+                reason = rnd.choice(list(Absence)[1:])
+                team = rnd.choice([None, *TEAM_RESULTS]) \
+                    if teams and reason is Absence.CLUB else None
+                entries.append(Rest(r, name, reason, None, team))
     return Season(tuple(players), tuple(entries))
 
 
@@ -61,6 +69,7 @@ def random_settings(rnd: random.Random) -> Settings:
         "Forfeit loss": rnd.choice(["", "unexcused", "0", "1/2"]),
         "Unexcused absence": rnd.choice(["", "1/5"]),
         "Default absence": rnd.choice(["excused", "club", "unexcused"]),
+        "Club games": rnd.choice(["share", "result"]),
     }
     return parse_settings(words)
 
@@ -114,6 +123,11 @@ def reference(season: Season, s: Settings, upto: int) -> list[tuple[str, F | Non
             reason: Absence | None = None
             if not rows:
                 reason = s.default_absence
+            elif isinstance(rows[0], Rest) and rows[0].team is not None and \
+                    s.club_games == "result":  # as a game against one's own value
+                pts = rows[0].team.points(True)
+                assert pts is not None
+                total += (pts if pts else s.loss) * v[p.name]
             elif isinstance(rows[0], Rest):
                 reason = rows[0].reason
             else:
@@ -162,7 +176,7 @@ def reference(season: Season, s: Settings, upto: int) -> list[tuple[str, F | Non
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=False), st.integers(2, 9), st.integers(0, 5))
 def test_engine_matches_the_reference(rnd: random.Random, n: int, rounds: int) -> None:
-    season = random_season(rnd, n, max(rounds, 1))
+    season = random_season(rnd, n, max(rounds, 1), teams=True)
     s = random_settings(rnd)
     if s.iterate == "converge":
         s = parse_settings({**{"Iterate": "final"}})  # the reference has no converge loop
@@ -333,7 +347,10 @@ def plain_cells(season: Season, s: Settings, rounds: int, dropped: set[str],
         for e in (e for e in season.entries if e.round == k):
             if isinstance(e, Rest):
                 seen.add(e.player)
-                cells[(e.player, k)] = absence(e.player, k, e.reason)
+                if e.team is not None and s.club_games == "result":  # a game at own value
+                    cells[(e.player, k)] = (*points[sides[e.team][0]], None, F(0))
+                else:
+                    cells[(e.player, k)] = absence(e.player, k, e.reason)
                 continue
             seen |= {e.white, e.black}
             if e.result is None:
@@ -374,12 +391,13 @@ def test_coefficients_and_counts_as_row_by_row(rnd: random.Random, n: int, round
     plain walk through the rows gives (every setting that changes a cell drawn at random)."""
     from keizer_xl.core.coefficients import Coefficients
 
-    season = random_season(rnd, n, rounds)
+    season = random_season(rnd, n, rounds, teams=True)
     s = random_settings(rnd)
     if drop:
         s = parse_settings({"Withdrawn": "drop", "Withdrawn opponent": rnd.choice(["", "1/2"]),
                             "Forfeit win": rnd.choice(["", "opponent"]),
-                            "Loss": rnd.choice(["", "1/6"])})
+                            "Loss": rnd.choice(["", "1/6"]),
+                            "Club games": rnd.choice(["share", "result"])})
     dropped = {p.name for p in season.players
                if s.withdrawn == "drop" and p.left is not None and p.left < rounds}
     gone = np.array([p.name in dropped for p in season.players], dtype=bool)

@@ -176,3 +176,14 @@ def test_each_languages_words_mean_what_its_table_says(section: str) -> None:
                 assert parse_presence(word) == meant, word
             else:
                 assert parse_result(word) is meant, word
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("club 1-0", Result.WHITE_WINS), ("Club ½-½", Result.DRAW), ("club 0-1", Result.BLACK_WINS),
+    ("extern 1:0", Result.WHITE_WINS), ("Mannschaftskampf remis", Result.DRAW),
+    ("squadra 0-1", Result.BLACK_WINS), ("club duty 1/2-1/2", Result.DRAW),
+    ("club", None), ("club +-", None), ("excused 1-0", None), ("1-0", None), (1, None)])
+def test_a_club_duty_row_with_its_team_result(typed: object, meant: Result | None) -> None:
+    from keizer_xl.core.words import parse_team
+
+    assert parse_team(typed) is meant

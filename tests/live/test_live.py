@@ -765,3 +765,60 @@ def test_publish_asks_to_save_a_new_workbook_first(xw: Any, tmp_path: Path) -> N
     ((text, *_),) = excel.alerts
     assert "Save the workbook first" in text
     assert not list(tmp_path.glob("*_site"))
+
+
+def test_clear_present_empties_the_column_through_the_buttons(xw: Any, tmp_path: Path
+                                                              ) -> None:
+    """Clear present yes: the button pairs from this week's ticks, then empties them, as
+    the command does."""
+    excel = Excel.from_file(new_book(tmp_path, players(5)))
+    excel.set("Settings", setting_row(excel, "Clear present"), 2, "yes")
+    column = excel.sheets["Players"][0].index("Present") + 1
+    excel.set("Players", 6, column, "club")
+    press(xw, excel, keizer_xl.pair_next_round)
+    assert [excel.cell("Players", r, column) for r in range(2, 7)] == [None] * 5
+    rounds = excel.rows("Rounds")
+    assert [row[2] for row in rounds if len(row) > 3 and row[3]] == [
+        "Player 01", "Player 03"]  # four played: ticks read before they were emptied
+    assert rounds[-1][2:5] == ["Player 05", None, "club"]
+    ((text, _, _, mode, _),) = excel.alerts
+    assert mode == "info" and "the Present column is emptied" in text
+
+
+def test_team_matches_counted_through_the_buttons(xw: Any, tmp_path: Path) -> None:
+    """Club games result: Recalculate scores a club duty row with its team result as a
+    game at one's own value, and the Crosstable sheet shows it as a team match."""
+    excel = Excel.from_file(new_book(tmp_path, players(4)))
+    excel.set("Settings", setting_row(excel, "Top value"), 2, 10)
+    excel.set("Settings", setting_row(excel, "Club games"), 2, "result")
+    for row, values in enumerate(([1, 1, "Player 01", "Player 02", "0-1"],
+                                  [1, None, "Player 03", None, "club ½-½"],
+                                  [1, None, "Player 04", None, "club 1-0"]), start=2):
+        for column, value in enumerate(values, start=1):
+            excel.set("Rounds", row, column, value)
+    press(xw, excel, keizer_xl.recalculate)
+    table = standings(excel)
+    # values 10, 9, 8, 7: a draw half of one's own value, a win all of it
+    assert (table["Player 03"]["Score"], table["Player 04"]["Score"]) == (12, 14)
+    assert (table["Player 03"]["Absent"], table["Player 04"]["Won"]) == (0, 1)
+    cross = {row[1]: row[2] for row in excel.sheets["Crosstable"][1:5]}
+    assert (cross["Player 03"], cross["Player 04"]) == ("club½", "club1")
+
+
+def test_random_first_round_through_the_buttons(xw: Any, tmp_path: Path) -> None:
+    """First round random: the button draws round 1 as the command does, and says the
+    seed, from the Competition name, so that the draw can be checked."""
+    import hashlib
+    import random
+
+    excel = Excel.from_file(new_book(tmp_path, players(6)))
+    excel.set("Settings", setting_row(excel, "First round"), 2, "random")
+    excel.set("Settings", setting_row(excel, "Competition name"), 2, "Winter 2027")
+    press(xw, excel, keizer_xl.pair_next_round)
+    seed = int(hashlib.sha256(b"Winter 2027").hexdigest()[:8], 16)
+    order = [f"Player {i:02d}" for i in range(1, 7)]
+    random.Random(seed).shuffle(order)
+    games = [row for row in excel.rows("Rounds") if len(row) > 3 and row[3]]
+    assert [{row[2], row[3]} for row in games] == [set(order[k:k + 2]) for k in (0, 2, 4)]
+    ((text, _, _, mode, _),) = excel.alerts
+    assert mode == "info" and f"seed {seed}, from the Competition name 'Winter 2027'" in text
