@@ -115,3 +115,17 @@ def test_german_results_typed_with_a_colon_read_as_with_a_dash(tmp_path: Path) -
     assert [row for row in rounds[1] if row[0] == 3] == [row for row in rounds[0]
                                                         if row[0] == 3]
     assert any(row[0] == 3 for row in rounds[1])
+
+
+@pytest.mark.parametrize("language", sorted(MARKS))
+def test_a_team_match_is_marked_with_the_languages_club_duty_mark(language: str) -> None:
+    from keizer_xl.core.report import TEAM, RoundLine
+    from keizer_xl.i18n import crosstable_marks, translate
+
+    club = MARKS[language][4]
+    marks = crosstable_marks(language)
+    cells = [RoundLine(1, TEAM, mark=mark).short(None, marks) for mark in ("1", "½", "0")]
+    assert cells == [f"{club}1", f"{club}½", f"{club}0"]
+    legend = translate("{club}1, {club}½, {club}0: a team match for the club, won, drawn or "
+                       "lost, counted as a game.", language).format(club=club)
+    assert legend.startswith(", ".join(cells) + ":")
