@@ -9,14 +9,14 @@ player.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from keizer_xl.core.errors import KeizerError, Problem
 from keizer_xl.core.final import final_order
 from keizer_xl.core.messages import msg
 from keizer_xl.core.model import Entry, Game, tidy_name
-from keizer_xl.core.report import build_report
+from keizer_xl.core.report import Report, build_report, latest_round
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.workbook.cells import (
@@ -29,6 +29,7 @@ from keizer_xl.workbook.cells import (
     top_value_cells,
 )
 from keizer_xl.workbook.layout import Grid, Layout, player_groups, raise_with, read_book
+from keizer_xl.workbook.pairings import PAIRINGS, pairings_sheet, stakes_cells
 
 
 def with_cautions(standings: Standings, competition: Competition, layout: Layout) -> Standings:
@@ -58,7 +59,9 @@ def recalc_edits(competition: Competition, layout: Layout, grids: Mapping[str, G
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
     report = build_report(competition.season, final.standings)
     cells = standings_cells(final.standings, groups, final.short, layout.language, report)
+    games = latest_round(competition.season)[1]
     return final.standings, [sheet_cells("Standings", layout, cells, clear=True),
+                             *stakes_edit(grids, report, games, layout),
                              *report_edits(report, layout)]
 
 
@@ -89,8 +92,20 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
     report = build_report(competition.season, next_round.standings)
     edits.append(sheet_cells("Standings", layout, standings_cells(
         next_round.standings, groups, language=layout.language, report=report), clear=True))
+    edits.extend(stakes_edit(grids, report, next_round.games, layout))
     edits.extend(report_edits(report, layout))
     return next_round, edits
+
+
+def stakes_edit(grids: Mapping[str, Grid], report: Report, games: Sequence[Game],
+                layout: Layout) -> list[SheetCells]:
+    """Tonight's stakes beside the boards of the Pairings sheet (`pairings.stakes_cells`):
+    written when a round is paired, emptied once it is played or taken back. A workbook
+    without the sheet gets none."""
+    sheet = pairings_sheet(grids)
+    if sheet is None:
+        return []
+    return [SheetCells(PAIRINGS, sheet, stakes_cells(report, games, layout.language))]
 
 
 class Unpaired(NamedTuple):
@@ -149,6 +164,7 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
     report = build_report(earlier.season, final.standings)
     edits.append(sheet_cells("Standings", layout, standings_cells(
         final.standings, groups, final.short, layout.language, report), clear=True))
+    edits.extend(stakes_edit(grids, report, (), layout))
     edits.extend(report_edits(report, layout))
     return Unpaired(last, tuple(rows), standings, len(typed)), edits
 
