@@ -164,12 +164,12 @@ def stakes_cells(report: Report, games: Sequence[Game], language: str
     today's values, with the line saying so in A3. Boards already played, and every board
     of a round that is over, are emptied, so the column never shows last week's stakes."""
     def said(stakes: Stakes) -> str:
-        parts = [translate("win {points}", language).format(points=_figure(stakes.win, language)),
+        parts = [translate("win {points}", language).format(points=figure(stakes.win, language)),
                  translate("draw {points}", language).format(
-                     points=_figure(stakes.draw, language))]
+                     points=figure(stakes.draw, language))]
         if stakes.loss:
             parts.append(translate("loss {points}", language).format(
-                points=_figure(stakes.loss, language)))
+                points=figure(stakes.loss, language)))
         return " · ".join(parts)
 
     cells: dict[Cell, str | None] = {(TOP + board - 1, STAKES_COLUMN): None
@@ -200,9 +200,10 @@ def stakes_line(report: Report, language: str) -> str:
     return f"{what} {when}"
 
 
-def _figure(x: Fraction, language: str) -> str:
-    """A stake as the pages write it (`keizer_xl.publish.numbers.number`, which this layer
-    cannot import): whole, ½, or two decimals with the language's decimal mark."""
+def figure(x: Fraction, language: str) -> str:
+    """A stake as the pages write it: whole, ½, or two decimals with the language's decimal
+    mark. A copy of `keizer_xl.publish.numbers.number` for stakes (at least 0), which this
+    layer cannot import; a test holds the two to the same text."""
     if x.denominator == 1:
         return str(x.numerator)
     if x == Fraction(1, 2):
