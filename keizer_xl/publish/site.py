@@ -37,7 +37,6 @@ from keizer_xl.publish.charts import Chart, rank_chart
 from keizer_xl.publish.names import page_names, shown
 from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.rules import settings_in_force
-from keizer_xl.workbook.pairings import stakes_line
 from keizer_xl.workbook.xlsx import write_files_atomically
 
 TOP_CHART = 10  # players on the index page's chart
@@ -183,8 +182,16 @@ def stakes_said(stakes: Stakes, words: Words) -> str:
 
 def stakes_note(report: Report, words: Words) -> str:
     """The line under tonight's stakes: what they are, and that they are today's values
-    (as the Pairings sheet says it)."""
-    return stakes_line(report, words.language)
+    (the Pairings sheet says the second half, shorter)."""
+    what = words.t("Win, draw, loss: what the game earns each player tonight (the "
+                   "opponent's value; half of it for a draw; the Loss share of it for a "
+                   "loss).") if report.standings.settings.loss else \
+        words.t("Win, draw: what the game earns each player tonight (the opponent's value; "
+                "half of it for a draw).")
+    when = words.t("These are today's values: earlier games are priced again next week, "
+                   "with the new ranking.") if report.priced_again else \
+        words.t("These are today's values; with Pricing frozen the game keeps them.")
+    return f"{what} {when}"
 
 
 def round_view(report: Report, links: _Links, round_no: int, games: Iterable[Game],

@@ -32,7 +32,7 @@ BYE_ROW = 2
 ROW_COLUMN = 5  # hidden column E: the Rounds row of each line (0: none)
 
 STAKES_COLUMN = 6  # F: tonight's stakes beside each board, written as values by `pair`
-STAKES_NOTE_ROW = 3  # A3: the line saying they are today's values
+STAKES_NOTE = (3, 2)  # B3: the line saying they are today's values (left-aligned, as B is)
 STAKES_WIDTH = 36  # characters: both players' stakes of a board
 
 Cell = tuple[int, int]  # (row, column), 1-based
@@ -161,8 +161,9 @@ def stakes_cells(report: Report, games: Sequence[Game], language: str
                  ) -> dict[Cell, str | None]:
     """Tonight's stakes beside each board of the round shown (`games`, the latest round):
     what a win and a draw (and, with the Loss setting, a loss) earn White and Black at
-    today's values, with the line saying so in A3. Boards already played, and every board
-    of a round that is over, are emptied, so the column never shows last week's stakes."""
+    today's values, with the line saying so in B3 (short: it runs over C and D). Boards
+    already played, and every board of a round that is over, are emptied, so the column
+    never shows last week's stakes."""
     def said(stakes: Stakes) -> str:
         parts = [translate("win {points}", language).format(points=figure(stakes.win, language)),
                  translate("draw {points}", language).format(
@@ -182,22 +183,11 @@ def stakes_cells(report: Report, games: Sequence[Game], language: str
     staked = any(value is not None for value in cells.values())
     cells[(TOP - 1, STAKES_COLUMN)] = translate("Tonight: White | Black", language) \
         if staked else None
-    cells[(STAKES_NOTE_ROW, 1)] = stakes_line(report, language) if staked else None
+    cells[STAKES_NOTE] = (translate("Stakes at today's values; earlier games are priced "
+                                    "again next week.", language) if report.priced_again else
+                          translate("Stakes at today's values; with Pricing frozen the game "
+                                    "keeps them.", language)) if staked else None
     return cells
-
-
-def stakes_line(report: Report, language: str) -> str:
-    """What the stakes are, and that they are today's values (the pages say the same)."""
-    what = translate("Win, draw, loss: what the game earns each player tonight (the "
-                     "opponent's value; half of it for a draw; the Loss share of it for a "
-                     "loss).", language) if report.standings.settings.loss else \
-        translate("Win, draw: what the game earns each player tonight (the opponent's "
-                  "value; half of it for a draw).", language)
-    when = translate("These are today's values: earlier games are priced again next week, "
-                     "with the new ranking.", language) if report.priced_again else \
-        translate("These are today's values; with Pricing frozen the game keeps them.",
-                  language)
-    return f"{what} {when}"
 
 
 def figure(x: Fraction, language: str) -> str:

@@ -312,18 +312,18 @@ def test_pair_writes_only_the_cells_keizer_xl_owns(xw: Any, tmp_path: Path) -> N
     assert writes["Standings"][1]["start_row"] == writes["Standings"][1]["start_column"] == 0
 
     assert excel.sheets["Players"] == before["Players"]
-    # the Pairings sheet: tonight's stakes beside the boards (F) and their line (A3) only
+    # the Pairings sheet: tonight's stakes beside the boards (F) and their line (B3) only
     pairings = excel.sheets["Pairings"]
     changed = {(r, c) for r, row in enumerate(pairings, start=1)
                for c, value in enumerate(row, start=1)
                if value != (before["Pairings"][r - 1][c - 1]
                             if r <= len(before["Pairings"]) and
                             c <= len(before["Pairings"][r - 1]) else None)}
-    assert changed == {(3, 1), (4, 6), (5, 6), (6, 6)}
+    assert changed == {(3, 2), (4, 6), (5, 6), (6, 6)}
     value = {name: row["Value"] for name, row in standings(excel).items()}
     assert pairings[4][5] == (f"win {value['Player 02']:g} · draw {value['Player 02'] / 2:g} | "
                               f"win {value['Player 01']:g} · draw {value['Player 01'] / 2:g}")
-    assert "today's values" in pairings[2][0]
+    assert "today's values" in pairings[2][1]
     settings = [row for r, row in enumerate(excel.sheets["Settings"], start=1) if r != top]
     assert settings == [row for r, row in enumerate(before["Settings"], start=1) if r != top]
     assert [a["func"] for a in actions if a["func"] not in WRITES] == ["activateSheet",

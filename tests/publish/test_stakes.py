@@ -14,7 +14,7 @@ from python_calamine import CalamineWorkbook
 from keizer_xl.i18n import LANGUAGES
 from keizer_xl.publish.numbers import number
 from keizer_xl.workbook import pairings
-from keizer_xl.workbook.pairings import STAKES_COLUMN, STAKES_NOTE_ROW, TOP
+from keizer_xl.workbook.pairings import STAKES_COLUMN, STAKES_NOTE, TOP
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 from tests.conftest import run_cli
 from tests.publish.html import parse, table_rows, text
@@ -82,7 +82,7 @@ def test_pair_writes_the_stakes_beside_each_board(tmp_path: Path) -> None:
             f"{said(values[black])} | {said(values[white])}"
     assert any((values[b] / 2).denominator != 1 for _, b in games)  # a half shown
     assert grid[TOP - 2][STAKES_COLUMN - 1] == "Tonight: White | Black"
-    assert PRICED_AGAIN in str(grid[STAKES_NOTE_ROW - 1][0])
+    assert PRICED_AGAIN in str(grid[STAKES_NOTE[0] - 1][STAKES_NOTE[1] - 1])
     assert grid[TOP + 2][STAKES_COLUMN - 1] == ""  # board 4: none
 
     # once the results are in, the round is over: Recalculate empties the stakes
@@ -93,7 +93,7 @@ def test_pair_writes_the_stakes_beside_each_board(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     grid = sheet(path, "Pairings")
     assert stakes_column(grid) == [""] * 5
-    assert grid[STAKES_NOTE_ROW - 1][0] == ""
+    assert grid[STAKES_NOTE[0] - 1][STAKES_NOTE[1] - 1] == ""
 
 
 def test_unpair_takes_the_stakes_back(tmp_path: Path) -> None:
@@ -101,7 +101,7 @@ def test_unpair_takes_the_stakes_back(tmp_path: Path) -> None:
     assert run_cli("unpair", path).exit_code == 0
     grid = sheet(path, "Pairings")
     assert stakes_column(grid) == [""] * 5
-    assert grid[STAKES_NOTE_ROW - 1][0] == ""
+    assert grid[STAKES_NOTE[0] - 1][STAKES_NOTE[1] - 1] == ""
 
 
 def test_the_pages_and_the_chat_text_show_the_same_stakes(tmp_path: Path) -> None:
@@ -152,8 +152,8 @@ def test_with_the_loss_setting_in_dutch(tmp_path: Path) -> None:
 
 def test_frozen_pricing_says_the_game_keeps_them(tmp_path: Path) -> None:
     path, _, _ = paired(tmp_path, Pricing="frozen")
-    note = str(sheet(path, "Pairings")[STAKES_NOTE_ROW - 1][0])
-    assert "Pricing frozen the game keeps them" in note and PRICED_AGAIN not in note
+    note = str(sheet(path, "Pairings")[STAKES_NOTE[0] - 1][STAKES_NOTE[1] - 1])
+    assert "Pricing frozen the game keeps them" in note and "next week" not in note
 
 
 @given(st.fractions(min_value=0, max_value=10**6, max_denominator=10**4),
