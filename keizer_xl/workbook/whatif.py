@@ -20,7 +20,7 @@ from keizer_xl.core.settings import SETTINGS, not_a_setting, setting_name
 from keizer_xl.core.words import WordError
 from keizer_xl.i18n.names import SETTINGS_TO_CONTRACT, name_key
 from keizer_xl.workbook.files import read_grids
-from keizer_xl.workbook.layout import Grid, Layout, read_book
+from keizer_xl.workbook.layout import BookError, Grid, Layout, read_book
 
 
 class Trial(NamedTuple):
@@ -65,13 +65,18 @@ def read_trials(trials: Sequence[str]) -> tuple[tuple[str, str], ...]:
 
 def tried(path: Path, trials: Sequence[str]) -> Trial:
     """The workbook's competition now and with `trials` (`SETTING=VALUE` each); the file
-    is only read. WordError for a trial that is wrong, BookError for the workbook's or the
-    tried settings' problems, each with its cell."""
+    is only read. BookError for the workbook's problems, each with its cell; WordError for
+    a trial that is wrong, or tried settings that do not go together (with each other or
+    with the club's own)."""
     settings = read_trials(trials)
     grids = read_grids(path)
     now, layout = read_book(grids)
-    with_them, _ = read_book({**grids, layout.sheet["Settings"]: _settings_sheet(
-        grids[layout.sheet["Settings"]], layout, settings)})
+    try:
+        with_them, _ = read_book({**grids, layout.sheet["Settings"]: _settings_sheet(
+            grids[layout.sheet["Settings"]], layout, settings)})
+    except BookError as error:  # the workbook was fine: the tried settings are not
+        raise WordError(Joined("\n", [msg("--try: {problem}", problem=problem.message)
+                                      for problem in error.problems])) from None
     return Trial(now, with_them, settings, layout.language)
 
 

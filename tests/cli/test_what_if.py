@@ -93,3 +93,11 @@ def test_a_wrong_trial_is_named(tmp_path: Path) -> None:
             in lines)
     assert "Traceback" not in result.output
     assert path.read_bytes() == before
+
+
+def test_tried_settings_that_do_not_go_together_are_named(tmp_path: Path) -> None:
+    path = make_book(tmp_path / "club.xlsx", PLAYERS, ROUNDS, {"Top value": 10})
+    result = run_cli("standings", path, "--try", "Pricing=frozen", "--try", "Iterate=final")
+    assert result.exit_code == 1
+    assert result.output.strip() == ("--try: Iterate final cannot go with Pricing frozen: "
+                                     "frozen points are never re-priced")
