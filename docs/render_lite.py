@@ -41,7 +41,7 @@ def clicked_workbook(path: Path) -> None:
     from python_calamine import CalamineWorkbook
 
     from keizer_xl import lite
-    from keizer_xl.workbook import files
+    from keizer_xl.workbook import files, sheetbuttons
     from keizer_xl.workbook.template import build_template
     from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 
@@ -61,7 +61,8 @@ def clicked_workbook(path: Path) -> None:
         raise RuntimeError(f"the click failed: {said.getvalue()}")
     names = [sheet["name"] for sheet in sheets]
     (message,) = [a for a in book.json()["actions"] if a["func"] == "setValues"
-                  and names[a["sheet_position"]] == "Pairings"]
+                  and names[a["sheet_position"]] == "Pairings"
+                  and a["start_column"] == sheetbuttons.COLUMN - 1]  # not tonight's stakes
     files.pair(path)
     save_edits(path, [SheetEdit("Pairings", {
         (message["start_row"] + 1 + r, message["start_column"] + 1): value or None

@@ -30,7 +30,8 @@ NAMES = ("Anna de Vries", "Bram Jansen", "Carla Smit", "Daan Bakker", "Eva Visse
 SHOTS = (("publish-phone.png", "index.html", 390, 1250),
          ("publish-pairings-phone.png", "pairings.html", 390, 780),
          ("publish-desktop.png", "index.html", 1180, 1100),
-         ("publish-card.png", "players/daan-bakker.html", 760, 1050))
+         ("publish-card.png", "players/daan-bakker.html", 760, 1050),
+         ("publish-stakes.png", "pairings.html", 900, 760))
 
 
 def browser() -> str | None:

@@ -211,11 +211,19 @@ def check(file: Path) -> None:
               help="Standings after this round (default: the last completed round).")
 @click.option("--group", default=None,
               help="Only the players of this group (the Players column Group).")
-def standings(file: Path, after: int | None, group: str | None) -> None:
+@click.option("--try", "trials", multiple=True, metavar="SETTING=VALUE",
+              help="What if: the standings now and with this setting changed, side by side "
+              "(repeat it to try several; the setting's name as the Settings sheet writes "
+              "it). The file is not changed.")
+def standings(file: Path, after: int | None, group: str | None,
+              trials: tuple[str, ...]) -> None:
     """Print the standings of FILE in the terminal (the file is not changed)."""
     from keizer_xl.core.final import final_order
 
     competition, groups, _ = _with_groups(file, group)
+    if trials:
+        _what_if(file, after, group, groups, trials)
+        return
     if after is not None and after > competition.season.completed_rounds:
         refuse([t("{file}: round {round} is not complete yet (the last complete "
                   "round is {last})", file=file, round=after,
@@ -227,6 +235,32 @@ def standings(file: Path, after: int | None, group: str | None) -> None:
     if group:
         title = t("{title}, group {group}", title=title, group=group)
     print_standings(table, title, groups, final.short, group)
+
+
+def _what_if(file: Path, after: int | None, group: str | None, groups: dict[str, str],
+             trials: tuple[str, ...]) -> None:
+    """`standings --try`: the standings now and with the tried settings, side by side."""
+    from keizer_xl.cli.tables import print_tried
+    from keizer_xl.core.final import final_order
+    from keizer_xl.i18n.names import local_setting
+    from keizer_xl.workbook.whatif import tried
+
+    trial = perform(lambda: tried(file, trials))
+    completed = trial.now.season.completed_rounds
+    if after is not None and after > completed:
+        refuse([t("{file}: round {round} is not complete yet (the last complete round is "
+                  "{last})", file=file, round=after, last=completed)])
+    now = final_order(trial.now.standings(after)).standings
+    with_them = final_order(trial.tried.standings(after)).standings
+    title = t("Standings after round {round}", round=now.after_round) \
+        if now.after_round else t("Initial ranking")
+    if group:
+        title = t("{title}, group {group}", title=title, group=group)
+    changes = ", ".join(f"{local_setting(name, trial.language)} {value}"
+                        for name, value in trial.settings)
+    print_tried(now, with_them, t("{title}: now and with {changes}", title=title,
+                                  changes=changes), groups, group)
+    say(t("Nothing was written: {file} is as it was.", file=file))
 
 
 def _with_groups(file: Path, group: str | None) -> tuple[Any, dict[str, str], tuple[str, ...]]:

@@ -60,6 +60,27 @@ def print_standings(standings: Any, title: str, groups: dict[str, str] | None = 
         note(standings.note)
 
 
+def print_tried(now: Any, tried: Any, title: str, groups: dict[str, str] | None = None,
+                only: str | None = None) -> None:
+    """What if: each player's place and score with the tried settings beside the score
+    now, and how many places the player moves (+ up, − down), in the tried order."""
+    from keizer_xl.publish.numbers import decimal
+
+    language = speaking()
+    before = {row.name: row for row in now.rows}
+    headers = ("#", t("Name"), t("Score now"), t("Score tried"), t("Change"))
+    rows = [(str(row.rank), row.name, decimal(before[row.name].score, language),
+             decimal(row.score, language), moved(before[row.name].rank - row.rank))
+            for row in tried.rows
+            if only is None or (groups or {}).get(row.name, "").casefold() == only.casefold()]
+    print_table(title, headers, set(headers) - {t("Name")}, rows)
+
+
+def moved(places: int) -> str:
+    """Places moved up (+2) or down (−1); nothing when the place stays."""
+    return f"+{places}" if places > 0 else f"−{-places}" if places < 0 else ""
+
+
 def print_table(title: str, headers: Sequence[str], right: Collection[str],
                 rows: Sequence[Sequence[str]]) -> None:
     """A table in the terminal; `right`: the headers of the right-aligned columns."""

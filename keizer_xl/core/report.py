@@ -155,6 +155,51 @@ class Report:
     def __iter__(self) -> Iterator[PlayerReport]:
         return iter(self.players)
 
+    def stakes(self, game: Game) -> tuple[Stakes, Stakes] | None:
+        """What a game of tonight (the round after these standings, no result yet) earns
+        White and Black at today's values; None for a game played or of another round."""
+        if game.result is not None or game.round != self.after_round + 1:
+            return None
+        values = self.standings.values
+        if game.white not in values or game.black not in values:
+            return None
+        loss = self.standings.settings.loss
+        return Stakes.against(values[game.black], loss), Stakes.against(values[game.white], loss)
+
+    @property
+    def priced_again(self) -> bool:
+        """Are earlier games priced again with each new ranking (Pricing current), so that
+        tonight's stakes are today's values only?"""
+        return self.standings.settings.pricing != "frozen"
+
+
+class Stakes(NamedTuple):
+    """What one player earns tonight at today's values: a win the opponent's value, a
+    draw half of it, a loss the Loss share of it (0 without that setting). Members ask
+    "what can I win tonight?": every way of publishing shows these same numbers."""
+
+    win: Fraction
+    draw: Fraction
+    loss: Fraction
+
+    @classmethod
+    def against(cls, value: Fraction, loss: Fraction) -> Stakes:
+        return cls(value, value * HALF, value * loss)
+
+
+def next_game(report: Report, name: str) -> tuple[Game, Stakes] | None:
+    """The player's game of tonight with what it earns the player, when one is paired."""
+    round_no = report.after_round + 1
+    if report.season.last_round != round_no:
+        return None
+    for entry in report.season.round_entries(round_no):
+        if isinstance(entry, Game) and name in (entry.white, entry.black):
+            both = report.stakes(entry)
+            if both is None:
+                return None
+            return entry, both[0] if entry.white == name else both[1]
+    return None
+
 
 class _Lazy(LazyTuple[T], Sequence[T]):
     """A player's rounds or ranks, made from the report's arrays each time they are read

@@ -345,6 +345,13 @@ def setting_name(raw: object) -> str | None:
     return _KEYS.get(" ".join(text(raw).split()).casefold())
 
 
+def not_a_setting(raw: object) -> str:
+    """What is said of a name that is no setting, with the nearest setting's name when one
+    is close (a typo must never fall back to a default silently)."""
+    return msg("'{name}' is not a setting{suggestion}", name=text(raw),
+               suggestion=_did_you_mean(text(raw)))
+
+
 def _did_you_mean(word: str) -> str:
     import difflib
 
@@ -374,8 +381,7 @@ def parse_settings(
             continue
         name = setting_name(raw_name)
         if name is None:
-            found.add(msg("'{name}' is not a setting{suggestion}", name=text(raw_name),
-                          suggestion=_did_you_mean(text(raw_name))), table, row, "Setting")
+            found.add(not_a_setting(raw_name), table, row, "Setting")
             continue
         if name in chosen:
             found.add(msg("'{name}' is set twice (first in row {row})",

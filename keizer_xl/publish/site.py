@@ -27,6 +27,8 @@ from keizer_xl.core.report import (
     PlayerReport,
     Report,
     RoundLine,
+    Stakes,
+    next_game,
 )
 from keizer_xl.core.report import latest_round as find_latest_round
 from keizer_xl.core.results import DRAW, FORFEIT_WIN, LOSS, NO_SHOW, RESULTS, WIN
@@ -171,22 +173,52 @@ def gone(report: Report, name: str, words: Words) -> str:
     return withdrawn_mark(words.language) if report.withdrawn(name) else ""
 
 
-def _game_line(report: Report, links: _Links, game: Game) -> View:
-    def side(name: str) -> View:
-        return View(name=shown(name), rank=report.rank(name), href=links.card(name))
+def _game_line(report: Report, links: _Links, game: Game, words: Words) -> View:
+    stakes = report.stakes(game)
 
-    return View(board=game.board or "", white=side(game.white), black=side(game.black),
+    def side(name: str, at: int) -> View:
+        return View(name=shown(name), rank=report.rank(name), href=links.card(name),
+                    stakes=stakes_said(stakes[at], words) if stakes else "")
+
+    return View(board=game.board or "", white=side(game.white, 0), black=side(game.black, 1),
                 result=game.result.value if game.result is not None else "")
+
+
+def stakes_said(stakes: Stakes, words: Words) -> str:
+    """`win 12 · draw 6` (and `loss 3` with the Loss setting): what one player's game
+    tonight earns, with the language's decimal mark."""
+    said = [words.t("win {points}", points=words.number(stakes.win)),
+            words.t("draw {points}", points=words.number(stakes.draw))]
+    if stakes.loss:
+        said.append(words.t("loss {points}", points=words.number(stakes.loss)))
+    return " · ".join(said)
+
+
+def stakes_note(report: Report, words: Words) -> str:
+    """The line under tonight's stakes: what they are, and that they are today's values
+    (the Pairings sheet says the second half, shorter)."""
+    what = words.t("Win, draw, loss: what the game earns each player tonight (the "
+                   "opponent's value; half of it for a draw; the Loss share of it for a "
+                   "loss).") if report.standings.settings.loss else \
+        words.t("Win, draw: what the game earns each player tonight (the opponent's value; "
+                "half of it for a draw).")
+    when = words.t("These are today's values: earlier games are priced again next week, "
+                   "with the new ranking.") if report.priced_again else \
+        words.t("These are today's values; with Pricing frozen the game keeps them.")
+    return f"{what} {when}"
 
 
 def round_view(report: Report, links: _Links, round_no: int, games: Iterable[Game],
                rests: Iterable[Rest], words: Words) -> View:
     games = [g for g in games if links.shown(g.white) or links.shown(g.black)]
     rests = [r for r in rests if links.shown(r.player)]
+    lines = [_game_line(report, links, g, words) for g in games]
     return View(
         round=round_no,
         complete=all(g.result is not None for g in games),
-        games=[_game_line(report, links, g) for g in games],
+        games=lines,
+        stakes=stakes_note(report, words) if any(
+            line.white.stakes for line in lines) else "",
         byes=[View(name=shown(r.player), href=links.card(r.player)) for r in rests
               if r.reason is Absence.BYE],
         absent=[View(name=shown(r.player), href=links.card(r.player),
@@ -298,7 +330,9 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
                            reason=words.reason(line.kind)) if line.default else \
                 words.reason(line.kind)
         lines.append(View(round=line.round, worth=worth, opponent=None, note=note))
+    tonight = next_game(report, p.name)
     return View(
+        tonight=_tonight(report, links, p.name, tonight, words) if tonight else None,
         name=shown(p.name), gone=gone(report, p.name, words), rank=row.rank,
         score=words.number(row.score), value=words.number(row.value), played=row.played,
         won=row.won, drawn=row.drawn, lost=row.lost, points=words.points(p.game_points),
@@ -310,6 +344,18 @@ def card_view(report: Report, links: _Links, p: PlayerReport, previous: str | No
         next=links.card(following, from_card=True),
         next_name=following and shown(following), change=change(p.change)[0],
     )
+
+
+def _tonight(report: Report, links: _Links, name: str, tonight: tuple[Game, Stakes],
+             words: Words) -> View:
+    """The player's game of tonight on the card: whom, which colour, what it earns."""
+    game, stakes = tonight
+    white = game.white == name
+    opponent = game.black if white else game.white
+    return View(round=game.round, opponent=shown(opponent), rank=report.rank(opponent),
+                href=links.card(opponent, from_card=True),
+                colour=words.t("white") if white else words.t("black"),
+                stakes=stakes_said(stakes, words), note=stakes_note(report, words))
 
 
 def top_chart(report: Report, links: _Links, words: Words) -> Chart | None:

@@ -10,7 +10,7 @@ from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
 from keizer_xl.i18n.names import withdrawn_name
 from keizer_xl.publish.numbers import change, number
-from keizer_xl.publish.site import Titles, Words
+from keizer_xl.publish.site import Titles, Words, stakes_note, stakes_said
 
 
 def standings_text(report: Report, titles: Titles) -> list[str]:
@@ -37,10 +37,18 @@ def pairings_text(report: Report, language: str = "en") -> list[str]:
     complete = all(g.result is not None for g in games)
     lines = [t("Round {round}: results", round=round_no) if complete
              else t("Round {round}: pairings", round=round_no), ""]
+    staked = False
     for g in games:
         board = f"{g.board}. " if g.board is not None else ""
         result = f" {g.result.value}" if g.result is not None else ""
         lines.append(f"{board}{g.white} – {g.black}{result}")
+        stakes = report.stakes(g)
+        if stakes is not None:  # tonight's stakes, indented under the game
+            staked = True
+            lines += [f"   {g.white}: {stakes_said(stakes[0], words)}",
+                      f"   {g.black}: {stakes_said(stakes[1], words)}"]
+    if staked:
+        lines += ["", stakes_note(report, words)]
     byes = [r.player for r in rests if r.reason is Absence.BYE]
     if byes:
         lines += ["", t("Bye:") + " " + ", ".join(byes)]

@@ -15,6 +15,7 @@ only the modules it uses:
 - `sheetbuttons`: the buttons of xlwings Lite on that sheet, and the cells of their messages;
 - `liteparts`: the code an xlwings Lite workbook carries (its main.py and requirements.txt);
 - `newbook` and `template`: a fresh workbook, and the template it is made from;
+- `whatif`: the standings with some settings tried, the file only read;
 - `vba`: the VBA project of an .xlsm, which runs the buttons;
 - `xlsx`: editing cells inside an .xlsx/.xlsm package, knowing nothing of Keizer.
 """
@@ -31,5 +32,6 @@ __all__ = [
     "sheetbuttons",
     "template",
     "vba",
+    "whatif",
     "xlsx",
 ]

@@ -13,9 +13,12 @@ This module owns the sheet's formulas (the template writes them) and their value
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 
-from keizer_xl.core.model import Absence
+from keizer_xl.core.model import Absence, Game
+from keizer_xl.core.report import Report, Stakes
 from keizer_xl.core.words import text
+from keizer_xl.i18n import record_of, translate
 from keizer_xl.i18n.names import local_name, name_key, rest_word, sheet_names
 from keizer_xl.workbook.layout import Grid, language_of
 from keizer_xl.workbook.xlsx import CellValue, Formula, SheetEdit
@@ -27,6 +30,10 @@ TOP = 5  # the sheet's row of board 1 (headers in row 4)
 ROUND_CELL = (1, 2)  # B1: the round shown
 BYE_ROW = 2
 ROW_COLUMN = 5  # hidden column E: the Rounds row of each line (0: none)
+
+STAKES_COLUMN = 6  # F: tonight's stakes beside each board, written as values by `pair`
+STAKES_NOTE = (3, 2)  # B3: the line saying they are today's values (left-aligned, as B is)
+STAKES_WIDTH = 36  # characters: both players' stakes of a board
 
 Cell = tuple[int, int]  # (row, column), 1-based
 
@@ -143,3 +150,52 @@ def _text(value: object) -> str:
     if isinstance(value, float):
         return text(value) if value.is_integer() else repr(value)
     return "" if value is None else str(value)
+
+
+def pairings_sheet(grids: Mapping[str, Grid]) -> str | None:
+    """The Pairings sheet's name in this workbook (None: it has none)."""
+    return next((name for name in grids if name_key(name) in sheet_names(PAIRINGS)), None)
+
+
+def stakes_cells(report: Report, games: Sequence[Game], language: str
+                 ) -> dict[Cell, str | None]:
+    """Tonight's stakes beside each board of the round shown (`games`, the latest round):
+    what a win and a draw (and, with the Loss setting, a loss) earn White and Black at
+    today's values, with the line saying so in B3 (short: it runs over C and D). Boards
+    already played, and every board of a round that is over, are emptied, so the column
+    never shows last week's stakes."""
+    def said(stakes: Stakes) -> str:
+        parts = [translate("win {points}", language).format(points=figure(stakes.win, language)),
+                 translate("draw {points}", language).format(
+                     points=figure(stakes.draw, language))]
+        if stakes.loss:
+            parts.append(translate("loss {points}", language).format(
+                points=figure(stakes.loss, language)))
+        return " · ".join(parts)
+
+    cells: dict[Cell, str | None] = {(TOP + board - 1, STAKES_COLUMN): None
+                                    for board in range(1, BOARDS + 1)}
+    for game in games:
+        stakes = report.stakes(game)
+        if stakes is not None and game.board is not None and 1 <= game.board <= BOARDS:
+            cells[(TOP + game.board - 1, STAKES_COLUMN)] = \
+                f"{said(stakes[0])} | {said(stakes[1])}"
+    staked = any(value is not None for value in cells.values())
+    cells[(TOP - 1, STAKES_COLUMN)] = translate("Tonight: White | Black", language) \
+        if staked else None
+    cells[STAKES_NOTE] = (translate("Stakes at today's values; earlier games are priced "
+                                    "again next week.", language) if report.priced_again else
+                          translate("Stakes at today's values; with Pricing frozen the game "
+                                    "keeps them.", language)) if staked else None
+    return cells
+
+
+def figure(x: Fraction, language: str) -> str:
+    """A stake as the pages write it: whole, ½, or two decimals with the language's decimal
+    mark. A copy of `keizer_xl.publish.numbers.number` for stakes (at least 0), which this
+    layer cannot import; a test holds the two to the same text."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    if x == Fraction(1, 2):
+        return "½"
+    return f"{float(x):.2f}".rstrip("0").rstrip(".").replace(".", record_of(language).decimal_mark)

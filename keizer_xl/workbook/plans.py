@@ -9,14 +9,14 @@ player.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from keizer_xl.core.errors import KeizerError, Problem
 from keizer_xl.core.final import final_order
 from keizer_xl.core.messages import Name, msg
 from keizer_xl.core.model import Entry, Game, Rest, tidy_name
-from keizer_xl.core.report import build_report
+from keizer_xl.core.report import Report, build_report, latest_round
 from keizer_xl.core.round import Competition, NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.words import is_blank
@@ -30,6 +30,7 @@ from keizer_xl.workbook.cells import (
     top_value_cells,
 )
 from keizer_xl.workbook.layout import Grid, Layout, player_groups, raise_with, read_book
+from keizer_xl.workbook.pairings import PAIRINGS, pairings_sheet, stakes_cells
 
 
 def with_cautions(standings: Standings, competition: Competition, layout: Layout) -> Standings:
@@ -59,7 +60,9 @@ def recalc_edits(competition: Competition, layout: Layout, grids: Mapping[str, G
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
     report = build_report(competition.season, final.standings)
     cells = standings_cells(final.standings, groups, final.short, layout.language, report)
+    games = latest_round(competition.season)[1]
     return final.standings, [sheet_cells("Standings", layout, cells, clear=True),
+                             *stakes_edit(grids, report, games, layout),
                              *report_edits(report, layout)]
 
 
@@ -90,6 +93,7 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
     report = build_report(competition.season, next_round.standings)
     edits.append(sheet_cells("Standings", layout, standings_cells(
         next_round.standings, groups, language=layout.language, report=report), clear=True))
+    edits.extend(stakes_edit(grids, report, next_round.games, layout))
     edits.extend(report_edits(report, layout))
     if next_round.settings.clear_present == "yes":
         cleared = present_cleared(grids[layout.sheet["Players"]], layout)
@@ -109,6 +113,17 @@ def present_cleared(players: Grid, layout: Layout) -> dict[Cell, CellValue]:
         return {}
     return {(row, column): None for row, cells in enumerate(players, start=1)
             if row > 1 and column <= len(cells) and not is_blank(cells[column - 1])}
+
+
+def stakes_edit(grids: Mapping[str, Grid], report: Report, games: Sequence[Game],
+                layout: Layout) -> list[SheetCells]:
+    """Tonight's stakes beside the boards of the Pairings sheet (`pairings.stakes_cells`):
+    written when a round is paired, emptied once it is played or taken back. A workbook
+    without the sheet gets none."""
+    sheet = pairings_sheet(grids)
+    if sheet is None:
+        return []
+    return [SheetCells(PAIRINGS, sheet, stakes_cells(report, games, layout.language))]
 
 
 class Unpaired(NamedTuple):
@@ -173,6 +188,7 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
     report = build_report(earlier.season, final.standings)
     edits.append(sheet_cells("Standings", layout, standings_cells(
         final.standings, groups, final.short, layout.language, report), clear=True))
+    edits.extend(stakes_edit(grids, report, (), layout))
     edits.extend(report_edits(report, layout))
     return Unpaired(last, tuple(rows), standings, len(typed) + len(teams)), edits
 

@@ -360,6 +360,8 @@ def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     for col, width in enumerate((8, 30, 30, 12)):
         _column(sheet, col, width, fmt.big_centre if col in (0, 3) else fmt.big)
     sheet.set_column(4, 4, 6, None, {"hidden": True})
+    stakes = pairings.STAKES_COLUMN - 1  # tonight's stakes, written by `pair` (no formulas)
+    sheet.set_column(stakes, stakes, pairings.STAKES_WIDTH, fmt.big)
 
     sheet.write_string(0, 0, local_name("Round", language), fmt.title)
     sheet.data_validation(0, 1, 0, 1, {
@@ -389,7 +391,7 @@ def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     sheet.conditional_format(top, 0, last, 3, {
         "type": "formula", "criteria": f"=$E{top + 1}<>0", "format": fmt.boxed,
     })
-    sheet.print_area(0, 0, last, 3)
+    sheet.print_area(0, 0, last, pairings.STAKES_COLUMN - 1)
     sheet.set_portrait()
     sheet.set_paper(9)  # A4
     sheet.fit_to_pages(1, 1)  # all 50 boards on one page, at some 11 points

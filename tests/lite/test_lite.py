@@ -207,7 +207,7 @@ def test_a_season_of_60_players_clicked_through(cpython: dict[str, Any],
     written = {a["sheet_position"] for a in paired["actions"] if a["func"] in WRITES}
     names = list(before)
     assert {names[p] for p in written} == {"Rounds", "Standings", "Crosstable", "Progress",
-                                          "Pairings"}  # Pairings: the message alone
+                                          "Pairings"}  # Pairings: the message and tonight's stakes
     assert " ".join(message(published)) == (
         "The text for the group chat is on the sheet 'Chat': select its column A, copy, "
         "and paste it into the chat.")

@@ -292,7 +292,8 @@ def test_pair_writes_only_the_cells_keizer_xl_owns(xw: Any, tmp_path: Path) -> N
     actions = press(xw, excel, keizer_xl.pair_next_round)
     assert excel.alerts == []
     writes = written(actions, excel)
-    assert set(writes) == {"Settings", "Rounds", "Standings", "Crosstable", "Progress"}
+    assert set(writes) == {"Settings", "Rounds", "Standings", "Crosstable", "Progress",
+                           "Pairings"}
 
     top = setting_row(excel, "Top value")
     assert [(a["start_row"], a["start_column"], a["values"]) for a in writes["Settings"]] == [
@@ -310,8 +311,19 @@ def test_pair_writes_only_the_cells_keizer_xl_owns(xw: Any, tmp_path: Path) -> N
     assert [a["func"] for a in writes["Standings"]] == ["sheetClearContents", "setValues"]
     assert writes["Standings"][1]["start_row"] == writes["Standings"][1]["start_column"] == 0
 
-    for name in ("Players", "Pairings"):
-        assert excel.sheets[name] == before[name]
+    assert excel.sheets["Players"] == before["Players"]
+    # the Pairings sheet: tonight's stakes beside the boards (F) and their line (B3) only
+    pairings = excel.sheets["Pairings"]
+    changed = {(r, c) for r, row in enumerate(pairings, start=1)
+               for c, value in enumerate(row, start=1)
+               if value != (before["Pairings"][r - 1][c - 1]
+                            if r <= len(before["Pairings"]) and
+                            c <= len(before["Pairings"][r - 1]) else None)}
+    assert changed == {(3, 2), (4, 6), (5, 6), (6, 6)}
+    value = {name: row["Value"] for name, row in standings(excel).items()}
+    assert pairings[4][5] == (f"win {value['Player 02']:g} · draw {value['Player 02'] / 2:g} | "
+                              f"win {value['Player 01']:g} · draw {value['Player 01'] / 2:g}")
+    assert "today's values" in pairings[2][1]
     settings = [row for r, row in enumerate(excel.sheets["Settings"], start=1) if r != top]
     assert settings == [row for r, row in enumerate(before["Settings"], start=1) if r != top]
     assert [a["func"] for a in actions if a["func"] not in WRITES] == ["activateSheet",
@@ -326,7 +338,7 @@ def test_rounds_are_appended_below_the_last_row(xw: Any, tmp_path: Path) -> None
     excel.set("Rounds", 3, 5, "½-½")
     actions = press(xw, excel, keizer_xl.pair_next_round)
     writes = written(actions, excel)
-    assert set(writes) == {"Rounds", "Standings", "Crosstable", "Progress"}
+    assert set(writes) == {"Rounds", "Standings", "Crosstable", "Progress", "Pairings"}
     (rounds,) = writes["Rounds"]
     assert (rounds["start_row"], rounds["start_column"], len(rounds["values"])) == (3, 0, 2)
     assert [row[0] for row in excel.rows("Rounds")] == [1, 1, 2, 2]

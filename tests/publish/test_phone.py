@@ -44,8 +44,10 @@ frame.addEventListener("load", () => {{
   const boxes = [...doc.querySelectorAll(".scroll")].map(
     b => ({{scroll: b.scrollWidth, client: b.clientWidth}}));
   const names = [...doc.querySelectorAll("table.pairings td.name")].map(td => {{
-    const r = td.getBoundingClientRect();
-    return {{text: td.textContent.trim(), left: r.left, right: r.right, height: r.height}};
+    const r = td.getBoundingClientRect(), stakes = td.querySelector(".stakes");
+    const below = stakes ? stakes.getBoundingClientRect().height : 0;  // tonight's stakes
+    return {{text: td.textContent.trim(), left: r.left, right: r.right,
+             height: r.height - below}};
   }});
   const heads = [...doc.querySelectorAll("table.standings thead th")].map(th => {{
     const r = th.getBoundingClientRect();
