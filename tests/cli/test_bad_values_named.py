@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -100,12 +101,19 @@ class _Sheet:
         letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[columns - 1]
         self.used_range = self
         self.address = f"$A$1:${letters}${rows}"
+        # the range's sheet, book and app as xlwings Lite's remote engine has them
+        engine = SimpleNamespace(name="remote")
+        self.sheet = SimpleNamespace(book=SimpleNamespace(app=SimpleNamespace(engine=engine)))
 
     def options(self, **_: object) -> _Sheet:
         return self
 
     @property
     def value(self) -> list[list[object]]:
+        return self.values
+
+    @property
+    def raw_value(self) -> list[list[object]]:
         return self.values
 
 
