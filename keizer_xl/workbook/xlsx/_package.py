@@ -49,6 +49,7 @@ from keizer_xl.workbook.xlsx._zipcopy import (
     write_members,
 )
 from keizer_xl.workbook.xlsx.errors import MissingSheet, NotAWorkbook
+from keizer_xl.workbook.xlsx.safety import Snapshot, read_with_snapshot
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -71,8 +72,10 @@ class Package:
     few parts that say where they are), and never beyond `MAX_PART`; every other part is
     copied as stored, so a part that would unpack to gigabytes is never unpacked."""
 
-    def __init__(self, path: Path, blob: bytes, package: zipfile.ZipFile):
+    def __init__(self, path: Path, blob: bytes, package: zipfile.ZipFile,
+                 snapshot: Snapshot | None = None):
         self.path, self.blob, self.zip = path, blob, package
+        self.snapshot = snapshot  # the file as read: a save replaces only that file
         self.members = package.infolist()
         self.comment = package.comment
         self.infos = {info.filename: info for info in self.members}
@@ -87,7 +90,7 @@ class Package:
     def read(cls, path: Path) -> Package:
         name = path.name
         try:
-            blob = path.read_bytes()
+            blob, snapshot = read_with_snapshot(path)
             package = zipfile.ZipFile(io.BytesIO(blob))
             if len(package.NameToInfo) != len(package.infolist()):
                 raise NotAWorkbook("{file} is damaged: it holds the same part twice.",
@@ -103,7 +106,7 @@ class Package:
         except (NotImplementedError, RuntimeError, zipfile.LargeZipFile, EOFError, ValueError):
             raise NotAWorkbook("{file} is damaged or uses a packing keizer_xl cannot read.",
                                file=name) from None
-        pkg = cls(path, blob, package)
+        pkg = cls(path, blob, package, snapshot)
         if "mimetype" in pkg.infos and b"opendocument" in pkg.content("mimetype"):
             raise NotAWorkbook(
                 "{file} is an OpenDocument spreadsheet (.ods); save it as an Excel workbook "

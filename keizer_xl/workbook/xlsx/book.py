@@ -19,7 +19,7 @@ from keizer_xl.workbook.xlsx._package import Package, WorkbookParts
 from keizer_xl.workbook.xlsx._reading import SheetValues, read_values
 from keizer_xl.workbook.xlsx._scan import MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
-from keizer_xl.workbook.xlsx.errors import NotWritten
+from keizer_xl.workbook.xlsx.errors import NotWritten, SavedMeanwhile
 from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 
 
@@ -88,17 +88,20 @@ class Workbook:
         try:
             write_atomically(target, self.package.write, backup=backup, in_use=lambda exc: (
                 PermissionError(exc.errno, "The workbook is in use by another program; close "
-                                "it", str(target))))
+                                "it", str(target))), expect=self.package.snapshot)
         except NotWritten as exc:  # named as the secretary gave it, not its real path
             exc.filename = str(self.path)
             raise
+        except SavedMeanwhile:
+            raise SavedMeanwhile(self.path.name) from None
         return True
 
 
 def save_edits(path: Path, edits: Sequence[SheetEdit], backup: bool = True) -> bool:
     """Write `edits` into the workbook at `path`; False (and nothing written) if nothing changes.
 
-    Raises WorkbookLocked when the workbook is open, FileNotFoundError when it is missing,
+    Raises WorkbookLocked when the workbook is open, SavedMeanwhile when another program
+    saved it after it was read, FileNotFoundError when it is missing,
     NotAWorkbook (or MissingSheet) when it cannot be edited, EditRefused (OutsideSheet,
     UnstorableValue, CopiedFormula) for cells that cannot be written, PermissionError when it
     is read-only. In every one of these cases the workbook is left exactly as it was.

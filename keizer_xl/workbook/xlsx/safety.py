@@ -12,12 +12,18 @@ pages and PDFs are written through it too (it knows files, nothing of what is in
 `write_files_atomically` writes several files (a site's pages) all or none. Its errors name
 the file that was to be written, never a temporary or lock file (`NotWritten`), and a folder
 nobody may write in is refused before anything is written (`ReadOnlyFolder`).
+
+keizer_xl's own lock keeps other runs out, not Excel, LibreOffice or a sync client, which
+save by putting a new file in place. So a file read to be changed is read with its
+`Snapshot`, and the writer replaces it only while it is still that file
+(`SavedMeanwhile` otherwise): another program's save is never thrown away.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import shutil
 import stat
@@ -29,6 +35,7 @@ from keizer_xl.workbook.xlsx._oslock import NO_LOCKS, let_go, take, would_wait
 from keizer_xl.workbook.xlsx.errors import (
     NotWritten,
     ReadOnlyFolder,
+    SavedMeanwhile,
     WorkbookBusy,
     WorkbookLocked,
     WriteRefused,
@@ -37,6 +44,57 @@ from keizer_xl.workbook.xlsx.errors import (
 TEMP_SUFFIX = ".keizer-xl.tmp"
 LOCK_SUFFIX = ".keizer-xl.lock"
 WAIT = 10.0  # seconds a second run waits for the first to finish with the workbook
+
+
+# seconds: the coarsest clock of a file system keizer_xl may meet (FAT keeps modification
+# times to 2 s); a file changed this soon after it was read may still show the same time
+COARSE_CLOCK = 3.0
+
+
+class Snapshot:
+    """A file as it was read: which file it was (device, inode), its size and times, and
+    its bytes, to tell later whether another program has saved over it since.
+
+    A program that saves by putting a new file in place gives it another inode (Windows: a
+    file index); one that writes into the same file changes its size or modification time.
+    Only a change of the same size within the file system's clock tick (`COARSE_CLOCK`) of
+    the reading can hide from these, and then the bytes on disk are compared by their hash.
+    (The inode's change time is no help: keeping the backup, a second link to the file,
+    moves it.)"""
+
+    __slots__ = ("data", "info", "when")
+
+    def __init__(self, info: os.stat_result, data: bytes, when: float) -> None:
+        self.info, self.data, self.when = info, data, when
+
+    def still(self, path: Path) -> bool:
+        """Is the file at `path` still the one read (not saved over by another program)?"""
+        was = self.info
+        try:  # no call of ours between the look and the answer: nothing to slip in
+            now = os.stat(path)
+        except OSError:
+            return False
+        if (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) != (
+                was.st_dev, was.st_ino, was.st_size, was.st_mtime_ns):
+            return False
+        if self.when - now.st_mtime > COARSE_CLOCK:
+            return True  # changed since, its modification time would be later
+        try:
+            with open(path, "rb") as found:
+                on_disk = hashlib.blake2b(found.read()).digest()
+        except OSError:
+            return False
+        return on_disk == hashlib.blake2b(self.data).digest()
+
+
+def read_with_snapshot(path: Path) -> tuple[bytes, Snapshot]:
+    """The bytes of a file that may be changed later, and its `Snapshot`, both taken through
+    one handle: the snapshot describes exactly what was read."""
+    with open(path, "rb") as file:
+        when = time.time()
+        data = file.read()
+        info = os.fstat(file.fileno())
+    return data, Snapshot(info, data, when)
 
 
 def writer_lock_path(path: Path) -> Path:
@@ -256,7 +314,7 @@ def backup_path(path: Path) -> Path:
 def write_atomically(target: Path, write: Callable[[Path], None], *, backup: bool = False,
                      sync: bool = True, keep_suffix: bool = False,
                      in_use: Callable[[PermissionError], OSError] | None = None,
-                     tidy: bool = True) -> None:
+                     tidy: bool = True, expect: Snapshot | None = None) -> None:
     """Make the file `target` whole or not at all, the one way keizer_xl writes a file.
 
     `write(temp)` fills a new hidden file beside `target`, which then replaces it in one
@@ -282,15 +340,15 @@ def write_atomically(target: Path, write: Callable[[Path], None], *, backup: boo
             _sync_file(temp)
 
     _replace(Path(target), fill, backup=backup, sync=sync, keep_suffix=keep_suffix,
-             in_use=in_use, tidy=tidy)
+             in_use=in_use, tidy=tidy, expect=expect)
 
 
 def write_bytes_atomically(target: Path, data: bytes, *, sync: bool = True,
-                           tidy: bool = True) -> None:
+                           tidy: bool = True, expect: Snapshot | None = None) -> None:
     """A file of these bytes, written as `write_atomically` writes (an exchange file, a page,
     a PDF), through the new file's own handle: a site's thousand pages are not each
-    opened twice."""
-    _replace(Path(target), _bytes(data, sync), sync=sync, tidy=tidy)
+    opened twice. `expect`: as for `write_atomically`."""
+    _replace(Path(target), _bytes(data, sync), sync=sync, tidy=tidy, expect=expect)
 
 
 def _bytes(data: bytes, sync: bool) -> Callable[[Path, int], None]:
@@ -351,9 +409,11 @@ def write_files_atomically(files: Mapping[Path, bytes], *, sync: bool = True) ->
 def _replace(target: Path, fill: Callable[[Path, int], None], *, backup: bool = False,
              sync: bool = True, keep_suffix: bool = False,
              in_use: Callable[[PermissionError], OSError] | None = None,
-             tidy: bool = True) -> None:
+             tidy: bool = True, expect: Snapshot | None = None) -> None:
     """`write_atomically`'s way: `fill(temp, handle)` fills the new hidden file, just made
-    for this write alone (and closes the handle); then it replaces `target`."""
+    for this write alone (and closes the handle); then it replaces `target`, if it is still
+    the file `expect` describes: looked at before the backup (which would keep the other
+    program's file in place of ours) and again as the last thing before the rename."""
     _check_folder(target)
     if tidy:
         remove_stale_temps(target.parent, [target.name])
@@ -363,8 +423,10 @@ def _replace(target: Path, fill: Callable[[Path, int], None], *, backup: bool = 
         raise _not_written(exc, target) from exc
     try:
         os.chmod(temp, _mode_for(target))
+        _still(target, expect)
         if backup:
             _keep_backup(target)
+            _still(target, expect)
         try:
             os.replace(temp, target)
         except PermissionError as exc:  # Windows: another program holds the file open
@@ -379,6 +441,12 @@ def _replace(target: Path, fill: Callable[[Path, int], None], *, backup: bool = 
         raise
     if sync:
         _sync_folder(target.parent)
+
+
+def _still(target: Path, expect: Snapshot | None) -> None:
+    """Refuse to replace a file another program saved after it was read (`expect`)."""
+    if expect is not None and not expect.still(target):
+        raise SavedMeanwhile(target.name)
 
 
 def _new_temp(target: Path, fill: Callable[[Path, int], None],
