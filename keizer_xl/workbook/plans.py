@@ -84,6 +84,9 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
         fixed = next_round.settings.top_value
         assert fixed is not None
         edits.append(sheet_cells("Settings", layout, top_value_cells(fixed, layout)))
+    joining = joined_cells(competition, next_round.round, layout, grids)
+    if joining:
+        edits.append(sheet_cells("Players", layout, joining))
     edits.append(sheet_cells("Rounds", layout, round_cells(next_round, layout)))
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
     report = build_report(competition.season, next_round.standings)
@@ -91,6 +94,26 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
         next_round.standings, groups, language=layout.language, report=report), clear=True))
     edits.extend(report_edits(report, layout))
     return next_round, edits
+
+
+def joined_cells(competition: Competition, round_no: int, layout: Layout,
+                 grids: Mapping[str, Grid]) -> dict[Cell, CellValue]:
+    """The Joined round of the members who join in the round being paired though their
+    Joined cell is blank (added mid-season: see `core.newcomers`), written as it was taken,
+    so that their rows from this round on say the same next time. Written before the
+    round's rows: a write refused halfway leaves Joined saying what the blank meant."""
+    column = layout.columns["Players"].get("Joined")
+    if column is None or round_no <= 1:
+        return {}
+    grid = grids[layout.sheet["Players"]]
+
+    def blank(row: object) -> bool:
+        cells = grid[row - 1] if isinstance(row, int) and 0 < row <= len(grid) else []
+        value = cells[column - 1] if len(cells) >= column else None
+        return value is None or (isinstance(value, str) and not value.strip())
+
+    return {(p.source, column): round_no for p in competition.season.players
+            if p.joined == round_no and isinstance(p.source, int) and blank(p.source)}
 
 
 class Unpaired(NamedTuple):

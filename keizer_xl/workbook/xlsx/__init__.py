@@ -11,13 +11,14 @@ copies), `_package` (members, relationships), `_xmltext` (XML as text), `_sheet`
 editor), `_cells` (values: render, compare, check), `_strings` (the shared-string table,
 counted as it is unpacked), `_scan` (a sheet, counted as it is unpacked), `_cellpatterns`
 (the patterns it finds cells by), `_findings` (error values and unsaved formulas among its
-cells) and `_reading` (values of a few sheets, bounded).
+cells), `_reading` (values of a few sheets, bounded) and `_snapshot` (a file as read).
 """
 
 from keizer_xl.workbook.xlsx._cells import CellRows, CellValue, Formula
 from keizer_xl.workbook.xlsx._reading import SheetValues
 from keizer_xl.workbook.xlsx._scan import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
+from keizer_xl.workbook.xlsx._snapshot import Snapshot, read_with_snapshot
 from keizer_xl.workbook.xlsx._xmltext import column_letters, column_number
 from keizer_xl.workbook.xlsx.book import Workbook, save_edits
 from keizer_xl.workbook.xlsx.errors import (
@@ -39,12 +40,10 @@ from keizer_xl.workbook.xlsx.errors import (
     XlsxError,
 )
 from keizer_xl.workbook.xlsx.safety import (
-    Snapshot,
     backup_path,
     check_not_open,
     lock_files,
     one_writer,
-    read_with_snapshot,
     remove_stale_temps,
     unlock,
     write_atomically,

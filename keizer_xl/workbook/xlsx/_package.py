@@ -28,6 +28,7 @@ from urllib.parse import unquote
 from keizer_xl.workbook.xlsx._cells import SharedStrings
 from keizer_xl.workbook.xlsx._findings import formula_tag
 from keizer_xl.workbook.xlsx._sheet import Sheet, SheetEdit
+from keizer_xl.workbook.xlsx._snapshot import Snapshot, read_with_snapshot
 from keizer_xl.workbook.xlsx._xmltext import (
     Element,
     attr,
@@ -49,7 +50,6 @@ from keizer_xl.workbook.xlsx._zipcopy import (
     write_members,
 )
 from keizer_xl.workbook.xlsx.errors import MissingSheet, NotAWorkbook
-from keizer_xl.workbook.xlsx.safety import Snapshot, read_with_snapshot
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -73,11 +73,9 @@ class Package:
     copied as stored, so a part that would unpack to gigabytes is never unpacked."""
 
     def __init__(self, path: Path, blob: bytes, package: zipfile.ZipFile,
-                 snapshot: Snapshot | None = None):
-        self.path, self.blob, self.zip = path, blob, package
-        self.snapshot = snapshot  # the file as read: a save replaces only that file
-        self.members = package.infolist()
-        self.comment = package.comment
+                 snapshot: Snapshot | None = None):  # the file as read: a save replaces it
+        self.path, self.blob, self.zip, self.snapshot = path, blob, package, snapshot
+        self.members, self.comment = package.infolist(), package.comment
         self.infos = {info.filename: info for info in self.members}
         self.by_lower = {info.filename.lower(): info.filename for info in self.members}
         self.data: dict[str, bytes] = {}  # part name -> its unpacked bytes, once needed
@@ -96,9 +94,8 @@ class Package:
                 raise NotAWorkbook("{file} is damaged: it holds the same part twice.",
                                    file=name)
         except FileNotFoundError:
-            raise FileNotFoundError(
-                errno.ENOENT, "There is no workbook at this place", str(path)
-            ) from None
+            raise FileNotFoundError(errno.ENOENT, "There is no workbook at this place",
+                                    str(path)) from None
         except IsADirectoryError:
             raise NotAWorkbook("{file} is a folder, not a workbook.", file=name) from None
         except zipfile.BadZipFile:

@@ -15,7 +15,7 @@ nobody may write in is refused before anything is written (`ReadOnlyFolder`).
 
 keizer_xl's own lock keeps other runs out, not Excel, LibreOffice or a sync client, which
 save by putting a new file in place. So a file read to be changed is read with its
-`Snapshot`, and the writer replaces it only while it is still that file
+`Snapshot` (`_snapshot`), and the writer replaces it only while it is still that file
 (`SavedMeanwhile` otherwise): another program's save is never thrown away.
 """
 
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import shutil
 import stat
@@ -32,6 +31,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path, PurePath
 
 from keizer_xl.workbook.xlsx._oslock import NO_LOCKS, let_go, take, would_wait
+from keizer_xl.workbook.xlsx._snapshot import Snapshot
 from keizer_xl.workbook.xlsx.errors import (
     NotWritten,
     ReadOnlyFolder,
@@ -44,57 +44,6 @@ from keizer_xl.workbook.xlsx.errors import (
 TEMP_SUFFIX = ".keizer-xl.tmp"
 LOCK_SUFFIX = ".keizer-xl.lock"
 WAIT = 10.0  # seconds a second run waits for the first to finish with the workbook
-
-
-# seconds: the coarsest clock of a file system keizer_xl may meet (FAT keeps modification
-# times to 2 s); a file changed this soon after it was read may still show the same time
-COARSE_CLOCK = 3.0
-
-
-class Snapshot:
-    """A file as it was read: which file it was (device, inode), its size and times, and
-    its bytes, to tell later whether another program has saved over it since.
-
-    A program that saves by putting a new file in place gives it another inode (Windows: a
-    file index); one that writes into the same file changes its size or modification time.
-    Only a change of the same size within the file system's clock tick (`COARSE_CLOCK`) of
-    the reading can hide from these, and then the bytes on disk are compared by their hash.
-    (The inode's change time is no help: keeping the backup, a second link to the file,
-    moves it.)"""
-
-    __slots__ = ("data", "info", "when")
-
-    def __init__(self, info: os.stat_result, data: bytes, when: float) -> None:
-        self.info, self.data, self.when = info, data, when
-
-    def still(self, path: Path) -> bool:
-        """Is the file at `path` still the one read (not saved over by another program)?"""
-        was = self.info
-        try:  # no call of ours between the look and the answer: nothing to slip in
-            now = os.stat(path)
-        except OSError:
-            return False
-        if (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) != (
-                was.st_dev, was.st_ino, was.st_size, was.st_mtime_ns):
-            return False
-        if self.when - now.st_mtime > COARSE_CLOCK:
-            return True  # changed since, its modification time would be later
-        try:
-            with open(path, "rb") as found:
-                on_disk = hashlib.blake2b(found.read()).digest()
-        except OSError:
-            return False
-        return on_disk == hashlib.blake2b(self.data).digest()
-
-
-def read_with_snapshot(path: Path) -> tuple[bytes, Snapshot]:
-    """The bytes of a file that may be changed later, and its `Snapshot`, both taken through
-    one handle: the snapshot describes exactly what was read."""
-    with open(path, "rb") as file:
-        when = time.time()
-        data = file.read()
-        info = os.fstat(file.fileno())
-    return data, Snapshot(info, data, when)
 
 
 def writer_lock_path(path: Path) -> Path:
