@@ -50,6 +50,17 @@ def test_twelve_million_empty_texts_are_refused_as_they_are_counted(folder: Path
                                    "xl/sharedStrings.xml holds more than 1,000,000 texts")
 
 
+def test_a_part_declared_at_gigabytes_is_refused_by_check_as_by_recalc(folder: Path) -> None:
+    """A part no sheet refers to, 3.5 GB with zip64 sizes: the writer could copy it only by
+    unpacking it, so `check` refuses it too, from its declared size, unpacking nothing."""
+    path = hostile.huge_part(folder / "huge.xlsx")
+    assert path.stat().st_size < 20 << 20
+    with zipfile.ZipFile(path) as package:
+        assert package.getinfo("xl/media/huge.bin").file_size > zipfile.ZIP64_LIMIT
+    refused_by_every_command(path, "huge.xlsx is damaged or hostile: its part "
+                                   "xl/media/huge.bin would unpack to 3500 MB")
+
+
 def test_a_hundred_thousand_players_are_refused_at_the_first_row_past_the_limit(
         folder: Path) -> None:
     path = hostile.many_players(folder / "players.xlsx")

@@ -71,7 +71,10 @@ class Workbook:
         """Make the edits in memory, with every check a save makes; True if a part changes.
 
         The edits stay made: `save` afterwards writes them without making them again."""
-        return self.package.apply(edits, self.rows)
+        changed = self.package.apply(edits, self.rows)
+        if changed:
+            self.package.check_writable()
+        return changed
 
     def save(self, edits: Sequence[SheetEdit], backup: bool = True) -> bool:
         """Write `edits` into the file; False (and nothing written) if nothing changes.
@@ -79,6 +82,7 @@ class Workbook:
         Raises as `save_edits` does; in every such case the file is left as it was."""
         if not self.package.apply(edits, self.rows):
             return False
+        self.package.check_writable()  # as `try_edits` checks, before anything is written
         self._check_not_open()  # opened since it was read, or opened only to read
         target = self.target
         if not os.access(target, os.W_OK) or not os.stat(target).st_mode & stat.S_IWUSR:
