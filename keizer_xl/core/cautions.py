@@ -88,6 +88,15 @@ def _first_row(season: Season, round_no: int) -> object:
     return season.entries[at].source
 
 
+def gameless_gaps(season: Season, gameless: Sequence[int] | None = None) -> list[Caution]:
+    """The rounds whose game rows were all deleted (`gameless_rounds`), each at its first
+    row: not complete, so refused by every command that shows standings, as by `pair`."""
+    rounds = gameless_rounds(season) if gameless is None else gameless
+    return [Caution(msg("round {round} has no games, only bye and absence rows: if its game "
+                        "rows were deleted, enter them again", round=r), "Rounds",
+                    _first_row(season, r), "Round") for r in rounds]
+
+
 def round_gaps(season: Season, settings: Settings) -> list[Caution]:
     """What leaves an earlier round incomplete, each with its place: a round whose game rows
     were all deleted, a player whose Joined round was lost (in no row before round k, and
@@ -97,9 +106,7 @@ def round_gaps(season: Season, settings: Settings) -> list[Caution]:
     Players who are in no row of any round are newcomers, cautioned on their own (see
     `find_cautions`), unless a round without games explains it."""
     gameless = gameless_rounds(season)
-    found = [Caution(msg("round {round} has no games, only bye and absence rows: if its game "
-                         "rows were deleted, enter them again", round=r), "Rounds",
-                     _first_row(season, r), "Round") for r in gameless]
+    found = gameless_gaps(season, gameless)
     seen = _seen(season)
     late: dict[str, int] = {}  # player -> the first round they are in a row of
     for p, rounds in zip(season.players, seen.tolist(), strict=True):

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from keizer_xl.core.cautions import gameless_gaps
 from keizer_xl.core.errors import KeizerError, Problem
 from keizer_xl.core.final import final_order
 from keizer_xl.core.messages import msg
@@ -54,12 +55,22 @@ def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]
 def recalc_edits(competition: Competition, layout: Layout, grids: Mapping[str, Grid]
                  ) -> tuple[Standings, list[SheetCells]]:
     """`plan_recalc` of the competition already read from these sheets."""
+    refuse_gameless(competition, layout)
     final = final_order(with_cautions(competition.standings(), competition, layout))
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
     report = build_report(competition.season, final.standings)
     cells = standings_cells(final.standings, groups, final.short, layout.language, report)
     return final.standings, [sheet_cells("Standings", layout, cells, clear=True),
                              *report_edits(report, layout)]
+
+
+def refuse_gameless(competition: Competition, layout: Layout) -> None:
+    """A round whose game rows were all deleted is not complete: `recalc`, `check`,
+    `publish` and the buttons refuse it as `pair` does, naming the round, rather than show
+    standings (and publish a leader) without its games."""
+    gaps = gameless_gaps(competition.season)
+    if gaps:
+        raise_with([Problem(g.message, g.table, g.row, g.column) for g in gaps], layout)
 
 
 def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
@@ -208,4 +219,20 @@ def plan_rename(grids: Mapping[str, Grid], old: str, new: str) -> tuple[str, lis
     edits = [sheet_cells("Players", layout, {name_cell: wanted})]  # type: ignore[dict-item]
     if rounds:
         edits.append(sheet_cells("Rounds", layout, rounds))
+    read_book(as_written(grids, edits))  # refused as `check` would refuse it afterwards
     return player.name, edits
+
+
+def as_written(grids: Mapping[str, Grid], edits: list[SheetCells]) -> dict[str, Grid]:
+    """The sheets as they read once these cells are written (only the rows they touch are
+    copied): a writer of names checks what it leaves exactly as every command will read
+    it, so that nothing it writes (a name of 201 characters) makes the workbook refused."""
+    out = dict(grids)
+    for edit in edits:
+        grid = out[edit.sheet] = list(out[edit.sheet])
+        for (row, column), value in edit.cells.items():
+            grid.extend([] for _ in range(row - len(grid)))
+            cells = grid[row - 1] = list(grid[row - 1])
+            cells.extend(None for _ in range(column - len(cells)))
+            cells[column - 1] = value
+    return out
