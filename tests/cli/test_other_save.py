@@ -157,3 +157,34 @@ def test_an_old_file_unchanged_is_told_without_reading_it_again(tmp_path: Path) 
     assert snapshot.still(path)
     os.utime(path, (long_ago + 1, long_ago + 1))  # saved again since
     assert not snapshot.still(path)
+
+
+@pytest.mark.programs
+@pytest.mark.libreoffice
+@pytest.mark.usefixtures("soffice_installed")
+def test_a_libreoffice_save_while_pair_works_is_kept_and_the_next_run_reads_it(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    from tests.cli.week import libreoffice_resave
+
+    profile = tmp_path_factory.mktemp("lo-profile")
+    path = libreoffice_resave(workbook(tmp_path / "club.xlsx", "nl"), profile)
+    their_save(path, tmp_path / "theirs.xlsx")
+    theirs = libreoffice_resave(tmp_path / "theirs.xlsx", profile).read_bytes()
+    first = path.read_bytes()
+    _, seen = run("pair", path)  # counted once; then the same run from the start again
+    path.write_bytes(first)
+
+    def swap() -> None:
+        new = path.with_name("saved-by-libreoffice.xlsx")
+        new.write_bytes(theirs)
+        os.replace(new, path)
+
+    at = (seen["read"] + seen["calls"]) // 2  # between reading and saving
+    result, during = run("pair", path, at, swap)
+    assert during["swapped"] == at
+    assert result.exit_code == 1
+    assert SAID["nl"] in result.output
+    assert path.read_bytes() == theirs
+    again = run_cli("pair", path)
+    assert again.exit_code == 0, again.output
+    assert THEIR_SHEET in Workbook(path, write=False).worksheets()
