@@ -44,7 +44,7 @@ class Snapshot:
                 was.st_dev, was.st_ino, was.st_size, was.st_mtime_ns):
             return False
         if self.when - now.st_mtime > COARSE_CLOCK:
-            return True  # changed since, its modification time would be later
+            return True  # a save since then would show a later time
         try:
             with open(path, "rb") as found:
                 on_disk = hashlib.blake2b(found.read()).digest()

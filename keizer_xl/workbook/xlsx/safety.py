@@ -293,11 +293,11 @@ def write_atomically(target: Path, write: Callable[[Path], None], *, backup: boo
 
 
 def write_bytes_atomically(target: Path, data: bytes, *, sync: bool = True,
-                           tidy: bool = True, expect: Snapshot | None = None) -> None:
+                           tidy: bool = True) -> None:
     """A file of these bytes, written as `write_atomically` writes (an exchange file, a page,
     a PDF), through the new file's own handle: a site's thousand pages are not each
-    opened twice. `expect`: as for `write_atomically`."""
-    _replace(Path(target), _bytes(data, sync), sync=sync, tidy=tidy, expect=expect)
+    opened twice."""
+    _replace(Path(target), _bytes(data, sync), sync=sync, tidy=tidy)
 
 
 def _bytes(data: bytes, sync: bool) -> Callable[[Path, int], None]:
