@@ -141,9 +141,9 @@ def workbooks(work: Path) -> list[tuple[str, Path]]:
          season_book(work / "honest.xlsx", large_season(6_800, 100), present=0.8)),
         ("19,999 players × 60 rounds declared in 60 rows: 1.2 million cells each of "
          "Standings, Crosstable and Progress ({size})",
-         hostile.season(work / "declared.xlsx", 19_999, 60)),
+         hostile.season(work / "declared.xlsx", 19_999, 60, games=1, rests=0)),
         ("the same with names of 200 characters ({size})",
-         hostile.season(work / "named.xlsx", 19_999, 60, name_length=200)),
+         hostile.season(work / "named.xlsx", 19_999, 60, games=1, rests=0, name_length=200)),
         ("19,999 players × 1,000 rounds declared in 1,000 rows ({size}; refused: past "
          "1,200,000 players times rounds)", hostile.season(work / "past.xlsx", 19_999, 1_000)),
         ("one value at Players!XFD1048576 (refused with the cell)",

@@ -59,6 +59,22 @@ def empty_texts(path: Path, count: int = 12_000_000) -> Path:
     return rewritten(club(path.with_name("plain-" + path.name)), path, {TABLE_PART: table})
 
 
+def huge_part(path: Path, size: int = 3_500 << 20) -> Path:
+    """A club workbook with one more part, of `size` zero bytes (3.5 GB: zip64 sizes), that
+    no sheet refers to (3.4 MB: zeros pack into almost nothing)."""
+    source = club(path.with_name("plain-" + path.name))
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED,
+                                                         compresslevel=1) as new:
+        for info in old.infolist():
+            new.writestr(info, old.read(info))
+        block = bytes(16 << 20)
+        with new.open("xl/media/huge.bin", "w", force_zip64=True) as member:
+            for _ in range(size // len(block)):
+                member.write(block)
+            member.write(bytes(size % len(block)))
+    return path
+
+
 def many_players(path: Path, players: int = 99_960) -> Path:
     """A club workbook of `players` players (0.8 MB of them)."""
     return club(path, players)

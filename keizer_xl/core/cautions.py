@@ -67,7 +67,7 @@ def missing_from_rounds(season: Season) -> dict[int, list[Player]]:
     return found
 
 
-def _gameless(season: Season) -> list[int]:
+def gameless_rounds(season: Season) -> list[int]:
     """Rounds with rows but not one game, while a player taking part in the round is in
     none of its rows: its game rows were deleted, and only the bye and absence rows are
     left. (A round every player has a bye or absence row in, all away on club duty say, is
@@ -88,6 +88,15 @@ def _first_row(season: Season, round_no: int) -> object:
     return season.entries[at].source
 
 
+def gameless_gaps(season: Season, gameless: Sequence[int] | None = None) -> list[Caution]:
+    """The rounds whose game rows were all deleted (`gameless_rounds`), each at its first
+    row: not complete, so refused by every command that shows standings, as by `pair`."""
+    rounds = gameless_rounds(season) if gameless is None else gameless
+    return [Caution(msg("round {round} has no games, only bye and absence rows: if its game "
+                        "rows were deleted, enter them again", round=r), "Rounds",
+                    _first_row(season, r), "Round") for r in rounds]
+
+
 def round_gaps(season: Season, settings: Settings) -> list[Caution]:
     """What leaves an earlier round incomplete, each with its place: a round whose game rows
     were all deleted, a player whose Joined round was lost (in no row before round k, and
@@ -96,10 +105,8 @@ def round_gaps(season: Season, settings: Settings) -> list[Caution]:
 
     Players who are in no row of any round are newcomers, cautioned on their own (see
     `find_cautions`), unless a round without games explains it."""
-    gameless = _gameless(season)
-    found = [Caution(msg("round {round} has no games, only bye and absence rows: if its game "
-                         "rows were deleted, enter them again", round=r), "Rounds",
-                     _first_row(season, r), "Round") for r in gameless]
+    gameless = gameless_rounds(season)
+    found = gameless_gaps(season, gameless)
     seen = _seen(season)
     late: dict[str, int] = {}  # player -> the first round they are in a row of
     for p, rounds in zip(season.players, seen.tolist(), strict=True):
@@ -145,7 +152,7 @@ def _missing_message(round_no: int, players: Sequence[Player], settings: Setting
 def find_cautions(season: Season, settings: Settings, problems: Problems) -> None:
     """Every caution of a checked season, into `problems.cautions`."""
     last = season.last_round
-    gameless = set(_gameless(season))
+    gameless = set(gameless_rounds(season))
     for p in newcomers(season):
         if all(r in gameless for r in range(p.joined, last + 1) if p.takes_part_in(r)):
             continue  # in no row because its round has no games: said of the round

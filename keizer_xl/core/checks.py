@@ -170,7 +170,8 @@ def _require(table: Table, required: Sequence[str], problems: Problems) -> bool:
     return not missing
 
 
-def read_players(table: Table, settings: Settings, problems: Problems) -> list[Player]:
+def read_players(table: Table, settings: Settings, problems: Problems,
+                 unset: list[int] | None = None) -> list[Player]:
     """The Players table: names unique, ratings numbers, rounds whole numbers."""
     if not _require(table, ("Name",), problems):
         return []
@@ -198,6 +199,8 @@ def read_players(table: Table, settings: Settings, problems: Problems) -> list[P
             continue
         first_row[key] = label
         rating, joined, left, present = Fraction(0), 1, None, None
+        if unset is not None and row.get("Joined") is None:
+            unset.append(len(players))
         for col in ("Rating", "Joined", "Left", "Present"):
             value = row.get(col)
             if value is None and col != "Present":
@@ -507,7 +510,8 @@ def build_season(players: Table, rounds: Table, settings: Settings,
     own = problems is None
     found = problems if problems is not None else Problems()
     players, rounds = without_errors(players, found), without_errors(rounds, found)
-    plist = read_players(players, settings, found)
+    unset: list[int] = []  # the players whose Joined is blank
+    plist = read_players(players, settings, found, unset)
     rows = read_rows(rounds, plist) if plist else None
     entries = read_entries(rounds, plist, found) if plist and rows is None else []
     _team_results_uncounted(entries, settings, rounds.name, found)
@@ -521,7 +525,9 @@ def build_season(players: Table, rounds: Table, settings: Settings,
         found.raise_if_any()
     if not found:
         from keizer_xl.core.cautions import find_cautions
+        from keizer_xl.core.newcomers import join_at_next_round
 
+        season = join_at_next_round(season, unset, found)
         find_cautions(season, settings, found)
     return season
 

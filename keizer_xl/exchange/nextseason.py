@@ -133,6 +133,10 @@ def new_from_last(last: Path, book: Path, order: str = "rating",
         notes.append(msg("{last} has the buttons; {book} has none (name it .xlsm to keep them)",
                          last=last.name, book=book.name))
 
+    notes.append(msg("a member who joins during the season: add them on {players} with "
+                     "{joined} blank, and they join at the next round to be paired (nobody's "
+                     "standings change); a round in {joined} gives them the rounds before",
+                     players=Name("Players"), joined=Name("Joined")))
     create(book, players, fill=lambda tmp: _fill(tmp, own, settings),
            language=language or layout.language, lite=lite)
     left_out = [p.name for p in season.players if p not in stay]

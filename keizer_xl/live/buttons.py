@@ -141,6 +141,7 @@ def _publish(book: Any, language: str) -> None:
     from keizer_xl.publish.book import competition_report, default_folder
     from keizer_xl.publish.site import build_site, write_site
     from keizer_xl.workbook.layout import read_book
+    from keizer_xl.workbook.plans import refuse_gameless
 
     try:
         path = Path(str(book.fullname))
@@ -150,7 +151,8 @@ def _publish(book: Any, language: str) -> None:
     if not saved:
         raise _NotSaved(msg("Save the workbook first: the web pages are written in a folder "
                             "beside it, named after it."))
-    competition, _ = read_book(read_grids(book))  # BookError names the cells
+    competition, layout = read_book(read_grids(book))  # BookError names the cells
+    refuse_gameless(competition, layout)
     report, titles = competition_report(competition, language)
     folder = default_folder(path)
     pages = build_site(report, titles)

@@ -41,6 +41,7 @@ from keizer_xl.workbook.plans import (
     plan_rename,
     plan_unpair,
     recalc_edits,
+    refuse_gameless,
     with_cautions,
 )
 from keizer_xl.workbook.xlsx import (
@@ -382,6 +383,7 @@ def survey(path: Path) -> tuple[Competition, Outcome]:
     without planning the sheets a recalculation would write, which nobody writes here."""
     _, grids, unsaved = _open(path)
     competition, layout = _planned(read_book, grids, unsaved)
+    refuse_gameless(competition, layout)
     final = final_order(with_cautions(competition.standings(), competition, layout)).standings
     notes = [*open_elsewhere(path), *_notes(final), *board_notes(grids)]
     return competition, Outcome(path, final, notes=notes)

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+from keizer_xl.core.cautions import gameless_gaps
 from keizer_xl.core.errors import KeizerError, Problem
 from keizer_xl.core.final import final_order
 from keizer_xl.core.messages import Name, msg
@@ -56,6 +57,7 @@ def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]
 def recalc_edits(competition: Competition, layout: Layout, grids: Mapping[str, Grid]
                  ) -> tuple[Standings, list[SheetCells]]:
     """`plan_recalc` of the competition already read from these sheets."""
+    refuse_gameless(competition, layout)
     final = final_order(with_cautions(competition.standings(), competition, layout))
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
     report = build_report(competition.season, final.standings)
@@ -64,6 +66,15 @@ def recalc_edits(competition: Competition, layout: Layout, grids: Mapping[str, G
     return final.standings, [sheet_cells("Standings", layout, cells, clear=True),
                              *stakes_edit(grids, report, games, layout),
                              *report_edits(report, layout)]
+
+
+def refuse_gameless(competition: Competition, layout: Layout) -> None:
+    """A round whose game rows were all deleted is not complete: `recalc`, `check`,
+    `publish` and the buttons refuse it as `pair` does, naming the round, rather than show
+    standings (and publish a leader) without its games."""
+    gaps = gameless_gaps(competition.season)
+    if gaps:
+        raise_with([Problem(g.message, g.table, g.row, g.column) for g in gaps], layout)
 
 
 def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
@@ -88,6 +99,9 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
         fixed = next_round.settings.top_value
         assert fixed is not None
         edits.append(sheet_cells("Settings", layout, top_value_cells(fixed, layout)))
+    joining = joined_cells(competition, next_round.round, layout, grids)
+    if joining:
+        edits.append(sheet_cells("Players", layout, joining))
     edits.append(sheet_cells("Rounds", layout, round_cells(next_round, layout)))
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
     report = build_report(competition.season, next_round.standings)
@@ -124,6 +138,26 @@ def stakes_edit(grids: Mapping[str, Grid], report: Report, games: Sequence[Game]
     if sheet is None:
         return []
     return [SheetCells(PAIRINGS, sheet, stakes_cells(report, games, layout.language))]
+
+
+def joined_cells(competition: Competition, round_no: int, layout: Layout,
+                 grids: Mapping[str, Grid]) -> dict[Cell, CellValue]:
+    """The Joined round of the members who join in the round being paired though their
+    Joined cell is blank (added mid-season: see `core.newcomers`), written as it was taken,
+    so that their rows from this round on say the same next time. Written before the
+    round's rows: a write refused halfway leaves Joined saying what the blank meant."""
+    column = layout.columns["Players"].get("Joined")
+    if column is None or round_no <= 1:
+        return {}
+    grid = grids[layout.sheet["Players"]]
+
+    def blank(row: object) -> bool:
+        cells = grid[row - 1] if isinstance(row, int) and 0 < row <= len(grid) else []
+        value = cells[column - 1] if len(cells) >= column else None
+        return value is None or (isinstance(value, str) and not value.strip())
+
+    return {(p.source, column): round_no for p in competition.season.players
+            if p.joined == round_no and isinstance(p.source, int) and blank(p.source)}
 
 
 class Unpaired(NamedTuple):
@@ -225,4 +259,20 @@ def plan_rename(grids: Mapping[str, Grid], old: str, new: str) -> tuple[str, lis
     edits = [sheet_cells("Players", layout, {name_cell: wanted})]  # type: ignore[dict-item]
     if rounds:
         edits.append(sheet_cells("Rounds", layout, rounds))
+    read_book(as_written(grids, edits))  # refused as `check` would refuse it afterwards
     return player.name, edits
+
+
+def as_written(grids: Mapping[str, Grid], edits: list[SheetCells]) -> dict[str, Grid]:
+    """The sheets as they read once these cells are written (only the rows they touch are
+    copied): a writer of names checks what it leaves exactly as every command will read
+    it, so that nothing it writes (a name of 201 characters) makes the workbook refused."""
+    out = dict(grids)
+    for edit in edits:
+        grid = out[edit.sheet] = list(out[edit.sheet])
+        for (row, column), value in edit.cells.items():
+            grid.extend([] for _ in range(row - len(grid)))
+            cells = grid[row - 1] = list(grid[row - 1])
+            cells.extend(None for _ in range(column - len(cells)))
+            cells[column - 1] = value
+    return out

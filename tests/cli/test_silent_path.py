@@ -221,10 +221,13 @@ def test_a_round_whose_games_were_deleted_is_refused(tmp_path: Path, language: s
         done.output
     assert said(language, "in no row", "in geen enkele rij") not in done.output
     assert path.read_bytes() == before
-    done = run_cli("recalc", path)
-    assert done.exit_code == 0
-    assert [line.split(":")[0] for line in warnings(done.output, language)] == [
-        said(language, f"Rounds!A{row}", f"Ronden!A{row}")]
+    for command in ("recalc", "check", "publish"):  # refused as by pair, naming the round
+        done = run_cli(command, path)
+        assert done.exit_code == 1, (command, done.output)
+        assert said(language, f"Rounds!A{row}: round {rounds} has no games",
+                    f"Ronden!A{row}: ronde {rounds} heeft geen partijen") in done.output
+    assert path.read_bytes() == before
+    assert not any(p.is_dir() for p in tmp_path.iterdir())  # no pages published
 
 
 def gijs_from_round_2() -> list[list[object]]:

@@ -278,7 +278,7 @@ def test_copying_stored_parts_gives_the_package_zipfile_writes(
     copied = copy_fixture(name, tmp_path / "copied")
     written = copy_fixture(name, tmp_path / "zipfile")
     assert save_edits(copied, edits, backup=False)
-    monkeypatch.setattr(zipcopy, "_plain_zip", lambda members: False)
+    monkeypatch.setattr(zipcopy, "plain_zip", lambda members: False)
     assert save_edits(written, edits, backup=False)
     assert zip_entries(copied) == zip_entries(written)
     with zipfile.ZipFile(copied) as z:

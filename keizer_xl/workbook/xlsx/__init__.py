@@ -12,8 +12,8 @@ relationships), `_parts` (whole parts put in beside the workbook's own), `_xmlte
 text), `_sheet` (the sheet editor), `_cells` (values:
 render, compare, check), `_strings` (the shared-string table, counted as it is unpacked),
 `_scan` (a sheet, counted as it is unpacked), `_cellpatterns` (the patterns it finds cells
-by), `_findings` (error values and unsaved formulas among its cells) and `_reading` (values
-of a few sheets, bounded).
+by), `_findings` (error values and unsaved formulas among its cells), `_reading` (values of a
+few sheets, bounded) and `_snapshot` (a file as read).
 """
 
 from keizer_xl.workbook.xlsx._cells import CellRows, CellValue, Formula
@@ -21,6 +21,7 @@ from keizer_xl.workbook.xlsx._parts import NewPart, Relationship
 from keizer_xl.workbook.xlsx._reading import SheetValues
 from keizer_xl.workbook.xlsx._scan import MAX_CELLS, MAX_COLUMNS, MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
+from keizer_xl.workbook.xlsx._snapshot import Snapshot, read_with_snapshot
 from keizer_xl.workbook.xlsx._xmltext import column_letters, column_number
 from keizer_xl.workbook.xlsx.book import Workbook, save_edits
 from keizer_xl.workbook.xlsx.errors import (
@@ -33,6 +34,7 @@ from keizer_xl.workbook.xlsx.errors import (
     OutsideSheet,
     ReadOnlyFolder,
     Reason,
+    SavedMeanwhile,
     SheetTooLarge,
     UnstorableValue,
     WorkbookBusy,
@@ -72,9 +74,11 @@ __all__ = [
     "ReadOnlyFolder",
     "Reason",
     "Relationship",
+    "SavedMeanwhile",
     "SheetEdit",
     "SheetTooLarge",
     "SheetValues",
+    "Snapshot",
     "UnstorableValue",
     "Workbook",
     "WorkbookBusy",
@@ -87,6 +91,7 @@ __all__ = [
     "column_number",
     "lock_files",
     "one_writer",
+    "read_with_snapshot",
     "remove_stale_temps",
     "save_edits",
     "typed",

@@ -28,6 +28,7 @@ from urllib.parse import unquote
 from keizer_xl.workbook.xlsx._cells import SharedStrings
 from keizer_xl.workbook.xlsx._findings import formula_tag
 from keizer_xl.workbook.xlsx._sheet import Sheet, SheetEdit
+from keizer_xl.workbook.xlsx._snapshot import Snapshot, read_with_snapshot
 from keizer_xl.workbook.xlsx._xmltext import (
     Element,
     attr,
@@ -45,6 +46,8 @@ from keizer_xl.workbook.xlsx._zipcopy import (
     Packed,
     deflate,
     inflated,
+    new_entry_like,
+    refuse_unpacking,
     stored_data,
     write_members,
 )
@@ -71,10 +74,10 @@ class Package:
     few parts that say where they are), and never beyond `MAX_PART`; every other part is
     copied as stored, so a part that would unpack to gigabytes is never unpacked."""
 
-    def __init__(self, path: Path, blob: bytes, package: zipfile.ZipFile):
-        self.path, self.blob, self.zip = path, blob, package
-        self.members = package.infolist()
-        self.comment = package.comment
+    def __init__(self, path: Path, blob: bytes, package: zipfile.ZipFile,
+                 snapshot: Snapshot | None = None):  # the file as read: a save replaces it
+        self.path, self.blob, self.zip, self.snapshot = path, blob, package, snapshot
+        self.members, self.comment = package.infolist(), package.comment
         self.infos = {info.filename: info for info in self.members}
         self.by_lower = {info.filename.lower(): info.filename for info in self.members}
         self.data: dict[str, bytes] = {}  # part name -> its unpacked bytes, once needed
@@ -87,15 +90,14 @@ class Package:
     def read(cls, path: Path) -> Package:
         name = path.name
         try:
-            blob = path.read_bytes()
+            blob, snapshot = read_with_snapshot(path)
             package = zipfile.ZipFile(io.BytesIO(blob))
             if len(package.NameToInfo) != len(package.infolist()):
                 raise NotAWorkbook("{file} is damaged: it holds the same part twice.",
                                    file=name)
         except FileNotFoundError:
-            raise FileNotFoundError(
-                errno.ENOENT, "There is no workbook at this place", str(path)
-            ) from None
+            raise FileNotFoundError(errno.ENOENT, "There is no workbook at this place",
+                                    str(path)) from None
         except IsADirectoryError:
             raise NotAWorkbook("{file} is a folder, not a workbook.", file=name) from None
         except zipfile.BadZipFile:
@@ -103,7 +105,7 @@ class Package:
         except (NotImplementedError, RuntimeError, zipfile.LargeZipFile, EOFError, ValueError):
             raise NotAWorkbook("{file} is damaged or uses a packing keizer_xl cannot read.",
                                file=name) from None
-        pkg = cls(path, blob, package)
+        pkg = cls(path, blob, package, snapshot)
         if "mimetype" in pkg.infos and b"opendocument" in pkg.content("mimetype"):
             raise NotAWorkbook(
                 "{file} is an OpenDocument spreadsheet (.ods); save it as an Excel workbook "
@@ -325,9 +327,8 @@ class Package:
 
     def _new_entry(self, name: str) -> zipfile.ZipInfo:
         folder = posixpath.dirname(name).lower()
-        model = next((info for info in self.members
-                      if posixpath.dirname(info.filename).lower() == folder), None)
-        return _new_entry_like(name, model)
+        return new_entry_like(name, next((info for info in self.members if posixpath.dirname(
+            info.filename).lower() == folder), None))
 
     def add(self, name: str, content: bytes) -> None:
         """A new part, written after the others on saving."""
@@ -339,7 +340,16 @@ class Package:
 
         Unchanged parts keep their compressed data as stored: copying it is much quicker
         than compressing the content again, the content is the same, and a part that
-        would unpack to far more than it takes on disk is never unpacked."""
+        would unpack to far more than it takes on disk is never unpacked (nor kept)."""
+        write_members(path, self._to_write(), self.comment, lambda i: self._unkept(i.filename))
+
+    def check_writable(self) -> None:
+        """Refuse what could be written only by unpacking a part past `MAX_PART`, before
+        writing: `check` refuses what `recalc` and `pair` would, within the same memory."""
+        refuse_unpacking(self._to_write(), MAX_PART, self.path.name)
+
+    def _to_write(self) -> list[Member]:
+        """The members of the package to write, each with its content or stored data."""
         kept: list[Member] = []
         for info in self.members:
             if info.filename in self.changed:
@@ -353,16 +363,7 @@ class Package:
         for name, content in self.changed.items():
             if name not in self.infos and isinstance(content, bytes):  # added by this save
                 kept.append((self._new_entry(name), content, None))
-        write_members(path, kept, self.comment, lambda info: self.part(info.filename) or b"")
-
-
-def _new_entry_like(name: str, model: zipfile.ZipInfo | None) -> zipfile.ZipInfo:
-    """A zip entry for a new part, dated and flagged like a part of the same kind."""
-    entry = zipfile.ZipInfo(name, model.date_time if model else (1980, 1, 1, 0, 0, 0))
-    entry.compress_type = zipfile.ZIP_DEFLATED
-    if model is not None:
-        entry.create_system, entry.external_attr = model.create_system, model.external_attr
-    return entry
+        return kept
 
 
 def _not_a_zip(path: Path) -> NotAWorkbook:

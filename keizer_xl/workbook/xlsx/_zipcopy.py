@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
+from keizer_xl.workbook.xlsx.errors import NotAWorkbook
+
 _ZIP64_EXTRA = 0x0001
 _LOCAL_HEADER = struct.Struct("<4s2B4HL2L2H")
 _CENTRAL_HEADER = struct.Struct("<4s4B4HL2L5H2L")
@@ -54,7 +56,7 @@ Member = tuple[zipfile.ZipInfo, bytes | None, Packed | None]
 PACK_EARLY = 1 << 20  # bytes: a part this large is compressed in a second thread
 
 
-def _plain_zip(members: Sequence[Member]) -> bool:
+def plain_zip(members: Sequence[Member]) -> bool:
     """Can `_write_zip` write these (no zip64 sizes or offsets, stored or deflated only)?
 
     The file's offsets count stored bytes, which a member copied as stored keeps few of
@@ -64,6 +66,30 @@ def _plain_zip(members: Sequence[Member]) -> bool:
     return (len(members) < 0xFFFF and stored < zipfile.ZIP64_LIMIT // 2
             and all(_size(info, content, packed) < zipfile.ZIP64_LIMIT
                     and info.compress_type in _COPYABLE for info, content, packed in members))
+
+
+def refuse_unpacking(members: Sequence[Member], most: int, file: str) -> None:
+    """Refuse, before anything is written, a package that could be written again only by
+    unpacking a part of more than `most` bytes: one `plain_zip` cannot copy (a part
+    declared at gigabytes needs zip64 sizes) goes to `zipfile`, which unpacks every part.
+    Told by the sizes the package declares, so nothing is unpacked to tell it."""
+    if plain_zip(members):
+        return
+    for info, content, _ in members:
+        if content is None and info.file_size > most:
+            raise NotAWorkbook("{file} is damaged or hostile: its part {part} would unpack to "
+                               "{size} MB; keizer_xl unpacks at most {most} MB of one part.",
+                               file=file, part=info.filename, size=info.file_size >> 20,
+                               most=most >> 20)
+
+
+def new_entry_like(name: str, model: zipfile.ZipInfo | None) -> zipfile.ZipInfo:
+    """A zip entry for a new part, dated and flagged like a part of the same kind."""
+    entry = zipfile.ZipInfo(name, model.date_time if model else (1980, 1, 1, 0, 0, 0))
+    entry.compress_type = zipfile.ZIP_DEFLATED
+    if model is not None:
+        entry.create_system, entry.external_attr = model.create_system, model.external_attr
+    return entry
 
 
 def _size(info: zipfile.ZipInfo, content: bytes | None, packed: Packed | None) -> int:
@@ -168,7 +194,7 @@ def write_members(path: Path, members: Sequence[Member], comment: bytes,
 def write_members_to(out: BinaryIO, members: Sequence[Member],
                      load: Callable[[zipfile.ZipInfo], bytes], comment: bytes = b"") -> None:
     """`write_members` into an open file (or a file in memory)."""
-    if _plain_zip(members):
+    if plain_zip(members):
         _write_zip(out, members, comment)
     else:  # zip64 sizes or a rare compression: zipfile writes it
         with zipfile.ZipFile(out, "w") as package:

@@ -21,7 +21,7 @@ from keizer_xl.workbook.xlsx._reading import SheetValues, read_values
 from keizer_xl.workbook.xlsx._scan import MAX_ROWS
 from keizer_xl.workbook.xlsx._sheet import SheetEdit
 from keizer_xl.workbook.xlsx._xmltext import Element, elements
-from keizer_xl.workbook.xlsx.errors import NotAWorkbook, NotWritten
+from keizer_xl.workbook.xlsx.errors import NotAWorkbook, NotWritten, SavedMeanwhile
 from keizer_xl.workbook.xlsx.safety import check_not_open, write_atomically
 
 
@@ -73,7 +73,10 @@ class Workbook:
         """Make the edits in memory, with every check a save makes; True if a part changes.
 
         The edits stay made: `save` afterwards writes them without making them again."""
-        return self.package.apply(edits, self.rows)
+        changed = self.package.apply(edits, self.rows)
+        if changed:
+            self.package.check_writable()
+        return changed
 
     def save(self, edits: Sequence[SheetEdit], backup: bool = True) -> bool:
         """Write `edits` into the file; False (and nothing written) if nothing changes.
@@ -110,6 +113,7 @@ class Workbook:
         return True
 
     def _write(self, backup: bool) -> None:
+        self.package.check_writable()  # as `try_edits` checks, before anything is written
         self._check_not_open()  # opened since it was read, or opened only to read
         target = self.target
         if not os.access(target, os.W_OK) or not os.stat(target).st_mode & stat.S_IWUSR:
@@ -119,15 +123,19 @@ class Workbook:
         try:
             write_atomically(target, self.package.write, backup=backup, in_use=lambda exc: (
                 PermissionError(exc.errno, "The workbook is in use by another program; close "
-                                "it", str(target))))
+                                "it", str(target))), expect=self.package.snapshot)
         except NotWritten as exc:  # named as the secretary gave it, not its real path
             exc.filename = str(self.path)
             raise
+        except SavedMeanwhile:
+            raise SavedMeanwhile(self.path.name) from None
+
 
 def save_edits(path: Path, edits: Sequence[SheetEdit], backup: bool = True) -> bool:
     """Write `edits` into the workbook at `path`; False (and nothing written) if nothing changes.
 
-    Raises WorkbookLocked when the workbook is open, FileNotFoundError when it is missing,
+    Raises WorkbookLocked when the workbook is open, SavedMeanwhile when another program
+    saved it after it was read, FileNotFoundError when it is missing,
     NotAWorkbook (or MissingSheet) when it cannot be edited, EditRefused (OutsideSheet,
     UnstorableValue, CopiedFormula) for cells that cannot be written, PermissionError when it
     is read-only. In every one of these cases the workbook is left exactly as it was.

@@ -7,6 +7,7 @@ language as keizer_xl's own errors, so nothing here needs to know about those.
     XlsxError
     ├── WorkbookLocked      open in Excel or LibreOffice
     ├── WorkbookBusy        another keizer_xl run holds the writer lock
+    │   └── SavedMeanwhile  another program saved the file after keizer_xl read it
     ├── NotAWorkbook        not a workbook keizer_xl can edit (damaged, hostile, foreign)
     │   ├── MissingSheet    no worksheet of that name
     │   └── SheetTooLarge   data past the reading limits
@@ -68,6 +69,20 @@ class MissingSheet(NotAWorkbook):
 
 class WorkbookBusy(XlsxError):
     """Another keizer_xl run holds the workbook's writer lock and did not finish in time."""
+
+
+# said as a whole message; `reason` marks it for the catalogs
+_SAVED_MEANWHILE = reason("{file} was saved by another program while keizer-xl worked; "
+                          "nothing was written; run it again.").template
+
+
+class SavedMeanwhile(WorkbookBusy):
+    """Another program (Excel, LibreOffice, a sync client) saved the file after keizer_xl
+    read it: saving now would throw that save away, so nothing is written. Busy, as the
+    file is being worked on elsewhere: running again reads the new file."""
+
+    def __init__(self, file: str) -> None:
+        super().__init__(_SAVED_MEANWHILE, file=file)
 
 
 class SheetTooLarge(NotAWorkbook):

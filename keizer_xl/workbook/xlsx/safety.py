@@ -12,6 +12,11 @@ pages and PDFs are written through it too (it knows files, nothing of what is in
 `write_files_atomically` writes several files (a site's pages) all or none. Its errors name
 the file that was to be written, never a temporary or lock file (`NotWritten`), and a folder
 nobody may write in is refused before anything is written (`ReadOnlyFolder`).
+
+keizer_xl's own lock keeps other runs out, not Excel, LibreOffice or a sync client, which
+save by putting a new file in place. So a file read to be changed is read with its
+`Snapshot` (`_snapshot`), and the writer replaces it only while it is still that file
+(`SavedMeanwhile` otherwise): another program's save is never thrown away.
 """
 
 from __future__ import annotations
@@ -26,9 +31,11 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path, PurePath
 
 from keizer_xl.workbook.xlsx._oslock import NO_LOCKS, let_go, take, would_wait
+from keizer_xl.workbook.xlsx._snapshot import Snapshot
 from keizer_xl.workbook.xlsx.errors import (
     NotWritten,
     ReadOnlyFolder,
+    SavedMeanwhile,
     WorkbookBusy,
     WorkbookLocked,
     WriteRefused,
@@ -257,7 +264,7 @@ def backup_path(path: Path) -> Path:
 def write_atomically(target: Path, write: Callable[[Path], None], *, backup: bool = False,
                      sync: bool = True, keep_suffix: bool = False,
                      in_use: Callable[[PermissionError], OSError] | None = None,
-                     tidy: bool = True) -> None:
+                     tidy: bool = True, expect: Snapshot | None = None) -> None:
     """Make the file `target` whole or not at all, the one way keizer_xl writes a file.
 
     `write(temp)` fills a new hidden file beside `target`, which then replaces it in one
@@ -283,7 +290,7 @@ def write_atomically(target: Path, write: Callable[[Path], None], *, backup: boo
             _sync_file(temp)
 
     _replace(Path(target), fill, backup=backup, sync=sync, keep_suffix=keep_suffix,
-             in_use=in_use, tidy=tidy)
+             in_use=in_use, tidy=tidy, expect=expect)
 
 
 def write_bytes_atomically(target: Path, data: bytes, *, sync: bool = True,
@@ -352,9 +359,11 @@ def write_files_atomically(files: Mapping[Path, bytes], *, sync: bool = True) ->
 def _replace(target: Path, fill: Callable[[Path, int], None], *, backup: bool = False,
              sync: bool = True, keep_suffix: bool = False,
              in_use: Callable[[PermissionError], OSError] | None = None,
-             tidy: bool = True) -> None:
+             tidy: bool = True, expect: Snapshot | None = None) -> None:
     """`write_atomically`'s way: `fill(temp, handle)` fills the new hidden file, just made
-    for this write alone (and closes the handle); then it replaces `target`."""
+    for this write alone (and closes the handle); then it replaces `target`, if it is still
+    the file `expect` describes: looked at before the backup (which would keep the other
+    program's file in place of ours) and again as the last thing before the rename."""
     _check_folder(target)
     if tidy:
         remove_stale_temps(target.parent, [target.name])
@@ -364,8 +373,10 @@ def _replace(target: Path, fill: Callable[[Path, int], None], *, backup: bool = 
         raise _not_written(exc, target) from exc
     try:
         os.chmod(temp, _mode_for(target))
+        _still(target, expect)
         if backup:
             _keep_backup(target)
+            _still(target, expect)
         try:
             os.replace(temp, target)
         except PermissionError as exc:  # Windows: another program holds the file open
@@ -380,6 +391,12 @@ def _replace(target: Path, fill: Callable[[Path, int], None], *, backup: bool = 
         raise
     if sync:
         _sync_folder(target.parent)
+
+
+def _still(target: Path, expect: Snapshot | None) -> None:
+    """Refuse to replace a file another program saved after it was read (`expect`)."""
+    if expect is not None and not expect.still(target):
+        raise SavedMeanwhile(target.name)
 
 
 def _new_temp(target: Path, fill: Callable[[Path, int], None],
