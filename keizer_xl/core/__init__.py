@@ -9,11 +9,12 @@ results with their marks and codes (`results`), the secretary's words and settin
 (`words`, `settings`), checking the tables (`checks`), a competition and
 its next round (`round`), the standings (`scoring`, `final`), the figures for publishing
 (`report`), what is said (`errors`, `messages`), and the season's rows as integer arrays
-(`rows`), which the workbook searches too. The others are how the rule book works inside
-(`pairing`, `matching`, `colours`, `ratings`, `cautions`), reached through those.
+(`rows`), which the workbook searches too, and the rounds whose game rows are gone
+(`cautions`), which a pairing must not cover up. The others are how the rule book works
+inside (`pairing`, `matching`, `colours`, `ratings`, `newcomers`), reached through those.
 Nothing is imported here: each shell imports the module it needs, so a button click loads
 no more than it uses.
 """
 
-__all__ = ["checks", "errors", "final", "messages", "model", "report", "results", "round", "rows",
+__all__ = ["cautions", "checks", "errors", "final", "messages", "model", "report", "results", "round", "rows",
            "scoring", "season", "settings", "words"]
