@@ -37,11 +37,11 @@ STDLIB = "(standard library)"
 
 def import_seconds(statement: str) -> float:
     """Seconds the statement takes in a fresh Python (its start-up left out)."""
-    code = ("import time; t = time.perf_counter(); "
-            f"{statement}; print(time.perf_counter() - t)")
+    code = f"import time; t = time.perf_counter(); {statement}; print(time.perf_counter() - t)"
     env = {**os.environ, "XLWINGS_LICENSE_KEY": "noncommercial"}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, env=env).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout
     return float(out)
 
 
@@ -70,7 +70,7 @@ def parse_importtime(stderr: str) -> list[Imported]:
     for line in stderr.splitlines():
         if not line.startswith("import time:") or "imported package" in line:
             continue
-        own, cumulative, name = line[len("import time:"):].split("|")
+        own, cumulative, name = line[len("import time:") :].split("|")
         depth = (len(name) - len(name.lstrip()) - 1) // 2
         module = Imported(name.strip(), int(own), int(cumulative), depth)
         for child in waiting.pop(depth + 1, []):
@@ -80,8 +80,9 @@ def parse_importtime(stderr: str) -> list[Imported]:
     return modules
 
 
-def summary(modules: list[Imported], shown: int = SHOWN
-            ) -> tuple[float, list[tuple[str, float, float]]]:
+def summary(
+    modules: list[Imported], shown: int = SHOWN
+) -> tuple[float, list[tuple[str, float, float]]]:
     """Total import seconds, and the costliest packages: for each, what bringing it in
     cost (the cumulative time of its imports from outside it, what it imported included)
     and its own modules' time alone."""
@@ -96,12 +97,14 @@ def summary(modules: list[Imported], shown: int = SHOWN
     return total, [(name, brought[name] / 1e6, own[name] / 1e6) for name in top]
 
 
-def importtime(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
-                                                                             list[Imported]]:
+def importtime(
+    command: list[str], env: dict[str, str] | None = None
+) -> tuple[float, list[Imported]]:
     """Wall seconds of the command under `-X importtime`, and its imports."""
     start = time.perf_counter()
-    done = subprocess.run([command[0], "-X", "importtime", *command[1:]], capture_output=True,
-                          text=True, env=env)
+    done = subprocess.run(
+        [command[0], "-X", "importtime", *command[1:]], capture_output=True, text=True, env=env
+    )
     wall = time.perf_counter() - start
     if done.returncode:
         raise SystemExit(f"{' '.join(command)}: {done.stderr[-2000:]}")
@@ -110,23 +113,31 @@ def importtime(command: list[str], env: dict[str, str] | None = None) -> tuple[f
 
 def show(label: str, wall: float, modules: list[Imported]) -> None:
     total, top = summary(modules)
-    print(f"importtime, {label}: imports {total * 1000:.0f} ms of {wall * 1000:.0f} ms wall "
-          f"({total / wall:.0%}); per package: bringing it in (share), its own modules")
+    print(
+        f"importtime, {label}: imports {total * 1000:.0f} ms of {wall * 1000:.0f} ms wall "
+        f"({total / wall:.0%}); per package: bringing it in (share), its own modules"
+    )
     for name, brought, own in top:
-        print(f"    {name:<24.24} {brought * 1000:7.1f} ms ({brought / total:4.0%})  "
-              f"{own * 1000:7.1f} ms")
+        print(
+            f"    {name:<24.24} {brought * 1000:7.1f} ms ({brought / total:4.0%})  "
+            f"{own * 1000:7.1f} ms"
+        )
 
 
 def main() -> list[Figure]:
     compile_sources()
-    click, pandas = in_turns(REPEAT, lambda: import_seconds(CLICK_IMPORTS),
-                             lambda: import_seconds("import pandas"))
+    click, pandas = in_turns(
+        REPEAT, lambda: import_seconds(CLICK_IMPORTS), lambda: import_seconds("import pandas")
+    )
     click_s, pandas_s = statistics.median(click), statistics.median(pandas)
-    print(f"a click's imports ({CLICK_IMPORTS}): {click_s * 1000:.0f} ms; "
-          f"import pandas: {pandas_s * 1000:.0f} ms ({click_s / pandas_s:.2f} x, target "
-          f"{TARGET_RATIO})")
-    figures = [Figure("a click's imports / import pandas", click_s / pandas_s, TARGET_RATIO,
-                      "x", issue=24)]
+    print(
+        f"a click's imports ({CLICK_IMPORTS}): {click_s * 1000:.0f} ms; "
+        f"import pandas: {pandas_s * 1000:.0f} ms ({click_s / pandas_s:.2f} x, target "
+        f"{TARGET_RATIO})"
+    )
+    figures = [
+        Figure("a click's imports / import pandas", click_s / pandas_s, TARGET_RATIO, "x", issue=24)
+    ]
 
     from bench_live import BUTTONS, click_command, write_books
 

@@ -38,7 +38,9 @@ CLICKS = 8  # in one Python: the first, then seven warm ones
 # usual club (issue 20); a 200-player club after 40 rounds (issue 29 asks for its figures,
 # no target: these bounds only catch a click that got much slower).
 CLUBS: tuple[tuple[int, int, tuple[float, float, int | None]], ...] = (
-    (PLAYERS, ROUNDS, (0.2, 2.0, 20)), (200, 40, (1.0, 4.0, None)))
+    (PLAYERS, ROUNDS, (0.2, 2.0, 20)),
+    (200, 40, (1.0, 4.0, None)),
+)
 SETUP = ROOT / ".ci" / "pyodide-setup"
 MISSING = 2  # .ci/pyodide-setup's status when something could not be downloaded
 
@@ -57,10 +59,20 @@ def session(python: list[str], folder: Path, book: Path, script: str) -> dict[st
         from keizer_xl.cli.lite import main_py as text
 
         main_py.write_text(text("en"), encoding="utf-8")
-    done = subprocess.run([*python, str(Path(__file__).with_name("lite_click.py")), str(book),
-                           str(main_py), script, str(CLICKS), str(out)],
-                          capture_output=True, text=True, env={**os.environ,
-                                                               "PYTHON": project_python()})
+    done = subprocess.run(
+        [
+            *python,
+            str(Path(__file__).with_name("lite_click.py")),
+            str(book),
+            str(main_py),
+            script,
+            str(CLICKS),
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHON": project_python()},
+    )
     if done.returncode:
         raise SystemExit(f"{script} in {python[0]}: {done.stderr.strip()[-2000:]}")
     result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
@@ -68,8 +80,9 @@ def session(python: list[str], folder: Path, book: Path, script: str) -> dict[st
 
 
 def main() -> list[Figure]:
-    ready = subprocess.run([project_python(), str(SETUP), "--print-dir"], capture_output=True,
-                           text=True)
+    ready = subprocess.run(
+        [project_python(), str(SETUP), "--print-dir"], capture_output=True, text=True
+    )
     if ready.returncode:
         if ready.returncode != MISSING:
             raise SystemExit(f".ci/pyodide-setup failed:\n{ready.stderr}")
@@ -83,8 +96,9 @@ def main() -> list[Figure]:
         for players, rounds, targets in CLUBS:
             for label, played, script in buttons(rounds):
                 book = folder / f"{script}-{players}.json"
-                book.write_text(json.dumps(book_json(season_grids(played, players=players))),
-                                encoding="utf-8")
+                book.write_text(
+                    json.dumps(book_json(season_grids(played, players=players))), encoding="utf-8"
+                )
                 inside = session(pyodide, folder, book, script)
                 here = session([sys.executable], folder, book, script)
                 if not inside["said"].startswith(("Round ", "The Standings")):
@@ -92,29 +106,47 @@ def main() -> list[Figure]:
                 club = f"{players} × {rounds}"
                 for where, found in (("Pyodide in node", inside), ("CPython", here)):
                     first, warm = found["clicks"][0], statistics.median(found["clicks"][1:])
-                    print(f'Lite click "{label}", {club}, {where} ({found["platform"]}): '
-                          f"warm median {warm * 1000:.0f} ms, best "
-                          f"{min(found['clicks'][1:]) * 1000:.0f} ms; first click "
-                          f"{first * 1000:.0f} ms after importing main.py in "
-                          f"{found['import'] * 1000:.0f} ms (xlwings, loaded before: "
-                          f"{found['xlwings']:.2f} s)")
+                    print(
+                        f'Lite click "{label}", {club}, {where} ({found["platform"]}): '
+                        f"warm median {warm * 1000:.0f} ms, best "
+                        f"{min(found['clicks'][1:]) * 1000:.0f} ms; first click "
+                        f"{first * 1000:.0f} ms after importing main.py in "
+                        f"{found['import'] * 1000:.0f} ms (xlwings, loaded before: "
+                        f"{found['xlwings']:.2f} s)"
+                    )
                 warm = statistics.median(inside["clicks"][1:])
                 scale = warm / statistics.median(here["clicks"][1:])
-                figures.append(Figure(f'Lite click "{label}", {club}, Pyodide, warm, median '
-                                      f"({scale:.1f} × CPython)", warm, targets[0], "s",
-                                      issue=targets[2]))
+                figures.append(
+                    Figure(
+                        f'Lite click "{label}", {club}, Pyodide, warm, median '
+                        f"({scale:.1f} × CPython)",
+                        warm,
+                        targets[0],
+                        "s",
+                        issue=targets[2],
+                    )
+                )
                 first = inside["import"] + inside["clicks"][0]
                 scale = first / (here["import"] + here["clicks"][0])
-                figures.append(Figure(f'Lite first click "{label}", {club}, with importing '
-                                      f"main.py, Pyodide ({scale:.1f} × CPython)", first,
-                                      targets[1], "s", issue=targets[2]))
+                figures.append(
+                    Figure(
+                        f'Lite first click "{label}", {club}, with importing '
+                        f"main.py, Pyodide ({scale:.1f} × CPython)",
+                        first,
+                        targets[1],
+                        "s",
+                        issue=targets[2],
+                    )
+                )
     return figures
 
 
 def buttons(rounds: int) -> list[tuple[str, int, str]]:
     """Pair next round on the season before its last round, Recalculate after it."""
-    return [("Pair next round", rounds - 1, "pair_next_round"),
-            ("Recalculate", rounds, "recalculate")]
+    return [
+        ("Pair next round", rounds - 1, "pair_next_round"),
+        ("Recalculate", rounds, "recalculate"),
+    ]
 
 
 if __name__ == "__main__":

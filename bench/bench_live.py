@@ -54,12 +54,13 @@ if alerts:
 print(ready)
 """
 
-BUTTONS = (("Pair next round", ROUNDS - 1, "pair_next_round"),
-           ("Recalculate", ROUNDS, "recalculate"))
+BUTTONS = (
+    ("Pair next round", ROUNDS - 1, "pair_next_round"),
+    ("Recalculate", ROUNDS, "recalculate"),
+)
 
 
-def season_grids(rounds: int, seed: int = 1, players: int = PLAYERS
-                 ) -> dict[str, list[list[Any]]]:
+def season_grids(rounds: int, seed: int = 1, players: int = PLAYERS) -> dict[str, list[list[Any]]]:
     """The club workbook after `rounds` complete rounds, read back as grids, with the
     Present column set for the next round."""
     from python_calamine import CalamineWorkbook
@@ -68,11 +69,17 @@ def season_grids(rounds: int, seed: int = 1, players: int = PLAYERS
 
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
-        path = season_book(Path(folder) / "club.xlsx", club_season(players, rounds, seed),
-                           {"Top value": round(1.5 * (players - 1))}, present=0.8)
+        path = season_book(
+            Path(folder) / "club.xlsx",
+            club_season(players, rounds, seed),
+            {"Top value": round(1.5 * (players - 1))},
+            present=0.8,
+        )
         book = CalamineWorkbook.from_path(str(path))
-        grids = {name: book.get_sheet_by_name(name).to_python(skip_empty_area=False)
-                 for name in book.sheet_names}
+        grids = {
+            name: book.get_sheet_by_name(name).to_python(skip_empty_area=False)
+            for name in book.sheet_names
+        }
     names = [row[0] for row in grids["Players"][1:] if row and row[0]]
     away = set(rng.sample(names, ABSENT_PER_ROUND))
     for row in grids["Players"][1:]:
@@ -89,16 +96,20 @@ def book_json(grids: dict[str, list[list[Any]]]) -> dict[str, Any]:
     sheets = []
     for name, grid in grids.items():
         width = max((len(row) for row in grid), default=0)
-        values = [[("" if v is None else v) for v in row] + [""] * (width - len(row))
-                  for row in grid]
+        values = [
+            [("" if v is None else v) for v in row] + [""] * (width - len(row)) for row in grid
+        ]
         sheets.append({"name": name, "values": values or [[]], "pictures": [], "tables": []})
-    return {"client": "Microsoft Office Scripts", "version": xlwings.__version__,
-            "book": {"name": "club.xlsm", "active_sheet_index": 0, "selection": "A1"},
-            "names": [], "sheets": sheets}
+    return {
+        "client": "Microsoft Office Scripts",
+        "version": xlwings.__version__,
+        "book": {"name": "club.xlsm", "active_sheet_index": 0, "selection": "A1"},
+        "names": [],
+        "sheets": sheets,
+    }
 
 
-def click_command(book: Path, entry: str, *python_options: str) -> tuple[list[str],
-                                                                          dict[str, str]]:
+def click_command(book: Path, entry: str, *python_options: str) -> tuple[list[str], dict[str, str]]:
     """The command line and environment of one click's fresh process."""
     env = {**os.environ, "XLWINGS_LICENSE_KEY": "noncommercial"}
     return [sys.executable, *python_options, "-c", CLICK, str(book), entry], env
@@ -134,15 +145,26 @@ def main() -> list[Figure]:
             bare.append(bare_python())
             for entry, book in books.items():
                 times[entry].append(click(book, entry))
-    print(f"python -c pass in the same turns: median {statistics.median(bare) * 1000:.0f} ms, "
-          f"best {min(bare) * 1000:.0f} ms")
+    print(
+        f"python -c pass in the same turns: median {statistics.median(bare) * 1000:.0f} ms, "
+        f"best {min(bare) * 1000:.0f} ms"
+    )
     for label, _, entry in BUTTONS:
         middle, best = statistics.median(times[entry]), min(times[entry])
-        print(f'click "{label}", {PLAYERS} players after {ROUNDS} rounds, fresh Python with '
-              f"xlwings: median {middle * 1000:.0f} ms, best {best * 1000:.0f} ms "
-              f"(target {TARGET * 1000:.0f} ms)")
-        figures.append(Figure(f'click "{label}", {PLAYERS} × {ROUNDS}, fresh Python, median',
-                              middle, TARGET, "s", issue=24))
+        print(
+            f'click "{label}", {PLAYERS} players after {ROUNDS} rounds, fresh Python with '
+            f"xlwings: median {middle * 1000:.0f} ms, best {best * 1000:.0f} ms "
+            f"(target {TARGET * 1000:.0f} ms)"
+        )
+        figures.append(
+            Figure(
+                f'click "{label}", {PLAYERS} × {ROUNDS}, fresh Python, median',
+                middle,
+                TARGET,
+                "s",
+                issue=24,
+            )
+        )
     return figures
 
 

@@ -73,8 +73,15 @@ def with_million_numbers(source: Path, path: Path) -> Path:
     from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 
     shutil.copy(source, path)
-    save_edits(path, [SheetEdit("Players", {(r, c): r * c + 0.5 for r in range(1, 1001)
-                                            for c in range(8, 1001)})], backup=False)
+    save_edits(
+        path,
+        [
+            SheetEdit(
+                "Players", {(r, c): r * c + 0.5 for r in range(1, 1001) for c in range(8, 1001)}
+            )
+        ],
+        backup=False,
+    )
     return path
 
 
@@ -89,9 +96,20 @@ def with_million_shared_strings(source: Path, path: Path) -> Path:
 
     texts = path.with_name("inline-" + path.name)
     shutil.copy(source, texts)
-    save_edits(texts, [SheetEdit("Players", {
-        (r, c): f"note {r}-{c}: the club's own words here" for r in range(1, 1001)
-        for c in range(8, 1001)})], backup=False)  # written as inline strings
+    save_edits(
+        texts,
+        [
+            SheetEdit(
+                "Players",
+                {
+                    (r, c): f"note {r}-{c}: the club's own words here"
+                    for r in range(1, 1001)
+                    for c in range(8, 1001)
+                },
+            )
+        ],
+        backup=False,
+    )  # written as inline strings
     with zipfile.ZipFile(texts) as plain:
         table = plain.read("xl/sharedStrings.xml").decode()
         known = len(re.findall(r"<si>", table))
@@ -110,10 +128,15 @@ def with_million_shared_strings(source: Path, path: Path) -> Path:
                     continue
                 package.writestr(info.filename, data)
             total = known + len(added)
-            table = re.sub(r'count="\d+" uniqueCount="\d+"',
-                           f'count="{total}" uniqueCount="{total}"', table, count=1)
-            package.writestr("xl/sharedStrings.xml",
-                             table.replace("</sst>", "".join(added) + "</sst>"))
+            table = re.sub(
+                r'count="\d+" uniqueCount="\d+"',
+                f'count="{total}" uniqueCount="{total}"',
+                table,
+                count=1,
+            )
+            package.writestr(
+                "xl/sharedStrings.xml", table.replace("</sst>", "".join(added) + "</sst>")
+            )
     texts.unlink()
     return path
 
@@ -136,38 +159,67 @@ def workbooks(work: Path) -> list[tuple[str, Path]]:
     strings = with_million_shared_strings(club, work / "strings.xlsx")
     return [
         ("1,000 players × 30 rounds ({size})", big),
-        ("6,800 players × 100 rounds, an honest season as large as fits in 10 MB as Excel "
-         "packs it ({size} as written here)",
-         season_book(work / "honest.xlsx", large_season(6_800, 100), present=0.8)),
-        ("19,999 players × 60 rounds declared in 60 rows: 1.2 million cells each of "
-         "Standings, Crosstable and Progress ({size})",
-         hostile.season(work / "declared.xlsx", 19_999, 60, games=1, rests=0)),
-        ("the same with names of 200 characters ({size})",
-         hostile.season(work / "named.xlsx", 19_999, 60, games=1, rests=0, name_length=200)),
-        ("19,999 players × 1,000 rounds declared in 1,000 rows ({size}; refused: past "
-         "1,200,000 players times rounds)", hostile.season(work / "past.xlsx", 19_999, 1_000)),
-        ("one value at Players!XFD1048576 (refused with the cell)",
-         with_far_value(big, work / "far.xlsx")),
-        ("docProps/app.xml unpacking to 1.5 GB ({size} file; the part copied untouched)",
-         with_bomb(big, work / "bomb.xlsx")),
-        ("the most keizer_xl reads of own columns: a million numbers on Players ({size})",
-         with_million_numbers(club, work / "million.xlsx")),
-        (f"the same with a {shared_strings_mb(strings):.0f} MB shared-strings table ({{size}})",
-         strings),
-        ("12 million empty shared strings ({size}; refused as they are counted)",
-         hostile.empty_texts(work / "texts.xlsx")),
-        ("99,960 players ({size}; refused at row 20,001)",
-         hostile.many_players(work / "players.xlsx")),
-        ("a value in every Rounds row to 1,048,576 ({size}; refused at row 700,001)",
-         hostile.past_the_rows(work / "rows.xlsx")),
-        ("a million rows of Standings, which keizer_xl rewrites ({size}; refused at row "
-         "100,001)", hostile.past_the_rows(work / "standings.xlsx",
-                                           part=hostile.STANDINGS_PART)),
-        ("250 MB of spaces in Standings ({size}; refused at 64 MB)",
-         hostile.padded(work / "padded.xlsx", 250 << 20)),
-        ("12,000 players × 99 rounds, the most Rounds rows keizer_xl reads (693,000), "
-         "packed tightly: texts shared, cells without references ({size})",
-         hostile.season(work / "tight.xlsx", 12_000, 99, 5_000, 2_000, shared=True)),
+        (
+            "6,800 players × 100 rounds, an honest season as large as fits in 10 MB as Excel "
+            "packs it ({size} as written here)",
+            season_book(work / "honest.xlsx", large_season(6_800, 100), present=0.8),
+        ),
+        (
+            "19,999 players × 60 rounds declared in 60 rows: 1.2 million cells each of "
+            "Standings, Crosstable and Progress ({size})",
+            hostile.season(work / "declared.xlsx", 19_999, 60, games=1, rests=0),
+        ),
+        (
+            "the same with names of 200 characters ({size})",
+            hostile.season(work / "named.xlsx", 19_999, 60, games=1, rests=0, name_length=200),
+        ),
+        (
+            "19,999 players × 1,000 rounds declared in 1,000 rows ({size}; refused: past "
+            "1,200,000 players times rounds)",
+            hostile.season(work / "past.xlsx", 19_999, 1_000),
+        ),
+        (
+            "one value at Players!XFD1048576 (refused with the cell)",
+            with_far_value(big, work / "far.xlsx"),
+        ),
+        (
+            "docProps/app.xml unpacking to 1.5 GB ({size} file; the part copied untouched)",
+            with_bomb(big, work / "bomb.xlsx"),
+        ),
+        (
+            "the most keizer_xl reads of own columns: a million numbers on Players ({size})",
+            with_million_numbers(club, work / "million.xlsx"),
+        ),
+        (
+            f"the same with a {shared_strings_mb(strings):.0f} MB shared-strings table ({{size}})",
+            strings,
+        ),
+        (
+            "12 million empty shared strings ({size}; refused as they are counted)",
+            hostile.empty_texts(work / "texts.xlsx"),
+        ),
+        (
+            "99,960 players ({size}; refused at row 20,001)",
+            hostile.many_players(work / "players.xlsx"),
+        ),
+        (
+            "a value in every Rounds row to 1,048,576 ({size}; refused at row 700,001)",
+            hostile.past_the_rows(work / "rows.xlsx"),
+        ),
+        (
+            "a million rows of Standings, which keizer_xl rewrites ({size}; refused at row "
+            "100,001)",
+            hostile.past_the_rows(work / "standings.xlsx", part=hostile.STANDINGS_PART),
+        ),
+        (
+            "250 MB of spaces in Standings ({size}; refused at 64 MB)",
+            hostile.padded(work / "padded.xlsx", 250 << 20),
+        ),
+        (
+            "12,000 players × 99 rounds, the most Rounds rows keizer_xl reads (693,000), "
+            "packed tightly: texts shared, cells without references ({size})",
+            hostile.season(work / "tight.xlsx", 12_000, 99, 5_000, 2_000, shared=True),
+        ),
     ]
 
 
@@ -186,37 +238,59 @@ def main() -> list[Figure]:
                 shutil.copy(path, copy)
                 mb = peak_mb(command, str(copy))
                 print(f"keizer-xl {command}, {label}: peak {mb:.0f} MB (target {TARGET_MB})")
-                out.append(Figure(f"peak memory, {command}, {label}", mb, TARGET_MB, "MB",
-                                  issue=22))
+                out.append(
+                    Figure(f"peak memory, {command}, {label}", mb, TARGET_MB, "MB", issue=22)
+                )
                 peaks.append(f"{mb:.0f} MB")
             table.append(f"| {label} | {' | '.join(peaks)} |")
         new, rated = work / "new.xlsx", hostile.club(work / "rated.xlsx")
         lists = [  # (command, what it is, the list, exit code expected, target)
-            ("new", "a member list .xlsx of a million ({size}; refused at row 20,001)",
-             hostile.member_workbook(work / "leden.xlsx"), 1, TARGET_MB),
-            ("new", "a member list .csv of a million ({size}; refused at line 20,001)",
-             hostile.member_text(work / "leden.csv"), 1, TARGET_MB),
-            ("ratings", "FIDE's rating list, a million lines ({size})",
-             hostile.fide_list(work / "fide.csv", club=(("Player 2", 2211),)), 0,
-             LIST_TARGET_MB),
+            (
+                "new",
+                "a member list .xlsx of a million ({size}; refused at row 20,001)",
+                hostile.member_workbook(work / "leden.xlsx"),
+                1,
+                TARGET_MB,
+            ),
+            (
+                "new",
+                "a member list .csv of a million ({size}; refused at line 20,001)",
+                hostile.member_text(work / "leden.csv"),
+                1,
+                TARGET_MB,
+            ),
+            (
+                "ratings",
+                "FIDE's rating list, a million lines ({size})",
+                hostile.fide_list(work / "fide.csv", club=(("Player 2", 2211),)),
+                0,
+                LIST_TARGET_MB,
+            ),
         ]
         for command, label, listed, expected, target in lists:
             label = label.format(size=size(listed))
             new.unlink(missing_ok=True)
-            args = (["new", str(new), "--players", str(listed)] if command == "new"
-                    else ["ratings", str(rated), str(listed)])
+            args = (
+                ["new", str(new), "--players", str(listed)]
+                if command == "new"
+                else ["ratings", str(rated), str(listed)]
+            )
             code, seconds, mb = run_measured(*args)
             if code != expected:
                 raise SystemExit(f"keizer-xl {' '.join(args)}: exit {code}, not {expected}")
-            print(f"keizer-xl {command}, {label}: peak {mb:.0f} MB in {seconds:.1f} s "
-                  f"(target {target} MB)")
+            print(
+                f"keizer-xl {command}, {label}: peak {mb:.0f} MB in {seconds:.1f} s "
+                f"(target {target} MB)"
+            )
             out.append(Figure(f"peak memory, {command}, {label}", mb, target, "MB", issue=22))
             lists_table.append(f"| {label} | `{command}` | {mb:.0f} MB |")
         largest_season(work, largest)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print("\nthe memory tables (docs/speed.md, Memory):\n"
-          + "\n\n".join("\n".join(t) for t in (table, lists_table, largest)))
+    print(
+        "\nthe memory tables (docs/speed.md, Memory):\n"
+        + "\n\n".join("\n".join(t) for t in (table, lists_table, largest))
+    )
     return out
 
 
@@ -225,18 +299,26 @@ def largest_season(work: Path, table: list[str]) -> None:
     Standings, Crosstable and Progress of the week before on the sheets) and `pair` (of a
     copy, 80% present); and the most Rounds rows keizer_xl reads, 12,000 players over 99
     rounds; time and memory."""
-    seasons = [("10,000 players × 100 rounds",
-                season_book(work / "largest.xlsx", large_season(10_000, 100), present=0.8)),
-               ("12,000 players × 99 rounds, 693,000 Rounds rows",
-                hostile.season(work / "rows.xlsx", 12_000, 99, 5_000, 2_000))]
+    seasons = [
+        (
+            "10,000 players × 100 rounds",
+            season_book(work / "largest.xlsx", large_season(10_000, 100), present=0.8),
+        ),
+        (
+            "12,000 players × 99 rounds, 693,000 Rounds rows",
+            hostile.season(work / "rows.xlsx", 12_000, 99, 5_000, 2_000),
+        ),
+    ]
     for season, path in seasons:
         print(f"{season}: {size(path)}")
         paired = work / "paired.xlsx"
         shutil.copy(path, paired)
         for command, label, file in (
-                ("check", "`check`", path), ("recalc", "`recalc`", path),
-                ("recalc", "`recalc` again, last week's sheets on it", path),
-                ("pair", "`pair`", paired)):
+            ("check", "`check`", path),
+            ("recalc", "`recalc`", path),
+            ("recalc", "`recalc` again, last week's sheets on it", path),
+            ("pair", "`pair`", paired),
+        ):
             given = size(file)
             code, seconds, mb = run_measured(command, str(file))
             if code != 0:

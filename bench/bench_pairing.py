@@ -34,8 +34,9 @@ def swiss_like_season(players: int, rounds: int, seed: int = 1) -> tuple[Season,
     realistic case for top-down pairing), and the ranking after the last round."""
     rng = random.Random(seed)
     names = [f"Player {i:04d}" for i in range(1, players + 1)]
-    season_players = tuple(Player(name, Fraction(2400 - i), order=i)
-                           for i, name in enumerate(names))
+    season_players = tuple(
+        Player(name, Fraction(2400 - i), order=i) for i, name in enumerate(names)
+    )
     score = {name: 0.0 for name in names}
     last_met: dict[frozenset[str], int] = {}
     entries: list[Entry] = []
@@ -47,8 +48,14 @@ def swiss_like_season(players: int, rounds: int, seed: int = 1) -> tuple[Season,
         board = 0
         while waiting:
             top = waiting.pop(0)
-            pick = next((i for i, other in enumerate(waiting)
-                         if rnd - last_met.get(frozenset((top, other)), -99) > 3), 0)
+            pick = next(
+                (
+                    i
+                    for i, other in enumerate(waiting)
+                    if rnd - last_met.get(frozenset((top, other)), -99) > 3
+                ),
+                0,
+            )
             other = waiting.pop(pick)
             board += 1
             result = rng.choice(PLAYED)
@@ -56,7 +63,7 @@ def swiss_like_season(players: int, rounds: int, seed: int = 1) -> tuple[Season,
             last_met[frozenset((top, other))] = rnd
             score[top] += {Result.WHITE_WINS: 1.0, Result.DRAW: 0.5}.get(result, 0.0)
             score[other] += {Result.BLACK_WINS: 1.0, Result.DRAW: 0.5}.get(result, 0.0)
-        ranking = sorted(names, key=lambda n: (-score[n] - rng.random() * 0.7))
+        ranking = sorted(names, key=lambda n: -score[n] - rng.random() * 0.7)
     return Season(season_players, tuple(entries)), ranking
 
 
@@ -64,8 +71,9 @@ def bottom_clique_season(top: int = 31, bottom: int = 19) -> tuple[Season, list[
     """The bottom players have all met each other in a round robin within the window; the
     top players only have forfeits (no meetings). Plain backtracking explodes on this."""
     names = [f"Player {i:02d}" for i in range(1, top + bottom + 1)]
-    season_players = tuple(Player(name, Fraction(2400 - i), order=i)
-                           for i, name in enumerate(names))
+    season_players = tuple(
+        Player(name, Fraction(2400 - i), order=i) for i, name in enumerate(names)
+    )
     low = names[top:]
     circle = [*low, None] if len(low) % 2 else list(low)
     entries: list[Entry] = []
@@ -78,8 +86,11 @@ def bottom_clique_season(top: int = 31, bottom: int = 19) -> tuple[Season, list[
                 entries.append(Game(rnd, board + 1, a, b, Result.DRAW))
         circle = [circle[0], circle[-1], *circle[1:-1]]
         for board in range(top // 2):
-            entries.append(Game(rnd, 100 + board, names[2 * board], names[2 * board + 1],
-                                Result.DOUBLE_FORFEIT))
+            entries.append(
+                Game(
+                    rnd, 100 + board, names[2 * board], names[2 * board + 1], Result.DOUBLE_FORFEIT
+                )
+            )
     return Season(season_players, tuple(entries)), names
 
 
@@ -100,14 +111,21 @@ def growth_cases() -> list[tuple[str, Callable[[], object]]]:
     window3, wide = Settings(rematch_window=3), Settings(rematch_window=30)
     for n in GROWTH:
         season, ranking = swiss_like_season(n, 30)
-        cases.append((f"usual, {n} present", partial(pair_round, season, ranking, ranking,
-                                                      window3)))
-        cases.append((f"wide window, {n} present",
-                      partial(pair_round, season, ranking, ranking, wide)))
+        cases.append(
+            (f"usual, {n} present", partial(pair_round, season, ranking, ranking, window3))
+        )
+        cases.append(
+            (f"wide window, {n} present", partial(pair_round, season, ranking, ranking, wide))
+        )
         clique, clique_ranking = bottom_clique_season(top=n - 19, bottom=19)
-        cases.append((f"bottom 19 all met, {n} present",
-                      partial(pair_round, clique, clique_ranking, clique_ranking,
-                              Settings(rematch_window=19))))
+        cases.append(
+            (
+                f"bottom 19 all met, {n} present",
+                partial(
+                    pair_round, clique, clique_ranking, clique_ranking, Settings(rematch_window=19)
+                ),
+            )
+        )
     return cases
 
 
@@ -121,12 +139,19 @@ def door_pair_frames(players: int, rounds: int) -> tuple[Any, Any, dict[str, obj
     import pandas as pd
 
     season, _ = swiss_like_season(players, rounds)
-    people = pd.DataFrame({"Name": [p.name for p in season.players],
-                           "Rating": [1000 + players - i for i in range(players)],
-                           "Present": ["x"] * players})
-    rows = [[e.round, e.board, e.white, e.black, e.result.value if e.result else None]
-            if isinstance(e, Game) else [e.round, None, e.player, None, e.reason.value]
-            for e in season.entries]
+    people = pd.DataFrame(
+        {
+            "Name": [p.name for p in season.players],
+            "Rating": [1000 + players - i for i in range(players)],
+            "Present": ["x"] * players,
+        }
+    )
+    rows = [
+        [e.round, e.board, e.white, e.black, e.result.value if e.result else None]
+        if isinstance(e, Game)
+        else [e.round, None, e.player, None, e.reason.value]
+        for e in season.entries
+    ]
     frame = pd.DataFrame(rows, columns=["Round", "Board", "White", "Black", "Result"])
     return people, frame, {"Top value": round(1.5 * (players - 1))}
 
@@ -136,25 +161,50 @@ def main() -> list[Figure]:
 
     season, ranking = swiss_like_season(1000, 30)
     window3 = Settings(rematch_window=3)
-    cases.append(("top-down, 1000 present after 30 rounds, window 3",
-                  lambda: pair_round(season, ranking, ranking, window3), 0.5))
+    cases.append(
+        (
+            "top-down, 1000 present after 30 rounds, window 3",
+            lambda: pair_round(season, ranking, ranking, window3),
+            0.5,
+        )
+    )
     odd = ranking[:-1]
-    cases.append(("top-down, 999 present (bye) after 30 rounds, window 3",
-                  lambda: pair_round(season, ranking, odd, window3), 0.5))
+    cases.append(
+        (
+            "top-down, 999 present (bye) after 30 rounds, window 3",
+            lambda: pair_round(season, ranking, odd, window3),
+            0.5,
+        )
+    )
 
     clique, clique_ranking = bottom_clique_season()
     wide = Settings(rematch_window=19)
-    cases.append(("worst case, 50 present, bottom 19 all met within the window",
-                  lambda: pair_round(clique, clique_ranking, clique_ranking, wide), 0.5))
+    cases.append(
+        (
+            "worst case, 50 present, bottom 19 all met within the window",
+            lambda: pair_round(clique, clique_ranking, clique_ranking, wide),
+            0.5,
+        )
+    )
 
     early, early_ranking = swiss_like_season(1000, 3, seed=2)
     spread = Settings(pairing="spread")
-    cases.append(("spread, 1000 present, round 4 (D = 8), window 3",
-                  lambda: pair_round(early, early_ranking, early_ranking, spread), 0.5))
+    cases.append(
+        (
+            "spread, 1000 present, round 4 (D = 8), window 3",
+            lambda: pair_round(early, early_ranking, early_ranking, spread),
+            0.5,
+        )
+    )
     fresh = Season(early.players)
     fresh_ranking = [p.name for p in early.players]
-    cases.append(("spread, 1000 present, round 1 (D = 2)",
-                  lambda: pair_round(fresh, fresh_ranking, fresh_ranking, spread), 0.5))
+    cases.append(
+        (
+            "spread, 1000 present, round 1 (D = 2)",
+            lambda: pair_round(fresh, fresh_ranking, fresh_ranking, spread),
+            0.5,
+        )
+    )
 
     results: list[Figure] = []
     for name, run, target in cases:
@@ -170,10 +220,11 @@ def main() -> list[Figure]:
     for case in ("usual", "wide window", "bottom 19 all met"):
         big, small = timed[f"{case}, 5000 present"], timed[f"{case}, 1000 present"]
         results.append(Figure(f"pairing {case}, 5,000 present", big, 0.060, "s"))
-        results.append(Figure(f"pairing {case}, 5,000 / 1,000 present", big / small, 5.5,
-                              "x"))
-        print(f"{case}: 5000 present {big * 1000:.1f} ms (target 60 ms), "
-              f"{big / small:.2f} x the time for 1000 (target 5.5)")
+        results.append(Figure(f"pairing {case}, 5,000 / 1,000 present", big / small, 5.5, "x"))
+        print(
+            f"{case}: 5000 present {big * 1000:.1f} ms (target 60 ms), "
+            f"{big / small:.2f} x the time for 1000 (target 5.5)"
+        )
 
     from keizer_xl.engine import pair
 
@@ -184,12 +235,23 @@ def main() -> list[Figure]:
         for n in DOOR:
             door[n] = min(door[n], _time(partial(pair, *frames[n]), repeat=1))
     for n in DOOR:
-        print(f"keizer_xl.engine.pair, {n} present after 30 rounds: {door[n] * 1000:.0f} ms "
-              f"(best of {DOOR_RUNS})")
-    results.append(Figure("keizer_xl.engine.pair, 5,000 / 1,000 present",
-                          door[5000] / door[1000], 5.5, "x", issue=24))
-    print(f"keizer_xl.engine.pair: 5000 present {door[5000] / door[1000]:.2f} x the time for "
-          "1000 (target 5.5)")
+        print(
+            f"keizer_xl.engine.pair, {n} present after 30 rounds: {door[n] * 1000:.0f} ms "
+            f"(best of {DOOR_RUNS})"
+        )
+    results.append(
+        Figure(
+            "keizer_xl.engine.pair, 5,000 / 1,000 present",
+            door[5000] / door[1000],
+            5.5,
+            "x",
+            issue=24,
+        )
+    )
+    print(
+        f"keizer_xl.engine.pair: 5000 present {door[5000] / door[1000]:.2f} x the time for "
+        "1000 (target 5.5)"
+    )
     return results
 
 

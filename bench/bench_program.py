@@ -59,12 +59,17 @@ def cpu(script: str, *args: object, source: Path, copy: Path) -> Callable[[], fl
     def action() -> float:
         shutil.copy(source, copy)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run([sys.executable, "-c", script, *map(str, args), str(copy)],
-                              capture_output=True, text=True, env=env)
+        done = subprocess.run(
+            [sys.executable, "-c", script, *map(str, args), str(copy)],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode != 0:
             raise SystemExit(f"{script} failed:\n{done.stdout}{done.stderr}")
         return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
     return action
 
 
@@ -73,16 +78,32 @@ def compared(command: str, book: Path, work: Path, runs: int) -> list[Figure]:
     BLAS one: the program's CPU time against each, which is at most 1 while the setting
     pays."""
     copy = work / "copy.xlsx"
-    program, no_collector, no_blas = (statistics.median(t) for t in in_turns(
-        runs, *(cpu(s, command, source=book, copy=copy)
-                for s in (PROGRAM, NO_COLLECTOR, NO_BLAS))))
-    print(f"keizer-xl {command} {book.stem}: {program * 1000:.0f} ms of CPU; without the "
-          f"collector's settings {no_collector * 1000:.0f} ms, without the BLAS setting "
-          f"{no_blas * 1000:.0f} ms")
-    return [Figure(f"{command} {book.stem}, the program / without the collector's settings",
-                   program / no_collector, 1.0, "x"),
-            Figure(f"{command} {book.stem}, the program / without the BLAS setting",
-                   program / no_blas, 1.0, "x")]
+    program, no_collector, no_blas = (
+        statistics.median(t)
+        for t in in_turns(
+            runs,
+            *(cpu(s, command, source=book, copy=copy) for s in (PROGRAM, NO_COLLECTOR, NO_BLAS)),
+        )
+    )
+    print(
+        f"keizer-xl {command} {book.stem}: {program * 1000:.0f} ms of CPU; without the "
+        f"collector's settings {no_collector * 1000:.0f} ms, without the BLAS setting "
+        f"{no_blas * 1000:.0f} ms"
+    )
+    return [
+        Figure(
+            f"{command} {book.stem}, the program / without the collector's settings",
+            program / no_collector,
+            1.0,
+            "x",
+        ),
+        Figure(
+            f"{command} {book.stem}, the program / without the BLAS setting",
+            program / no_blas,
+            1.0,
+            "x",
+        ),
+    ]
 
 
 def main() -> list[Figure]:

@@ -26,8 +26,10 @@ from measure import Figure, cli, command_on_copy, compile_sources, in_turns, med
 
 from tests.seasons import club_season, season_book
 
-CASES = (("60 players × 37 rounds", 60, 37, 1.0, 5),
-         ("1,000 players × 30 rounds", 1000, 30, 15.0, 5))
+CASES = (
+    ("60 players × 37 rounds", 60, 37, 1.0, 5),
+    ("1,000 players × 30 rounds", 1000, 30, 15.0, 5),
+)
 RATIO_TARGET = 3.0  # publish 1,000 × 30 / recalc of the same workbook (issue 24)
 
 
@@ -49,6 +51,7 @@ def publish(book: Path, out: Path) -> Callable[[], float]:
 
     def action() -> float:
         return run(cli("publish", book, "--out", out.with_name(f"{out.name}-{next(runs)}")))
+
     return action
 
 
@@ -70,12 +73,15 @@ def split(book: Path, folder: Path, runs: int) -> str:
     pages = build_site(report, titles)
     render = median_time(lambda: build_site(report, titles), runs)
     fresh = itertools.count(1)  # a new folder each time, as `publish` above
-    written = median_time(lambda: write_site(pages, folder / f"{book.stem}_split-{next(fresh)}"),
-                          runs)
+    written = median_time(
+        lambda: write_site(pages, folder / f"{book.stem}_split-{next(fresh)}"), runs
+    )
     pdf = median_time(lambda: write_pdfs(report, titles, folder / "pdf"), 1)
-    return (f"{len(pages)} pages; in the process: read and check {read:.2f}, standings "
-            f"{engine:.2f}, derived figures {derived:.2f}, pages {render:.2f}, writing "
-            f"{written:.2f}; PDFs {pdf:.2f}")
+    return (
+        f"{len(pages)} pages; in the process: read and check {read:.2f}, standings "
+        f"{engine:.2f}, derived figures {derived:.2f}, pages {render:.2f}, writing "
+        f"{written:.2f}; PDFs {pdf:.2f}"
+    )
 
 
 def main() -> list[Figure]:
@@ -84,20 +90,33 @@ def main() -> list[Figure]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for label, players, rounds, target, runs in CASES:
-            book = season_book(folder / f"p{players}.xlsx", club_season(players, rounds),
-                               present=0.8)
+            book = season_book(
+                folder / f"p{players}.xlsx", club_season(players, rounds), present=0.8
+            )
             subprocess.run(cli("recalc", book), capture_output=True, check=True)
             copy = folder / "copy.xlsx"
-            published, recalc = in_turns(runs, publish(book, folder / f"{book.stem}_site"),
-                                         command_on_copy(cli("recalc", copy), book, copy))
+            published, recalc = in_turns(
+                runs,
+                publish(book, folder / f"{book.stem}_site"),
+                command_on_copy(cli("recalc", copy), book, copy),
+            )
             whole, again = median(published), median(recalc)
-            print(f"{label}: publish {whole:.2f} s as a command, recalc of the same "
-                  f"workbook {again:.2f} s ({whole / again:.2f} x); "
-                  f"{split(book, folder, runs)}")
+            print(
+                f"{label}: publish {whole:.2f} s as a command, recalc of the same "
+                f"workbook {again:.2f} s ({whole / again:.2f} x); "
+                f"{split(book, folder, runs)}"
+            )
             figures.append(Figure(f"publish, {label}", whole, target, "s"))
             if players == 1000:
-                figures.append(Figure("publish 1,000 × 30 / recalc of the same workbook",
-                                      whole / again, RATIO_TARGET, "x", issue=24))
+                figures.append(
+                    Figure(
+                        "publish 1,000 × 30 / recalc of the same workbook",
+                        whole / again,
+                        RATIO_TARGET,
+                        "x",
+                        issue=24,
+                    )
+                )
     return figures
 
 

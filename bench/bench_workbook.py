@@ -41,21 +41,32 @@ PAIR_TARGET = 4.0  # × the floor, 1,000 × 30 (issue 24)
 SAVE_TARGET = 2.0  # seconds: a season's Standings and a round saved into a real workbook
 
 
-def against_floor(command: str, book: Path, work: Path, runs: int) -> tuple[float, float,
-                                                                               float]:
+def against_floor(command: str, book: Path, work: Path, runs: int) -> tuple[float, float, float]:
     """Medians of `python -c pass`, the floor and `keizer-xl COMMAND` on copies of `book`,
     in turns."""
     copy = work / f"copy-{book.name}"
-    bare, base, timed = in_turns(runs, bare_python, floor(book, work / "floor.xlsx"),
-                                 command_on_copy(cli(command, copy), book, copy))
+    bare, base, timed = in_turns(
+        runs,
+        bare_python,
+        floor(book, work / "floor.xlsx"),
+        command_on_copy(cli(command, copy), book, copy),
+    )
     return median(bare), median(base), median(timed)
 
 
-def floor_figure(what: str, label: str, seconds: float, floor_seconds: float, target: float,
-                 issue: int | None = None) -> Figure:
+def floor_figure(
+    what: str,
+    label: str,
+    seconds: float,
+    floor_seconds: float,
+    target: float,
+    issue: int | None = None,
+) -> Figure:
     """Print a command's time against the floor, and the figure for it."""
-    print(f"keizer-xl {what}: {seconds * 1000:.0f} ms = {seconds / floor_seconds:.2f} x the "
-          f"floor (target {target})")
+    print(
+        f"keizer-xl {what}: {seconds * 1000:.0f} ms = {seconds / floor_seconds:.2f} x the "
+        f"floor (target {target})"
+    )
     return Figure(f"{label} / the floor", seconds / floor_seconds, target, "x", issue=issue)
 
 
@@ -66,24 +77,47 @@ def main() -> list[Figure]:
     try:
         season = season_book(work / "season.xlsx", club_season(60, 37), present=0.8)
         bare, base, recalc = against_floor("recalc", season, work, runs=9)
-        print(f"python -c pass: {bare * 1000:.0f} ms; the floor (python, calamine read of "
-              f"every sheet, zip copy), 60 x 37: {base * 1000:.0f} ms")
-        out.append(floor_figure("recalc 60 players x 37 rounds", "recalc 60 × 37", recalc,
-                                base, RECALC_TARGET, issue=24))
+        print(
+            f"python -c pass: {bare * 1000:.0f} ms; the floor (python, calamine read of "
+            f"every sheet, zip copy), 60 x 37: {base * 1000:.0f} ms"
+        )
+        out.append(
+            floor_figure(
+                "recalc 60 players x 37 rounds",
+                "recalc 60 × 37",
+                recalc,
+                base,
+                RECALC_TARGET,
+                issue=24,
+            )
+        )
 
         big = season_book(work / "big.xlsx", club_season(1000, 30), present=0.8)
         _, big_base, pair = against_floor("pair", big, work, runs=5)
-        print(f"the floor, 1000 x 30 ({big.stat().st_size / 1e6:.1f} MB): "
-              f"{big_base * 1000:.0f} ms")
-        out.append(floor_figure("pair 1000 players after 30 rounds", "pair 1,000 × 30", pair,
-                                big_base, PAIR_TARGET, issue=24))
+        print(f"the floor, 1000 x 30 ({big.stat().st_size / 1e6:.1f} MB): {big_base * 1000:.0f} ms")
+        out.append(
+            floor_figure(
+                "pair 1000 players after 30 rounds",
+                "pair 1,000 × 30",
+                pair,
+                big_base,
+                PAIR_TARGET,
+                issue=24,
+            )
+        )
 
         # the usual week: last week's Standings are on the sheet and get rewritten
         subprocess.run(cli("recalc", big), capture_output=True, check=True)
         _, weekly_base, weekly = against_floor("pair", big, work, runs=5)
-        out.append(floor_figure("pair 1000 x 30, last week's Standings on the sheet",
-                                "pair 1,000 × 30, Standings already filled", weekly,
-                                weekly_base, PAIR_TARGET))
+        out.append(
+            floor_figure(
+                "pair 1000 x 30, last week's Standings on the sheet",
+                "pair 1,000 × 30, Standings already filled",
+                weekly,
+                weekly_base,
+                PAIR_TARGET,
+            )
+        )
 
         out.append(batch(season, work, recalc))
         out.append(season_save(work))
@@ -108,8 +142,10 @@ def batch(season: Path, work: Path, one: float) -> Figure:
     if done.returncode != 0:
         raise SystemExit(done.stdout + done.stderr)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    print(f"keizer-xl recalc of 200 season files: {wall:.1f} s, {wall / 200 * 1000:.0f} ms "
-          f"per file, cores busy {cpu / wall:.2f} (of {len(os.sched_getaffinity(0))})")
+    print(
+        f"keizer-xl recalc of 200 season files: {wall:.1f} s, {wall / 200 * 1000:.0f} ms "
+        f"per file, cores busy {cpu / wall:.2f} (of {len(os.sched_getaffinity(0))})"
+    )
     return Figure("recalc of 200 files, per file", wall / 200, one, "s")
 
 
@@ -122,9 +158,12 @@ def season_save(work: Path, runs: int = 7) -> Figure:
     fixture = ROOT / "tests" / "fixtures" / "club_libreoffice.xlsm"
     standings: dict[tuple[int, int], CellValue] = {
         (r, c): (f"Player {r}" if c == 2 else Fraction(r * c, 3))
-        for r in range(1, 62) for c in range(1, 42)}
+        for r in range(1, 62)
+        for c in range(1, 42)
+    }
     rounds: dict[tuple[int, int], CellValue] = {
-        (r, c): f"P{r}-{c}" for r in range(5, 40) for c in range(1, 6)}
+        (r, c): f"P{r}-{c}" for r in range(5, 40) for c in range(1, 6)
+    }
     edits = [SheetEdit("Standings", standings, clear_below=1), SheetEdit("Rounds", rounds)]
     times = []
     for i in range(runs):
@@ -134,10 +173,13 @@ def season_save(work: Path, runs: int = 7) -> Figure:
         save_edits(club, edits)
         times.append(time.perf_counter() - start)
     seconds = statistics.median(times)
-    print(f"saving a season into the club workbook (package writer, in process): "
-          f"{seconds * 1000:.1f} ms (target {SAVE_TARGET * 1000:.0f} ms)")
-    return Figure("saving a 60-player season's cells into a club workbook", seconds,
-                  SAVE_TARGET, "s")
+    print(
+        f"saving a season into the club workbook (package writer, in process): "
+        f"{seconds * 1000:.1f} ms (target {SAVE_TARGET * 1000:.0f} ms)"
+    )
+    return Figure(
+        "saving a 60-player season's cells into a club workbook", seconds, SAVE_TARGET, "s"
+    )
 
 
 if __name__ == "__main__":

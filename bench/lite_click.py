@@ -35,12 +35,12 @@ def main(argv: list[str]) -> None:
     start = time.perf_counter()
     import xlwings as xw
     from xlwings.server import custom_scripts_call
+
     loaded = time.perf_counter() - start
 
     start = time.perf_counter()
     module = types.ModuleType("main")
-    exec(compile(Path(main_file).read_text(encoding="utf-8"), "main.py", "exec"),
-         module.__dict__)
+    exec(compile(Path(main_file).read_text(encoding="utf-8"), "main.py", "exec"), module.__dict__)
     imported = time.perf_counter() - start
 
     times, said = [], ""
@@ -59,9 +59,18 @@ def main(argv: list[str]) -> None:
         json.dumps(book.json())
         times.append(time.perf_counter() - start)
         said = printed.getvalue()
-    Path(out).write_text(json.dumps({"platform": sys.platform, "xlwings": loaded,
-                                     "import": imported, "clicks": times, "said": said}),
-                         encoding="utf-8")
+    Path(out).write_text(
+        json.dumps(
+            {
+                "platform": sys.platform,
+                "xlwings": loaded,
+                "import": imported,
+                "clicks": times,
+                "said": said,
+            }
+        ),
+        encoding="utf-8",
+    )
 
 
 if __name__ == "__main__":

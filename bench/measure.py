@@ -54,8 +54,10 @@ class Figure:
         return self.value <= self.target
 
     def line(self) -> str:
-        return (f"{'PASS' if self.met else 'FAIL'}  {self.label}: {self.shown(self.value)} "
-                f"(target ≤ {self.shown(self.target)})")
+        return (
+            f"{'PASS' if self.met else 'FAIL'}  {self.label}: {self.shown(self.value)} "
+            f"(target ≤ {self.shown(self.target)})"
+        )
 
     def shown(self, value: float) -> str:
         if self.unit == "x":
@@ -95,9 +97,11 @@ def median(times: Sequence[float]) -> float:
 def command_on_copy(command: Sequence[str], source: Path, copy: Path) -> Callable[[], float]:
     """A command that changes the workbook, run on a fresh copy each time so that every
     run really writes."""
+
     def action() -> float:
         shutil.copy(source, copy)
         return run(command)
+
     return action
 
 
@@ -126,6 +130,7 @@ def cli(*args: object) -> list[str]:
 
 
 # -- the machine ---------------------------------------------------------------------------
+
 
 def cpu_model() -> str:
     try:
@@ -162,8 +167,8 @@ def machine() -> list[str]:
         f"python: {sys.executable} ({platform.python_version()})",
         f"keizer_xl from: {Path(keizer_xl.__file__).resolve().parent}",
         f"matplotlib installed here: {'yes' if _installed('matplotlib') else 'no'}",
-        "BLAS settings in the environment: " + (", ".join(f"{k}={v}" for k, v in
-                                                          sorted(blas.items())) or "none"),
+        "BLAS settings in the environment: "
+        + (", ".join(f"{k}={v}" for k, v in sorted(blas.items())) or "none"),
     ]
 
 

@@ -28,8 +28,17 @@ sys.path.insert(0, str(BENCH))
 if TYPE_CHECKING:
     from measure import Figure
 
-SCRIPTS = ("bench_live", "bench_lite", "bench_imports", "bench_workbook", "bench_program",
-           "bench_publish", "bench_pairing", "bench_engine", "bench_memory")
+SCRIPTS = (
+    "bench_live",
+    "bench_lite",
+    "bench_imports",
+    "bench_workbook",
+    "bench_program",
+    "bench_publish",
+    "bench_pairing",
+    "bench_engine",
+    "bench_memory",
+)
 
 
 class Both:
@@ -57,8 +66,11 @@ def in_secretary_python(args: list[str]) -> int | None:
     try:
         python = secretary.prepare()
     except (OSError, subprocess.CalledProcessError) as error:
-        print(f"could not make the secretary's venv ({error}); measuring in {sys.executable}"
-              " as it is, with whatever else it has installed", file=sys.stderr)
+        print(
+            f"could not make the secretary's venv ({error}); measuring in {sys.executable}"
+            " as it is, with whatever else it has installed",
+            file=sys.stderr,
+        )
         return None
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the installed copy
     return subprocess.run([str(python), __file__, "--here", *args], env=env).returncode
@@ -66,11 +78,15 @@ def in_secretary_python(args: list[str]) -> int | None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--here", action="store_true",
-                        help="measure in this Python as it is, not in the secretary's venv")
+    parser.add_argument(
+        "--here",
+        action="store_true",
+        help="measure in this Python as it is, not in the secretary's venv",
+    )
     parser.add_argument("--figures", type=Path, help=argparse.SUPPRESS)  # see `in_own_process`
-    parser.add_argument("scripts", nargs="*", metavar="SCRIPT",
-                        help=f"run only these ({', '.join(SCRIPTS)})")
+    parser.add_argument(
+        "scripts", nargs="*", metavar="SCRIPT", help=f"run only these ({', '.join(SCRIPTS)})"
+    )
     args = parser.parse_args(argv)
     unknown = sorted(set(args.scripts) - set(SCRIPTS))
     if unknown:
@@ -105,9 +121,12 @@ def in_own_process(script: str) -> list[Figure]:
 
     with tempfile.TemporaryDirectory() as folder:
         kept = Path(folder) / "figures.json"
-        done = subprocess.Popen([sys.executable, __file__, "--here", "--figures", str(kept),
-                                 script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True)
+        done = subprocess.Popen(
+            [sys.executable, __file__, "--here", "--figures", str(kept), script],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         assert done.stdout is not None
         for line in done.stdout:
             print(line, end="")

@@ -40,8 +40,9 @@ def prepare() -> Path:
     wanted = dependencies()
     fresh = not python().exists() or not STAMP.exists() or STAMP.read_text() != wanted
     if fresh:
-        print(f"making the secretary's venv in {VENV} (pip install of this checkout) ...",
-              flush=True)
+        print(
+            f"making the secretary's venv in {VENV} (pip install of this checkout) ...", flush=True
+        )
         venv.create(VENV, clear=True, with_pip=True)
         pip("install", "--quiet", str(ROOT))
         STAMP.write_text(wanted)
@@ -51,5 +52,4 @@ def prepare() -> Path:
 
 
 def pip(*args: str) -> None:
-    subprocess.run([str(python()), "-m", "pip", "--disable-pip-version-check", *args],
-                   check=True)
+    subprocess.run([str(python()), "-m", "pip", "--disable-pip-version-check", *args], check=True)

@@ -47,26 +47,51 @@ def clicked_workbook(path: Path) -> None:
 
     build_template(path, players=PLAYERS, lite=True)
     read = CalamineWorkbook.from_path(str(path))
-    sheets = [{"name": name, "pictures": [], "tables": [],
-               "values": read.get_sheet_by_name(name).to_python(skip_empty_area=False)}
-              for name in read.sheet_names]
-    book = xlwings.Book(json={"client": "Microsoft Office Scripts",
-                              "version": xlwings.__version__, "names": [], "sheets": sheets,
-                              "book": {"name": path.name, "active_sheet_index": 0,
-                                       "selection": "A1"}})
+    sheets = [
+        {
+            "name": name,
+            "pictures": [],
+            "tables": [],
+            "values": read.get_sheet_by_name(name).to_python(skip_empty_area=False),
+        }
+        for name in read.sheet_names
+    ]
+    book = xlwings.Book(
+        json={
+            "client": "Microsoft Office Scripts",
+            "version": xlwings.__version__,
+            "names": [],
+            "sheets": sheets,
+            "book": {"name": path.name, "active_sheet_index": 0, "selection": "A1"},
+        }
+    )
     said = io.StringIO()
     with contextlib.redirect_stdout(said):
         lite.pair_next_round(book)
     if not said.getvalue().startswith("Round 1 is paired"):
         raise RuntimeError(f"the click failed: {said.getvalue()}")
     names = [sheet["name"] for sheet in sheets]
-    (message,) = [a for a in book.json()["actions"] if a["func"] == "setValues"
-                  and names[a["sheet_position"]] == "Pairings"
-                  and a["start_column"] == sheetbuttons.COLUMN - 1]  # not tonight's stakes
+    (message,) = [
+        a
+        for a in book.json()["actions"]
+        if a["func"] == "setValues"
+        and names[a["sheet_position"]] == "Pairings"
+        and a["start_column"] == sheetbuttons.COLUMN - 1
+    ]  # not tonight's stakes
     files.pair(path)
-    save_edits(path, [SheetEdit("Pairings", {
-        (message["start_row"] + 1 + r, message["start_column"] + 1): value or None
-        for r, (value,) in enumerate(message["values"])})], backup=False)
+    save_edits(
+        path,
+        [
+            SheetEdit(
+                "Pairings",
+                {
+                    (message["start_row"] + 1 + r, message["start_column"] + 1): value or None
+                    for r, (value,) in enumerate(message["values"])
+                },
+            )
+        ],
+        backup=False,
+    )
 
 
 def pairings_page(pdf: Path) -> int:
@@ -76,8 +101,12 @@ def pairings_page(pdf: Path) -> int:
         raise RuntimeError("pdftotext (poppler-utils) is not installed")
     page = 1
     while True:
-        text = subprocess.run([pdftotext, "-f", str(page), "-l", str(page), str(pdf), "-"],
-                              capture_output=True, text=True, timeout=60)
+        text = subprocess.run(
+            [pdftotext, "-f", str(page), "-l", str(page), str(pdf), "-"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         if text.returncode != 0:
             raise RuntimeError("no page of the PDF shows the buttons")
         if "Pair next round" in text.stdout:
@@ -94,10 +123,21 @@ def render(out: Path = DEFAULT_OUT) -> Path:
         workdir = Path(tmp)
         workbook = workdir / "club.xlsx"
         clicked_workbook(workbook)
-        subprocess.run([soffice, f"-env:UserInstallation={(workdir / 'profile').as_uri()}",
-                        "--headless", "--convert-to", ONE_PAGE_A_SHEET, "--outdir",
-                        str(workdir), str(workbook)], check=True, capture_output=True,
-                       timeout=180)
+        subprocess.run(
+            [
+                soffice,
+                f"-env:UserInstallation={(workdir / 'profile').as_uri()}",
+                "--headless",
+                "--convert-to",
+                ONE_PAGE_A_SHEET,
+                "--outdir",
+                str(workdir),
+                str(workbook),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=180,
+        )
         pdf = workdir / "club.pdf"
         width, height, rgb = page_pixels(pdf, pairings_page(pdf))
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -20,18 +20,42 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--hide-scrollbars")
-NAMES = ("Anna de Vries", "Bram Jansen", "Carla Smit", "Daan Bakker", "Eva Visser",
-         "Fleur Mulder", "Gert de Boer", "Hanna Bos", "Ivo Peters",
-         "Jan-Willem van den Heuvel", "Karin Meijer", "Lars van Dijk",
-         "Mila Hendriks", "Noah Willems", "Olga Kuipers", "Pieter Claes")
-SHOTS = (("publish-phone.png", "index.html", 390, 1250),
-         ("publish-pairings-phone.png", "pairings.html", 390, 780),
-         ("publish-desktop.png", "index.html", 1180, 1100),
-         ("publish-card.png", "players/daan-bakker.html", 760, 1050),
-         ("publish-stakes.png", "pairings.html", 900, 760))
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+)
+NAMES = (
+    "Anna de Vries",
+    "Bram Jansen",
+    "Carla Smit",
+    "Daan Bakker",
+    "Eva Visser",
+    "Fleur Mulder",
+    "Gert de Boer",
+    "Hanna Bos",
+    "Ivo Peters",
+    "Jan-Willem van den Heuvel",
+    "Karin Meijer",
+    "Lars van Dijk",
+    "Mila Hendriks",
+    "Noah Willems",
+    "Olga Kuipers",
+    "Pieter Claes",
+)
+SHOTS = (
+    ("publish-phone.png", "index.html", 390, 1250),
+    ("publish-pairings-phone.png", "pairings.html", 390, 780),
+    ("publish-desktop.png", "index.html", 1180, 1100),
+    ("publish-card.png", "players/daan-bakker.html", 760, 1050),
+    ("publish-stakes.png", "pairings.html", 900, 760),
+)
 
 
 def browser() -> str | None:
@@ -48,10 +72,19 @@ def screenshot(page: Path, out: Path, width: int, height: int) -> None:
     if program is None:
         raise SystemExit("needs Chromium: apt-get install chromium")
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run([program, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-                        f"--window-size={width},{height}", f"--screenshot={out}",
-                        page.resolve().as_uri()],
-                       check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [
+                program,
+                *CHROMIUM_FLAGS,
+                f"--user-data-dir={profile}",
+                f"--window-size={width},{height}",
+                f"--screenshot={out}",
+                page.resolve().as_uri(),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
     if not out.is_file():
         raise SystemExit(f"Chromium made no picture of {page}")
 
@@ -81,8 +114,18 @@ def main(argv: list[str]) -> int:
         for name, page, width, height in SHOTS:
             screenshot(site / page, out / name, width, height)
             print(f"wrote {out / name}")
-        subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile",
-                        str(site / "standings.pdf"), str(out / "publish-pdf")], check=True)
+        subprocess.run(
+            [
+                "pdftoppm",
+                "-r",
+                "60",
+                "-png",
+                "-singlefile",
+                str(site / "standings.pdf"),
+                str(out / "publish-pdf"),
+            ],
+            check=True,
+        )
         print(f"wrote {out / 'publish-pdf.png'}")
         dutch = sample_site(Path(tmp) / "site-nl", "nl")  # as a Dutch workbook publishes
         screenshot(dutch / "index.html", out / "publish-dutch.png", 1180, 760)

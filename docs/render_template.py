@@ -47,9 +47,19 @@ def soffice_pdf(workbook: Path, outdir: Path) -> Path:
         raise RuntimeError("LibreOffice (soffice) is not installed")
     profile = outdir / "lo-profile"
     subprocess.run(
-        [soffice, f"-env:UserInstallation={profile.as_uri()}", "--headless",
-         "--convert-to", "pdf", "--outdir", str(outdir), str(workbook)],
-        check=True, capture_output=True, timeout=180,
+        [
+            soffice,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(outdir),
+            str(workbook),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
     )
     pdf = outdir / (workbook.stem + ".pdf")
     if not pdf.is_file():
@@ -64,27 +74,29 @@ def page_pixels(pdf: Path, page: int = 1) -> tuple[int, int, bytes]:
         raise RuntimeError("pdftoppm (poppler-utils) is not installed")
     ppm = subprocess.run(
         [pdftoppm, "-r", str(DPI), "-f", str(page), "-l", str(page), str(pdf)],
-        check=True, capture_output=True, timeout=120,
+        check=True,
+        capture_output=True,
+        timeout=120,
     ).stdout
     fields: list[bytes] = []
     pos = 0
     while len(fields) < 4:  # magic, width, height, maxval, separated by whitespace
-        while ppm[pos:pos + 1].isspace():
+        while ppm[pos : pos + 1].isspace():
             pos += 1
         end = pos
-        while not ppm[end:end + 1].isspace():
+        while not ppm[end : end + 1].isspace():
             end += 1
         fields.append(ppm[pos:end])
         pos = end
     if fields[0] != b"P6" or fields[3] != b"255":
         raise RuntimeError("pdftoppm gave an unexpected picture format")
     width, height = int(fields[1]), int(fields[2])
-    return width, height, ppm[pos + 1:pos + 1 + 3 * width * height]
+    return width, height, ppm[pos + 1 : pos + 1 + 3 * width * height]
 
 
 def _crop(width: int, height: int, rgb: bytes) -> tuple[int, int, list[bytes]]:
     """The rows of the smallest box holding every non-white pixel, plus a margin."""
-    rows = [rgb[y * 3 * width:(y + 1) * 3 * width] for y in range(height)]
+    rows = [rgb[y * 3 * width : (y + 1) * 3 * width] for y in range(height)]
     white = b"\xff" * (3 * width)
     used = [y for y, row in enumerate(rows) if row != white]
     if not used:
@@ -97,7 +109,7 @@ def _crop(width: int, height: int, rgb: bytes) -> tuple[int, int, list[bytes]]:
         right = max(right, (len(row.rstrip(b"\xff")) + 2) // 3)
     top, bottom = max(used[0] - MARGIN, 0), min(used[-1] + MARGIN + 1, height)
     left, right = max(left - MARGIN, 0), min(right + MARGIN, width)
-    return right - left, bottom - top, [row[3 * left:3 * right] for row in rows[top:bottom]]
+    return right - left, bottom - top, [row[3 * left : 3 * right] for row in rows[top:bottom]]
 
 
 def _png(width: int, height: int, rows: list[bytes]) -> bytes:
@@ -109,8 +121,12 @@ def _png(width: int, height: int, rows: list[bytes]) -> bytes:
 
     raw = b"".join(b"\x00" + row for row in rows)
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw, 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 def sample_workbook(path: Path) -> None:
@@ -143,8 +159,9 @@ def render(out: Path = DEFAULT_OUT) -> Path:
     return out
 
 
-def run_render(make: Callable[[Path], Path], default: Path, program: str,
-               argv: list[str] | None = None) -> int:
+def run_render(
+    make: Callable[[Path], Path], default: Path, program: str, argv: list[str] | None = None
+) -> int:
     """A render script's command line: the picture to the path given (else `default`), a
     failure said in one line with exit code 1."""
     args = sys.argv[1:] if argv is None else argv

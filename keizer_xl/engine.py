@@ -33,8 +33,18 @@ from keizer_xl.core.round import NextRound
 from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import Settings, parse_settings
 
-__all__ = ["Competition", "NextRound", "Settings", "Standings", "pair", "read_settings",
-           "round_frame", "standings", "standings_frame", "table"]
+__all__ = [
+    "Competition",
+    "NextRound",
+    "Settings",
+    "Standings",
+    "pair",
+    "read_settings",
+    "round_frame",
+    "standings",
+    "standings_frame",
+    "table",
+]
 
 SettingsLike = Settings | Mapping[str, object] | pd.DataFrame | None
 
@@ -90,8 +100,12 @@ def _column(series: pd.Series) -> tuple[list[object], bool]:
 
 def _cells(values: list[object]) -> list[object]:
     """`_cell` of each value; the usual numbers and texts pass without a call."""
-    return [v if (type(v) is float and v == v) or type(v) is int or (type(v) is str and v.strip())
-            else _cell(v) for v in values]
+    return [
+        v
+        if (type(v) is float and v == v) or type(v) is int or (type(v) is str and v.strip())
+        else _cell(v)
+        for v in values
+    ]
 
 
 def _cell(value: object) -> object:
@@ -145,27 +159,38 @@ class Competition(CheckedCompetition):
     """A checked season with its settings, read from DataFrames."""
 
     @classmethod
-    def from_frames(cls, players: pd.DataFrame, rounds: pd.DataFrame | None = None,
-                    settings: SettingsLike = None) -> Competition:
+    def from_frames(
+        cls,
+        players: pd.DataFrame,
+        rounds: pd.DataFrame | None = None,
+        settings: SettingsLike = None,
+    ) -> Competition:
         """Check everything and raise KeizerError listing every problem at once."""
         with _collector_paused():
             problems = Problems()
             parsed = read_settings(settings, problems)
             if rounds is None:
                 rounds = pd.DataFrame(columns=list(ROUND_COLUMNS))
-            season = build_season(table("Players", players, PLAYER_COLUMNS),
-                                  table("Rounds", rounds, ROUND_COLUMNS), parsed, problems)
+            season = build_season(
+                table("Players", players, PLAYER_COLUMNS),
+                table("Rounds", rounds, ROUND_COLUMNS),
+                parsed,
+                problems,
+            )
             problems.raise_if_any(_places(Players=players, Rounds=rounds, Settings=settings))
             return cls(season, parsed)
 
 
 def _places(**frames: object) -> Places:
     """Each DataFrame's columns by position (1 = A), to name a problem's cell."""
-    wanted = {"Players": PLAYER_COLUMNS, "Rounds": ROUND_COLUMNS,
-              "Settings": ("Setting", "Value")}
-    return Places(columns={
-        name: {col: i + 1 for col, i in find_columns(frame.columns, wanted[name]).items()}
-        for name, frame in frames.items() if isinstance(frame, pd.DataFrame)})
+    wanted = {"Players": PLAYER_COLUMNS, "Rounds": ROUND_COLUMNS, "Settings": ("Setting", "Value")}
+    return Places(
+        columns={
+            name: {col: i + 1 for col, i in find_columns(frame.columns, wanted[name]).items()}
+            for name, frame in frames.items()
+            if isinstance(frame, pd.DataFrame)
+        }
+    )
 
 
 def round_frame(next_round: NextRound) -> pd.DataFrame:
@@ -173,17 +198,43 @@ def round_frame(next_round: NextRound) -> pd.DataFrame:
     rows: list[dict[str, Hashable]] = []
     for e in next_round.entries:
         if isinstance(e, Game):
-            rows.append({"Round": e.round, "Board": e.board, "White": e.white,
-                         "Black": e.black, "Result": None})
+            rows.append(
+                {
+                    "Round": e.round,
+                    "Board": e.board,
+                    "White": e.white,
+                    "Black": e.black,
+                    "Result": None,
+                }
+            )
         else:
-            rows.append({"Round": e.round, "Board": None, "White": e.player, "Black": None,
-                         "Result": e.reason.value})
+            rows.append(
+                {
+                    "Round": e.round,
+                    "Board": None,
+                    "White": e.player,
+                    "Black": None,
+                    "Result": e.reason.value,
+                }
+            )
     frame: pd.DataFrame = pd.DataFrame(rows, columns=pd.Index(ROUND_COLUMNS))
     return frame
 
 
-STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
-                     "Byes", "Absent", "Rating", "Own")
+STANDINGS_COLUMNS = (
+    "Rank",
+    "Name",
+    "Score",
+    "Value",
+    "Played",
+    "Won",
+    "Drawn",
+    "Lost",
+    "Byes",
+    "Absent",
+    "Rating",
+    "Own",
+)
 
 
 def standings_frame(standings: Standings) -> pd.DataFrame:
@@ -192,8 +243,9 @@ def standings_frame(standings: Standings) -> pd.DataFrame:
     The per-round columns come from the standings' breakdown in one go: each distinct worth
     becomes one Fraction, shared by every cell that has it."""
     rows = standings.rows
-    table: dict[str, object] = {name: [getattr(row, name.lower()) for row in rows]
-                                for name in STANDINGS_COLUMNS}
+    table: dict[str, object] = {
+        name: [getattr(row, name.lower()) for row in rows] for name in STANDINGS_COLUMNS
+    }
     worth = _round_worths(standings)
     for k in range(standings.after_round):
         table[f"R{k + 1}"] = worth[:, k]
@@ -223,16 +275,22 @@ def _round_worths(standings: Standings) -> np.ndarray:
     return worths
 
 
-def standings(players: pd.DataFrame, rounds: pd.DataFrame | None = None,
-              settings: SettingsLike = None, after_round: int | None = None) -> pd.DataFrame:
+def standings(
+    players: pd.DataFrame,
+    rounds: pd.DataFrame | None = None,
+    settings: SettingsLike = None,
+    after_round: int | None = None,
+) -> pd.DataFrame:
     """The standings after `after_round` (default: the last completed round)."""
     with _collector_paused():
-        return standings_frame(Competition.from_frames(players, rounds, settings)
-                               .standings(after_round))
+        return standings_frame(
+            Competition.from_frames(players, rounds, settings).standings(after_round)
+        )
 
 
-def pair(players: pd.DataFrame, rounds: pd.DataFrame | None = None,
-         settings: SettingsLike = None) -> pd.DataFrame:
+def pair(
+    players: pd.DataFrame, rounds: pd.DataFrame | None = None, settings: SettingsLike = None
+) -> pd.DataFrame:
     """The next round's rows (games in board order, bye, absences), results blank."""
     with _collector_paused():
         return round_frame(Competition.from_frames(players, rounds, settings).next_round())

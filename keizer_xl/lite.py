@@ -86,18 +86,22 @@ def publish(book: xw.Book) -> None:
 
 
 _SCRIPTS: tuple[tuple[str, Callable[..., Any]], ...] = tuple(
-    (button.caption, globals()[button.script]) for button in BUTTONS)  # the scripts above
+    (button.caption, globals()[button.script]) for button in BUTTONS
+)  # the scripts above
 
 
 def scripts(language: str) -> tuple[Callable[..., Any], ...]:
     """The four scripts, in the order above, with their buttons on a workbook in
     `language`: `pair_next_round, recalculate, undo_last_pairing, publish =
     scripts("nl")` in Lite's main.py."""
-    return tuple(script(button=reference(button_named(caption), language))(
-        inspect.unwrap(function)) for caption, function in _SCRIPTS)
+    return tuple(
+        script(button=reference(button_named(caption), language))(inspect.unwrap(function))
+        for caption, function in _SCRIPTS
+    )
 
 
 # -- the work, said in the workbook's language ---------------------------------------------
+
 
 def _run(book: Any, work: Callable[[Any, str], str], button: str) -> None:
     """Do the work and tell what came of it; every failure is a message, never a
@@ -112,16 +116,28 @@ def _run(book: Any, work: Callable[[Any, str], str], button: str) -> None:
 
 def _pair(book: Any, language: str) -> str:
     written = pair_in(book)
-    return _with_notes(translate("Round {round} is paired: its boards are on this sheet, its "
-                                 "rows at the bottom of the Rounds sheet.", language)
-                       .format(round=written.round), written.notes, language)
+    return _with_notes(
+        translate(
+            "Round {round} is paired: its boards are on this sheet, its "
+            "rows at the bottom of the Rounds sheet.",
+            language,
+        ).format(round=written.round),
+        written.notes,
+        language,
+    )
 
 
 def _recalc(book: Any, language: str) -> str:
     written = recalc_in(book)
-    done = translate("The Standings are up to date: after round {round}.", language).format(
-        round=written.round) if written.round else translate(
-        "The Standings show the initial ranking: no round is complete yet.", language)
+    done = (
+        translate("The Standings are up to date: after round {round}.", language).format(
+            round=written.round
+        )
+        if written.round
+        else translate(
+            "The Standings show the initial ranking: no round is complete yet.", language
+        )
+    )
     return _with_notes(done, written.notes, language)
 
 
@@ -141,12 +157,23 @@ def _publish(book: Any, language: str) -> str:
     lines = report_text(report, titles).rstrip("\n").split("\n")
     found = _sheet(book, CHAT)
     sheet = found or local_name(CHAT, language)
-    write(book, [SheetCells(CHAT, sheet, {(row, 1): line or None
-                                          for row, line in enumerate(lines, start=1)},
-                            clear=True, create=found is None)])
-    return translate("The text for the group chat is on the sheet '{sheet}': select its "
-                     "column A, copy, and paste it into the chat.", language).format(
-        sheet=sheet)
+    write(
+        book,
+        [
+            SheetCells(
+                CHAT,
+                sheet,
+                {(row, 1): line or None for row, line in enumerate(lines, start=1)},
+                clear=True,
+                create=found is None,
+            )
+        ],
+    )
+    return translate(
+        "The text for the group chat is on the sheet '{sheet}': select its "
+        "column A, copy, and paste it into the chat.",
+        language,
+    ).format(sheet=sheet)
 
 
 def _with_notes(done: str, notes: list[Any], language: str) -> str:
@@ -154,6 +181,7 @@ def _with_notes(done: str, notes: list[Any], language: str) -> str:
 
 
 # -- telling the secretary -----------------------------------------------------------------
+
 
 def tell(book: Any, text: str, language: str) -> None:
     """The message in Lite's output pane and in the cells below the buttons (where the
@@ -164,11 +192,16 @@ def tell(book: Any, text: str, language: str) -> None:
         return
     lines = message_lines(text)
     if len(lines) > MESSAGE_LINES:
-        lines = [*lines[:MESSAGE_LINES - 1], translate(
-            "... and more: the whole message is in xlwings Lite's output pane.", language)]
+        lines = [
+            *lines[: MESSAGE_LINES - 1],
+            translate(
+                "... and more: the whole message is in xlwings Lite's output pane.", language
+            ),
+        ]
     lines += [""] * (MESSAGE_LINES - len(lines))
-    cells: dict[Cell, CellValue] = {(MESSAGE_ROW + n, COLUMN): line or None
-                                    for n, line in enumerate(lines)}
+    cells: dict[Cell, CellValue] = {
+        (MESSAGE_ROW + n, COLUMN): line or None for n, line in enumerate(lines)
+    }
     with contextlib.suppress(Exception):  # the output pane has said it already
         write(book, [SheetCells(PAIRINGS, sheet, cells)])
 

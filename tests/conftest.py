@@ -65,8 +65,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         if item.get_closest_marker("libreoffice"):
             item.add_marker(pytest.mark.programs("soffice"))
-        elif (item.get_closest_marker("pyodide")  # node and Pyodide: tests/pyodide/runner.py
-              or any(f in PROGRAM_FIXTURES for f in getattr(item, "fixturenames", ()))):
+        elif (
+            item.get_closest_marker("pyodide")  # node and Pyodide: tests/pyodide/runner.py
+            or any(f in PROGRAM_FIXTURES for f in getattr(item, "fixturenames", ()))
+        ):
             item.add_marker(pytest.mark.programs())
 
 
@@ -90,19 +92,22 @@ class ProcessState(NamedTuple):
         """Put the process back as it was; say what had changed."""
         now, changed = ProcessState.now(), []
         if now.gc_threshold != self.gc_threshold:
-            changed.append(f"garbage collector thresholds {self.gc_threshold} -> "
-                           f"{now.gc_threshold}")
+            changed.append(
+                f"garbage collector thresholds {self.gc_threshold} -> {now.gc_threshold}"
+            )
             gc.set_threshold(*self.gc_threshold)
         if now.gc_frozen != self.gc_frozen:
-            changed.append(f"garbage collector frozen objects {self.gc_frozen} -> "
-                           f"{now.gc_frozen}")
+            changed.append(f"garbage collector frozen objects {self.gc_frozen} -> {now.gc_frozen}")
             gc.unfreeze()
         if now.folder != self.folder:
             changed.append(f"working folder {self.folder} -> {now.folder}")
             os.chdir(self.folder)
         if now.environment != self.environment:
-            keys = sorted(k for k in self.environment.keys() | now.environment.keys()
-                          if self.environment.get(k) != now.environment.get(k))
+            keys = sorted(
+                k
+                for k in self.environment.keys() | now.environment.keys()
+                if self.environment.get(k) != now.environment.get(k)
+            )
             changed.append(f"environment variables {', '.join(keys)}")
             for key in keys:
                 if key in self.environment:
@@ -116,8 +121,17 @@ STATE = pytest.StashKey[ProcessState]()
 
 
 # The audit events of Python's library reference by which a process is started
-PROCESS_EVENTS = frozenset({"subprocess.Popen", "os.fork", "os.forkpty", "os.posix_spawn",
-                            "os.spawn", "os.exec", "os.system"})
+PROCESS_EVENTS = frozenset(
+    {
+        "subprocess.Popen",
+        "os.fork",
+        "os.forkpty",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.exec",
+        "os.system",
+    }
+)
 STARTED: list[str] = []  # the processes the running test started, as their events say
 
 
@@ -149,11 +163,13 @@ def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
     before = item.stash.get(STATE, None)
     changed = before.restore() if before else []
     if changed:
-        pytest.fail("the test left the process changed: " + "; ".join(changed),
-                    pytrace=False)
+        pytest.fail("the test left the process changed: " + "; ".join(changed), pytrace=False)
     started = list(STARTED)
     STARTED.clear()
     if started and not item.get_closest_marker("programs"):
-        pytest.fail("the test started a process without the `programs` mark (make check "
-                    "leaves such tests out): " + "; ".join(started[:3]), pytrace=False)
+        pytest.fail(
+            "the test started a process without the `programs` mark (make check "
+            "leaves such tests out): " + "; ".join(started[:3]),
+            pytrace=False,
+        )
     return result

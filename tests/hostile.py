@@ -24,16 +24,21 @@ def club(path: Path, players: int = 6) -> Path:
     """A club workbook from the template, its players present."""
     from keizer_xl.workbook.template import build_template
 
-    build_template(path, [{"Name": f"Player {i}", "Rating": 2000 - i % 1000, "Present": "x"}
-                          for i in range(1, players + 1)])
+    build_template(
+        path,
+        [
+            {"Name": f"Player {i}", "Rating": 2000 - i % 1000, "Present": "x"}
+            for i in range(1, players + 1)
+        ],
+    )
     return path
 
 
-def rewritten(source: Path, path: Path,
-              change: dict[str, Callable[[bytes], Iterator[bytes]]]) -> Path:
+def rewritten(
+    source: Path, path: Path, change: dict[str, Callable[[bytes], Iterator[bytes]]]
+) -> Path:
     """A copy of the workbook `source`, parts in `change` written piece by piece."""
-    with zipfile.ZipFile(source) as old, zipfile.ZipFile(path, "w",
-                                                         zipfile.ZIP_DEFLATED) as new:
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as new:
         for info in old.infolist():
             if info.filename in change:
                 with new.open(info.filename, "w") as member:
@@ -47,9 +52,14 @@ def rewritten(source: Path, path: Path,
 def empty_texts(path: Path, count: int = 12_000_000) -> Path:
     """A club workbook whose shared-string table ends in `count` empty texts, and says so
     (131 KB: 12 million `<si/>` pack into almost nothing)."""
+
     def table(old: bytes) -> Iterator[bytes]:
-        old = re.sub(rb'count="\d+" uniqueCount="\d+"',
-                     b'count="%d" uniqueCount="%d"' % (count, count), old, count=1)
+        old = re.sub(
+            rb'count="\d+" uniqueCount="\d+"',
+            b'count="%d" uniqueCount="%d"' % (count, count),
+            old,
+            count=1,
+        )
         yield old[: old.rindex(b"</sst>")]
         block = b"<si/>" * 1_000_000
         for _ in range(count // 1_000_000):
@@ -63,8 +73,10 @@ def huge_part(path: Path, size: int = 3_500 << 20) -> Path:
     """A club workbook with one more part, of `size` zero bytes (3.5 GB: zip64 sizes), that
     no sheet refers to (3.4 MB: zeros pack into almost nothing)."""
     source = club(path.with_name("plain-" + path.name))
-    with zipfile.ZipFile(source) as old, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED,
-                                                         compresslevel=1) as new:
+    with (
+        zipfile.ZipFile(source) as old,
+        zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as new,
+    ):
         for info in old.infolist():
             new.writestr(info, old.read(info))
         block = bytes(16 << 20)
@@ -83,19 +95,29 @@ def many_players(path: Path, players: int = 99_960) -> Path:
 def past_the_rows(path: Path, last: int = 1_048_576, part: str = ROUNDS_PART) -> Path:
     """A club workbook whose Rounds sheet (or another `part`) has a value in every row down
     to `last`."""
+
     def sheet(old: bytes) -> Iterator[bytes]:
         end = old.index(b"</sheetData>")
         yield old[:end]
         for start in range(2, last + 1, 10_000):
-            yield b"".join(b'<row r="%d"><c r="A%d"><v>1</v></c></row>' % (r, r)
-                           for r in range(start, min(start + 10_000, last + 1)))
+            yield b"".join(
+                b'<row r="%d"><c r="A%d"><v>1</v></c></row>' % (r, r)
+                for r in range(start, min(start + 10_000, last + 1))
+            )
         yield old[end:]
 
     return rewritten(club(path.with_name("plain-" + path.name)), path, {part: sheet})
 
 
-def season(path: Path, players: int, rounds: int, games: int = 0, rests: int = 1,
-           name_length: int = 0, shared: bool = False) -> Path:
+def season(
+    path: Path,
+    players: int,
+    rounds: int,
+    games: int = 0,
+    rests: int = 1,
+    name_length: int = 0,
+    shared: bool = False,
+) -> Path:
     """A club workbook of `players` players, all present, whose Rounds sheet holds
     `rounds` rounds of `games` games and `rests` excused players each (each player once a
     round, every result 1-0), written straight as XML: a Rounds sheet as long as keizer_xl
@@ -105,6 +127,7 @@ def season(path: Path, players: int, rounds: int, games: int = 0, rests: int = 1
     a valid file holds it, its texts entries of the shared-strings table (as Excel saves
     them) and its cells without their references (which the format lets a writer leave
     out: each cell is then in the next column)."""
+
     def name(i: int) -> bytes:
         return f"P{i + 1}".ljust(name_length, "x").encode()
 
@@ -115,8 +138,7 @@ def season(path: Path, players: int, rounds: int, games: int = 0, rests: int = 1
 
     def table(old: bytes) -> Iterator[bytes]:
         end = old.rindex(b"</sst>")
-        yield re.sub(rb'uniqueCount="\d+"', b'uniqueCount="%d"' % len(entries), old[:end],
-                     count=1)
+        yield re.sub(rb'uniqueCount="\d+"', b'uniqueCount="%d"' % len(entries), old[:end], count=1)
         yield b"".join(b"<si><t>%s</t></si>" % text for text in added) + old[end:]
 
     def sheet(old: bytes) -> Iterator[bytes]:
@@ -126,19 +148,31 @@ def season(path: Path, players: int, rounds: int, games: int = 0, rests: int = 1
         for r in range(1, rounds + 1):
             for g in range(games):
                 white, black = (2 * g + r) % players, (2 * g + 1 + r) % players
-                rows.append((b'<row r="%d"><c><v>%d</v></c><c><v>%d</v></c>' % (row, r, g + 1)
-                             if shared else
-                             b'<row r="%d"><c r="A%d"><v>%d</v></c><c r="B%d"><v>%d</v></c>'
-                             % (row, row, r, row, g + 1)) + cell(b"C", row, name(white))
-                            + cell(b"D", row, name(black)) + cell(b"E", row, b"1-0")
-                            + b"</row>")
+                rows.append(
+                    (
+                        b'<row r="%d"><c><v>%d</v></c><c><v>%d</v></c>' % (row, r, g + 1)
+                        if shared
+                        else b'<row r="%d"><c r="A%d"><v>%d</v></c><c r="B%d"><v>%d</v></c>'
+                        % (row, row, r, row, g + 1)
+                    )
+                    + cell(b"C", row, name(white))
+                    + cell(b"D", row, name(black))
+                    + cell(b"E", row, b"1-0")
+                    + b"</row>"
+                )
                 row += 1
             for k in range(rests):
-                rows.append((b'<row r="%d"><c><v>%d</v></c><c/>' % (row, r) if shared else
-                             b'<row r="%d"><c r="A%d"><v>%d</v></c>' % (row, row, r))
-                            + cell(b"C", row, name((2 * games + k + r) % players))
-                            + (b"<c/>" if shared else b"") + cell(b"E", row, b"excused")
-                            + b"</row>")
+                rows.append(
+                    (
+                        b'<row r="%d"><c><v>%d</v></c><c/>' % (row, r)
+                        if shared
+                        else b'<row r="%d"><c r="A%d"><v>%d</v></c>' % (row, row, r)
+                    )
+                    + cell(b"C", row, name((2 * games + k + r) % players))
+                    + (b"<c/>" if shared else b"")
+                    + cell(b"E", row, b"excused")
+                    + b"</row>"
+                )
                 row += 1
             if len(rows) >= 10_000:
                 yield b"".join(rows)
@@ -161,6 +195,7 @@ def season(path: Path, players: int, rounds: int, games: int = 0, rests: int = 1
 def padded(path: Path, spaces: int = 1 << 30, part: str = STANDINGS_PART) -> Path:
     """A club workbook whose Standings sheet (or another `part`) is `spaces` spaces between
     its cells (1 GB of them pack into 1 MB)."""
+
     def sheet(old: bytes) -> Iterator[bytes]:
         end = old.index(b"</sheetData>")
         yield old[:end]
@@ -194,12 +229,35 @@ def member_text(path: Path, lines: int = 1_000_000) -> Path:
     return path
 
 
-SYLLABLES = ("an", "ber", "ca", "del", "en", "fra", "go", "hol", "i", "jan", "ko", "lu",
-             "mar", "no", "ost", "pe", "ri", "sen", "tur", "vic", "wen", "zy")
+SYLLABLES = (
+    "an",
+    "ber",
+    "ca",
+    "del",
+    "en",
+    "fra",
+    "go",
+    "hol",
+    "i",
+    "jan",
+    "ko",
+    "lu",
+    "mar",
+    "no",
+    "ost",
+    "pe",
+    "ri",
+    "sen",
+    "tur",
+    "vic",
+    "wen",
+    "zy",
+)
 
 
-def fide_list(path: Path, lines: int = 1_000_000,
-              club: tuple[tuple[str, int], ...] = (), seed: int = 3) -> Path:
+def fide_list(
+    path: Path, lines: int = 1_000_000, club: tuple[tuple[str, int], ...] = (), seed: int = 3
+) -> Path:
     """The FIDE rating list as clubs pass it on (CSV: id, `Lastname, Firstname`, federation,
     sex, title, standard rating, birth year), `lines` made-up players (44 MB for a million,
     as FIDE's own), then `club` (name, rating) at the end."""
@@ -211,9 +269,11 @@ def fide_list(path: Path, lines: int = 1_000_000,
     with open(path, "w", encoding="utf-8", newline="") as out:
         out.write("ID Number,Name,Fed,Sex,Tit,SRtng,B-day\n")
         for n in range(lines):
-            out.write(f'{1_000_000 + 7 * n},"{word()}, {word()}",'
-                      f'{rnd.choice(("NED", "GER", "ITA", "FRA", "IND"))},{rnd.choice("MF")},'
-                      f",{rnd.randint(1000, 2800)},{rnd.randint(1940, 2015)}\n")
+            out.write(
+                f'{1_000_000 + 7 * n},"{word()}, {word()}",'
+                f"{rnd.choice(('NED', 'GER', 'ITA', 'FRA', 'IND'))},{rnd.choice('MF')},"
+                f",{rnd.randint(1000, 2800)},{rnd.randint(1940, 2015)}\n"
+            )
         for name, rating in club:
             out.write(f'9{len(name)},"{name}",NED,M,,{rating},1990\n')
     return path

@@ -24,14 +24,20 @@ finally:
 """
 
 
-def measured(*args: object, cwd: Path | None = None,
-             timeout: float | None = None) -> tuple[int, str, int, float]:
+def measured(
+    *args: object, cwd: Path | None = None, timeout: float | None = None
+) -> tuple[int, str, int, float]:
     """`keizer-xl ARGS` in a fresh process, in `cwd`: (exit code, what it said on stdout and
     stderr, peak memory in bytes, wall seconds). The bench leaves `cwd` alone, so that the
     installed keizer_xl is the one measured, not the checkout's."""
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", MEASURED, *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     seconds = time.perf_counter() - start
     lines = done.stderr.splitlines()
     peak = int(lines[-1].split()[1]) * 1024

@@ -43,16 +43,17 @@ def need(program: str) -> str:
         if found:
             return found
     package = PACKAGES.get(program, program)
-    reason = (f"needs {program} (Debian package {package}; `bash .ci/system-packages` "
-              "installs it)")
+    reason = f"needs {program} (Debian package {package}; `bash .ci/system-packages` installs it)"
     if in_ci():
         pytest.fail(f"{reason}: CI must run every test", pytrace=False)
     pytest.skip(reason)
 
 
-HOLD = ("import sys, time; from pathlib import Path; "
-        "from keizer_xl.workbook.xlsx import one_writer\n"
-        "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)")
+HOLD = (
+    "import sys, time; from pathlib import Path; "
+    "from keizer_xl.workbook.xlsx import one_writer\n"
+    "with one_writer(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)"
+)
 
 
 @contextlib.contextmanager
@@ -60,9 +61,12 @@ def another_writer(path: Path) -> Iterator[None]:
     """Another keizer_xl process holding the writer lock of the workbook at `path` (as a
     run or a button busy with it would) until the block ends; then it is killed, and its
     lock ends with it."""
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)],
-                              cwd=Path(__file__).resolve().parents[1], stdout=subprocess.PIPE,
-                              text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(path)],
+        cwd=Path(__file__).resolve().parents[1],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         yield

@@ -27,8 +27,10 @@ fi
 echo "installed $*"
 """
 
-pytestmark = [pytest.mark.programs("bash", "flock"),
-              pytest.mark.skipif(sys.platform == "win32", reason="apt is Debian's")]
+pytestmark = [
+    pytest.mark.programs("bash", "flock"),
+    pytest.mark.skipif(sys.platform == "win32", reason="apt is Debian's"),
+]
 
 
 @contextmanager
@@ -44,17 +46,27 @@ def held(lock: Path) -> Iterator[None]:
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def apt_wait(tmp_path: Path, *arguments: str, wait: int = 600,
-             apt: str = APT_GET) -> subprocess.Popen[str]:
+def apt_wait(
+    tmp_path: Path, *arguments: str, wait: int = 600, apt: str = APT_GET
+) -> subprocess.Popen[str]:
     """.ci/apt-wait started on the stand-in apt-get (polling quickly)."""
     apt_get = tmp_path / "apt-get"
     apt_get.write_text(apt, encoding="utf-8")
     apt_get.chmod(0o755)
-    env = {**os.environ, "LOCK": str(tmp_path / "lock-frontend"),
-           "TRIES": str(tmp_path / "tries"), "KEIZER_XL_APT_WAIT": str(wait),
-           "KEIZER_XL_APT_POLL": "0.2"}
-    return subprocess.Popen(["bash", str(APT_WAIT), str(apt_get), *arguments], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {
+        **os.environ,
+        "LOCK": str(tmp_path / "lock-frontend"),
+        "TRIES": str(tmp_path / "tries"),
+        "KEIZER_XL_APT_WAIT": str(wait),
+        "KEIZER_XL_APT_POLL": "0.2",
+    }
+    return subprocess.Popen(
+        ["bash", str(APT_WAIT), str(apt_get), *arguments],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def tries(tmp_path: Path) -> int:

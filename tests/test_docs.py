@@ -122,8 +122,11 @@ def test_the_docs_are_there_and_linked_from_the_readme() -> None:
     linked |= {"docs/" + target.split("#")[0] for _, target in links(index)}
     for name in ("rules", "python", "reliability", "speed", "architecture"):
         assert (ROOT / "docs" / f"{name}.md").exists()
-    missing = [p.name for p in (ROOT / "docs").glob("*.md")
-               if p.name != "README.md" and f"docs/{p.name}" not in linked]
+    missing = [
+        p.name
+        for p in (ROOT / "docs").glob("*.md")
+        if p.name != "README.md" and f"docs/{p.name}" not in linked
+    ]
     assert missing == []
     assert "CONTRIBUTING.md" in linked
 
@@ -138,8 +141,11 @@ def test_the_settings_table_lists_every_setting_with_its_default() -> None:
 
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     section = text.split("## 8. The settings", 1)[1].split("\n## ", 1)[0]
-    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
-            for line in section.splitlines() if line.startswith("| ")]
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in section.splitlines()
+        if line.startswith("| ")
+    ]
     header, *settings = rows
     assert header[:3] == ["Setting", "Nederlands", "default"]
     assert [(row[0], row[2]) for row in settings] == [(s.name, s.default) for s in SPECS]
@@ -151,8 +157,9 @@ def test_the_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     import pandas as pd
 
     players = pd.DataFrame({"Name": ["Anna", "Bram", "Carla"], "Rating": [1800, 1700, 1600]})
-    rounds = pd.DataFrame({"Round": [1], "Board": [1], "White": ["Anna"], "Black": ["Bram"],
-                           "Result": ["1-0"]})
+    rounds = pd.DataFrame(
+        {"Round": [1], "Board": [1], "White": ["Anna"], "Black": ["Bram"], "Result": ["1-0"]}
+    )
     settings = pd.DataFrame({"Setting": ["Top value"], "Value": [10]})
     with pd.ExcelWriter(tmp_path / "club.xlsx") as book:
         for name, frame in (("Players", players), ("Rounds", rounds), ("Settings", settings)):
@@ -169,22 +176,32 @@ def test_the_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 # --- the checker, tried on pages with known faults ------------------------------------------
 
-@pytest.mark.parametrize(("heading", "anchor"), [
-    ("## Words keizer_xl understands", "words-keizer_xl-understands"),
-    ("## 8. The settings", "8-the-settings"),
-    ("## Handing the season over (TRF)", "handing-the-season-over-trf"),
-    ("### Checked here, and what needs one check", "checked-here-and-what-needs-one-check"),
-    ("## `check` checks what `pair` and `recalc` check", "check-checks-what-pair-and-recalc-check"),
-    ("## Nederlands — één taal", "nederlands--één-taal"),
-    ("## [A link](x.md) in a heading", "a-link-in-a-heading"),
-])
+
+@pytest.mark.parametrize(
+    ("heading", "anchor"),
+    [
+        ("## Words keizer_xl understands", "words-keizer_xl-understands"),
+        ("## 8. The settings", "8-the-settings"),
+        ("## Handing the season over (TRF)", "handing-the-season-over-trf"),
+        ("### Checked here, and what needs one check", "checked-here-and-what-needs-one-check"),
+        (
+            "## `check` checks what `pair` and `recalc` check",
+            "check-checks-what-pair-and-recalc-check",
+        ),
+        ("## Nederlands — één taal", "nederlands--één-taal"),
+        ("## [A link](x.md) in a heading", "a-link-in-a-heading"),
+    ],
+)
 def test_anchors_are_githubs(heading: str, anchor: str) -> None:
     assert anchor in anchors(heading)
 
 
 def test_a_repeated_heading_is_numbered() -> None:
     assert anchors("## Windows\n\n## Windows\n\n## Windows\n") == {
-        "windows", "windows-1", "windows-2"}
+        "windows",
+        "windows-1",
+        "windows-2",
+    }
 
 
 def test_the_checker_finds_what_is_broken(tmp_path: Path) -> None:
@@ -192,27 +209,36 @@ def test_the_checker_finds_what_is_broken(tmp_path: Path) -> None:
     (tmp_path / "docs" / "other.md").write_text("# Other\n\n## A part\n", encoding="utf-8")
     (tmp_path / "docs" / "picture.png").write_bytes(b"")
     page = tmp_path / "README.md"
-    page.write_text("\n".join([
-        "# Page",
-        "## Here",
-        "[fine](docs/other.md#a-part) [fine](#here) ![fine](docs/picture.png)",
-        "[web](https://example.org/missing.md) [mail](mailto:club@example.org)",
-        "`[in code](nowhere.md)`",
-        "```",
-        "[in a block](nowhere.md)",
-        "```",
-        "[no file](docs/gone.md)",
-        "[no heading](docs/other.md#b-part)",
-        "[no heading here](#there)",
-        "[anchor into a picture](docs/picture.png#top)",
-        "[outside](../elsewhere.md)",
-        "[ref]: docs/also-gone.md",
-    ]), encoding="utf-8")
+    page.write_text(
+        "\n".join(
+            [
+                "# Page",
+                "## Here",
+                "[fine](docs/other.md#a-part) [fine](#here) ![fine](docs/picture.png)",
+                "[web](https://example.org/missing.md) [mail](mailto:club@example.org)",
+                "`[in code](nowhere.md)`",
+                "```",
+                "[in a block](nowhere.md)",
+                "```",
+                "[no file](docs/gone.md)",
+                "[no heading](docs/other.md#b-part)",
+                "[no heading here](#there)",
+                "[anchor into a picture](docs/picture.png#top)",
+                "[outside](../elsewhere.md)",
+                "[ref]: docs/also-gone.md",
+            ]
+        ),
+        encoding="utf-8",
+    )
     found = broken_links(page, tmp_path)
     assert [line.split(" (")[1] for line in found] == [
-        "no such file)", "no such heading)", "no such heading)",
-        "an anchor into a file that is not a page)", "outside the repository)",
-        "no such file)"]
+        "no such file)",
+        "no such heading)",
+        "no such heading)",
+        "an anchor into a file that is not a page)",
+        "outside the repository)",
+        "no such file)",
+    ]
     assert [line.split(":")[1] for line in found] == ["9", "10", "11", "12", "13", "14"]
 
 
@@ -244,15 +270,25 @@ def test_every_header_the_member_list_and_rating_lists_accept_is_documented() ->
     )
     from keizer_xl.workbook.layout import IDENTITY_COLUMNS
 
-    members = {_header_key(h) for spellings in (*HEADERS.values(), *NAME_PARTS.values(),
-                                                *IDENTITY_COLUMNS.values())
-               for h in spellings}
+    members = {
+        _header_key(h)
+        for spellings in (*HEADERS.values(), *NAME_PARTS.values(), *IDENTITY_COLUMNS.values())
+        for h in spellings
+    }
     assert sorted(members - _documented_headers("files.md", "Member lists")) == []
-    ratings = {_header_key(h) for h in (*ID_HEADERS, *NAME_HEADERS, *RATING_HEADERS,
-                                        *LAST_NAME_HEADERS, *FIRST_NAME_HEADERS,
-                                        *CLUB_HEADERS, *MEMBER_HEADERS)}
-    assert sorted(ratings - _documented_headers("files.md", "Ratings from the federation")) \
-        == []
+    ratings = {
+        _header_key(h)
+        for h in (
+            *ID_HEADERS,
+            *NAME_HEADERS,
+            *RATING_HEADERS,
+            *LAST_NAME_HEADERS,
+            *FIRST_NAME_HEADERS,
+            *CLUB_HEADERS,
+            *MEMBER_HEADERS,
+        )
+    }
+    assert sorted(ratings - _documented_headers("files.md", "Ratings from the federation")) == []
     assert "knsbnummer" in members & ratings  # a club's own member lists write KNSB-nummer
 
 
@@ -264,8 +300,9 @@ def test_the_readme_says_how_to_run_the_command_after_make_demo() -> None:
     venv = re.search(r"^VENV := (\S+)$", makefile, re.MULTILINE)
     assert venv is not None and re.search(r"^BIN := \$\(VENV\)/bin$", makefile, re.MULTILINE)
     project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    script = re.search(r'^\[project\.scripts\]\n([\w-]+) = "keizer_xl\.cli:run"$', project,
-                       re.MULTILINE)
+    script = re.search(
+        r'^\[project\.scripts\]\n([\w-]+) = "keizer_xl\.cli:run"$', project, re.MULTILINE
+    )
     assert script is not None
     command = script.group(1)
     after = readme.split("make demo", 1)[1]

@@ -13,13 +13,25 @@ from keizer_xl import engine
 from keizer_xl.core.errors import KeizerError, Places, Problem
 from keizer_xl.engine import pair, standings
 
-PLAYERS = pd.DataFrame({"Name": ["Anna", "Bram", "Cor", "Dirk"],
-                        "Rating": [1900, 1800, 1700, 1600], "Present": ["x"] * 4})
+PLAYERS = pd.DataFrame(
+    {
+        "Name": ["Anna", "Bram", "Cor", "Dirk"],
+        "Rating": [1900, 1800, 1700, 1600],
+        "Present": ["x"] * 4,
+    }
+)
 
 
 def test_standings_are_exact_fractions() -> None:
-    rounds = pd.DataFrame({"Round": [1, 1], "Board": [1, 2], "White": ["Anna", "Cor"],
-                           "Black": ["Bram", "Dirk"], "Result": ["1-0", "½-½"]})
+    rounds = pd.DataFrame(
+        {
+            "Round": [1, 1],
+            "Board": [1, 2],
+            "White": ["Anna", "Cor"],
+            "Black": ["Bram", "Dirk"],
+            "Result": ["1-0", "½-½"],
+        }
+    )
     table = standings(PLAYERS, rounds, {"Top value": 10})
     assert list(table["Name"]) == ["Anna", "Cor", "Dirk", "Bram"]
     # Anna: own 10 + win over Bram (9); Cor: own 8 + half of Dirk's 7
@@ -29,14 +41,23 @@ def test_standings_are_exact_fractions() -> None:
 
 def test_pair_gives_the_rows_to_append() -> None:
     rows = pair(PLAYERS, settings={"Top value": 10})
-    assert rows[["Board", "White", "Black"]].values.tolist() == [[1, "Anna", "Bram"],
-                                                                [2, "Cor", "Dirk"]]
+    assert rows[["Board", "White", "Black"]].values.tolist() == [
+        [1, "Anna", "Bram"],
+        [2, "Cor", "Dirk"],
+    ]
 
 
 def test_problems_are_named_by_cell_as_on_a_sheet() -> None:
     """Row 0 of a plain index is sheet row 2; columns count from A by position."""
-    rounds = pd.DataFrame({"Round": [1, 1], "Board": [1, 2], "White": ["Anna", "Cor"],
-                           "Black": ["Brma", "Dirk"], "Result": ["1-0", "l-0"]})
+    rounds = pd.DataFrame(
+        {
+            "Round": [1, 1],
+            "Board": [1, 2],
+            "White": ["Anna", "Cor"],
+            "Black": ["Brma", "Dirk"],
+            "Result": ["1-0", "l-0"],
+        }
+    )
     with pytest.raises(KeizerError) as info:
         standings(PLAYERS, rounds)
     lines = info.value.lines()
@@ -56,17 +77,21 @@ def test_settings_problems_name_the_value_cell() -> None:
     settings = pd.DataFrame({"Setting": ["Step", "Bye"], "Value": [1, "most"]})
     with pytest.raises(KeizerError) as info:
         standings(PLAYERS, settings=settings)
-    assert info.value.lines() == [line for line in info.value.lines()
-                                  if line.startswith("Settings!B3: ")]
+    assert info.value.lines() == [
+        line for line in info.value.lines() if line.startswith("Settings!B3: ")
+    ]
 
 
-@pytest.mark.parametrize(("problem", "place"), [
-    (Problem("m", "Rounds", 14, "Result"), "Rounds!E14"),
-    (Problem("m", "Rounds", None, "Result"), "Rounds!E1"),
-    (Problem("m", "Rounds", 14, None), "Rounds!14:14"),
-    (Problem("m", "Rounds"), "Rounds"),
-    (Problem("m"), "Workbook"),
-])
+@pytest.mark.parametrize(
+    ("problem", "place"),
+    [
+        (Problem("m", "Rounds", 14, "Result"), "Rounds!E14"),
+        (Problem("m", "Rounds", None, "Result"), "Rounds!E1"),
+        (Problem("m", "Rounds", 14, None), "Rounds!14:14"),
+        (Problem("m", "Rounds"), "Rounds"),
+        (Problem("m"), "Workbook"),
+    ],
+)
 def test_a_place_is_written_one_way(problem: Problem, place: str) -> None:
     places = Places({"Rounds": "Rounds"}, {"Rounds": {"Result": 5}})
     assert places.of(problem) == place
@@ -83,8 +108,7 @@ def plain_table(name: str, frame: pd.DataFrame, wanted: tuple[str, ...]) -> obje
     plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
     labels = list(range(2, len(index) + 2)) if plain else index.tolist()
     keep = [k for k in range(len(labels)) if any(c[k] is not None for c in columns.values())]
-    return ([labels[k] for k in keep],
-            {col: [c[k] for k in keep] for col, c in columns.items()})
+    return ([labels[k] for k in keep], {col: [c[k] for k in keep] for col, c in columns.items()})
 
 
 def test_frames_of_every_kind_of_column_are_tidied_as_cell_by_cell() -> None:
@@ -98,8 +122,10 @@ def test_frames_of_every_kind_of_column_are_tidied_as_cell_by_cell() -> None:
     kinds = [
         lambda n: [rng.randint(1, 9) for _ in range(n)],
         lambda n: [rng.choice([1.0, 2.5, float("nan")]) for _ in range(n)],
-        lambda n: [rng.choice(["Anna", " ", "", None, "x ", float("nan"), pd.NA, 3, True])
-                   for _ in range(n)],
+        lambda n: [
+            rng.choice(["Anna", " ", "", None, "x ", float("nan"), pd.NA, 3, True])
+            for _ in range(n)
+        ],
         lambda n: pd.array([rng.choice([1, None]) for _ in range(n)], dtype="Int64"),
         lambda n: [rng.choice([True, False]) for _ in range(n)],
         lambda n: [rng.choice([None, None, "bye"]) for _ in range(n)],
@@ -125,11 +151,20 @@ def test_round_columns_are_each_rows_worths() -> None:
     from keizer_xl.core.settings import parse_settings
     from keizer_xl.engine import standings_frame
 
-    players = (Player("A", Fraction(2000)), Player("B", Fraction(1900), order=1),
-               Player("C", Fraction(1800), order=2, left=1),
-               Player("N", Fraction(2500), joined=3, order=3))
-    season = Season(players, (Game(1, 1, "A", "B", Result.DRAW), Rest(1, "C", Absence.CLUB),
-                              Game(2, 1, "B", "A", Result.WHITE_WINS)))
+    players = (
+        Player("A", Fraction(2000)),
+        Player("B", Fraction(1900), order=1),
+        Player("C", Fraction(1800), order=2, left=1),
+        Player("N", Fraction(2500), joined=3, order=3),
+    )
+    season = Season(
+        players,
+        (
+            Game(1, 1, "A", "B", Result.DRAW),
+            Rest(1, "C", Absence.CLUB),
+            Game(2, 1, "B", "A", Result.WHITE_WINS),
+        ),
+    )
     table = compute_standings(season, parse_settings({"Top value": "10"}), 2)
     frame = standings_frame(table)
     for row, (_, line) in zip(table.rows, frame.iterrows(), strict=True):
@@ -140,7 +175,8 @@ def test_round_columns_are_each_rows_worths() -> None:
 
 @pytest.mark.parametrize("door", [standings, pair])
 def test_the_door_works_without_the_cycle_collector_and_gives_it_back(
-        door: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    door: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A season read makes thousands of objects and no cycles: the collector, which would
     walk the caller's whole heap every so often, waits until the answer is made, and is
     the caller's again after (left paused if the caller paused it)."""
@@ -150,6 +186,7 @@ def test_the_door_works_without_the_cycle_collector_and_gives_it_back(
         def run(*args: Any, **kwargs: Any) -> Any:
             collecting.append(gc.isenabled())
             return work(*args, **kwargs)
+
         return run
 
     for name in ("build_season", "round_frame", "standings_frame"):

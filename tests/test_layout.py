@@ -32,8 +32,18 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "keizer_xl"
 CORE_THIRD_PARTY = {"numpy"}
 # Each package's rank: a module imports ours only from a lower rank or its own package.
-RANKS = {"core": 0, "engine": 1, "i18n": 1, "workbook": 2, "exchange": 3, "publish": 4,
-         "live": 5, "cli": 5, "lite": 6, "": 7}
+RANKS = {
+    "core": 0,
+    "engine": 1,
+    "i18n": 1,
+    "workbook": 2,
+    "exchange": 3,
+    "publish": 4,
+    "live": 5,
+    "cli": 5,
+    "lite": 6,
+    "": 7,
+}
 OPEN_TO_ALL = {"keizer_xl", "keizer_xl.__version__"}  # the package itself and its version
 
 
@@ -78,8 +88,10 @@ def parsed(where: Path, source: str) -> Module:
 @functools.cache
 def sources() -> dict[Path, str]:
     """Each module's source, by its path inside the package: read once per test run."""
-    return {path.relative_to(PACKAGE): path.read_text(encoding="utf-8")
-            for path in sorted(PACKAGE.rglob("*.py"))}
+    return {
+        path.relative_to(PACKAGE): path.read_text(encoding="utf-8")
+        for path in sorted(PACKAGE.rglob("*.py"))
+    }
 
 
 @functools.cache
@@ -127,8 +139,10 @@ def rank_violations(modules: Package) -> list[str]:
                 continue
             theirs = package_of(imported)
             if theirs != mine and RANKS[theirs] >= RANKS[mine]:
-                out.append(f"{name} imports {imported} (rank: {mine or 'keizer_xl'} "
-                           f"{RANKS[mine]} may not import {theirs} {RANKS[theirs]})")
+                out.append(
+                    f"{name} imports {imported} (rank: {mine or 'keizer_xl'} "
+                    f"{RANKS[mine]} may not import {theirs} {RANKS[theirs]})"
+                )
     return out
 
 
@@ -149,8 +163,9 @@ def private_violations(modules: Package) -> list[str]:
                 if ".".join(parts[: i + 1]) not in modules:
                     out.append(f"{name} imports {part} from {owner} (a private name)")
                 elif not (home == owner or home.startswith(owner + ".")):
-                    out.append(f"{name} imports {owner}.{part} (a private module of "
-                               f"another package)")
+                    out.append(
+                        f"{name} imports {owner}.{part} (a private module of another package)"
+                    )
     return out
 
 
@@ -209,14 +224,17 @@ def violations(modules: Package) -> list[str]:
                     out.append(f"{name} imports {imported} (core imports nothing above it)")
                 elif not ours and top not in stdlib and top not in CORE_THIRD_PARTY:
                     out.append(f"{name} imports {imported} (core: stdlib and numpy only)")
-            if name.startswith("keizer_xl.workbook.xlsx") and ours and not imported.startswith(
-                    "keizer_xl.workbook.xlsx"):
+            if (
+                name.startswith("keizer_xl.workbook.xlsx")
+                and ours
+                and not imported.startswith("keizer_xl.workbook.xlsx")
+            ):
                 out.append(f"{name} imports {imported} (xlsx knows nothing of Keizer)")
             if name.startswith("keizer_xl.workbook") and imported.startswith(
-                    ("keizer_xl.live", "keizer_xl.cli")):
+                ("keizer_xl.live", "keizer_xl.cli")
+            ):
                 out.append(f"{name} imports {imported} (workbook never imports the shells)")
-            if name == "keizer_xl.engine" and ours and not imported.startswith(
-                    "keizer_xl.core"):
+            if name == "keizer_xl.engine" and ours and not imported.startswith("keizer_xl.core"):
                 out.append(f"{name} imports {imported} (engine: core and pandas only)")
     return out
 
@@ -237,32 +255,46 @@ def test_no_private_name_crosses_a_module() -> None:
     assert private_violations(package()) == []
 
 
-@pytest.mark.parametrize(("where", "line", "check"), [
-    ("core/rows.py", "    from keizer_xl.core.season import Season", "cycle"),
-    ("cli/speech.py", "    from keizer_xl.cli.prelude import perform", "cycle"),
-    ("cli/main.py", "from keizer_xl.cli.prelude import _tune_gc", "private"),
-    ("publish/site.py", "from keizer_xl.workbook.xlsx._package import Package", "private"),
-    ("i18n/__init__.py", "    from keizer_xl.workbook.layout import read_book", "rank"),
-    ("exchange/trf.py", "from keizer_xl.publish import site", "rank"),
-])
+@pytest.mark.parametrize(
+    ("where", "line", "check"),
+    [
+        ("core/rows.py", "    from keizer_xl.core.season import Season", "cycle"),
+        ("cli/speech.py", "    from keizer_xl.cli.prelude import perform", "cycle"),
+        ("cli/main.py", "from keizer_xl.cli.prelude import _tune_gc", "private"),
+        ("publish/site.py", "from keizer_xl.workbook.xlsx._package import Package", "private"),
+        ("i18n/__init__.py", "    from keizer_xl.workbook.layout import read_book", "rank"),
+        ("exchange/trf.py", "from keizer_xl.publish import site", "rank"),
+    ],
+)
 def test_the_checks_catch_a_cycle_a_private_or_an_upward_import(
-        where: str, line: str, check: str) -> None:
+    where: str, line: str, check: str
+) -> None:
     """Tried on a broken variant: one added import makes the named check fail."""
     broken = with_import(where, line)
-    found = {"cycle": cycles(broken), "private": private_violations(broken),
-             "rank": rank_violations(broken)}
+    found = {
+        "cycle": cycles(broken),
+        "private": private_violations(broken),
+        "rank": rank_violations(broken),
+    }
     assert found[check], found
 
 
-@pytest.mark.parametrize(("where", "line", "rule"), [
-    ("core/scoring.py", "import pandas", "stdlib and numpy only"),
-    ("core/pairing.py", "from keizer_xl.workbook import contract", "nothing above it"),
-    ("core/model.py", "    from ..engine import standings", "nothing above it"),
-    ("workbook/xlsx/__init__.py", "from keizer_xl.core.model import Season", "nothing of Keizer"),
-    ("workbook/xlsx/_package.py", "from .. import contract", "nothing of Keizer"),
-    ("workbook/files.py", "from keizer_xl.cli import main", "never imports the shells"),
-    ("engine.py", "from keizer_xl.workbook import files", "core and pandas only"),
-])
+@pytest.mark.parametrize(
+    ("where", "line", "rule"),
+    [
+        ("core/scoring.py", "import pandas", "stdlib and numpy only"),
+        ("core/pairing.py", "from keizer_xl.workbook import contract", "nothing above it"),
+        ("core/model.py", "    from ..engine import standings", "nothing above it"),
+        (
+            "workbook/xlsx/__init__.py",
+            "from keizer_xl.core.model import Season",
+            "nothing of Keizer",
+        ),
+        ("workbook/xlsx/_package.py", "from .. import contract", "nothing of Keizer"),
+        ("workbook/files.py", "from keizer_xl.cli import main", "never imports the shells"),
+        ("engine.py", "from keizer_xl.workbook import files", "core and pandas only"),
+    ],
+)
 def test_the_rules_catch_a_forbidden_import(where: str, line: str, rule: str) -> None:
     """Tried: the package with one forbidden import added fails the check."""
     found = violations(with_import(where, line))
@@ -280,9 +312,15 @@ def test_a_variant_leaves_the_package_as_read() -> None:
 
 def test_every_package_states_its_face() -> None:
     """Each package's `__init__` lists what it offers in `__all__` (h11's way)."""
-    silent = [name for name, module in package().items() if module.is_package
-              and not any(isinstance(node, ast.Assign | ast.AnnAssign) and "__all__" in
-                          ast.unparse(node.targets[0] if isinstance(node, ast.Assign)
-                                      else node.target)
-                          for node in module.tree.body)]
+    silent = [
+        name
+        for name, module in package().items()
+        if module.is_package
+        and not any(
+            isinstance(node, ast.Assign | ast.AnnAssign)
+            and "__all__"
+            in ast.unparse(node.targets[0] if isinstance(node, ast.Assign) else node.target)
+            for node in module.tree.body
+        )
+    ]
     assert silent == []

@@ -30,9 +30,15 @@ SYSTEMS = {"linux": ("posix", "Linux"), "win32": ("nt", "Windows"), "darwin": ("
 
 def environment(python: str, system: str) -> dict[str, str]:
     os_name, platform_system = SYSTEMS[system]
-    return {"python_full_version": python, "python_version": python.rsplit(".", 1)[0],
-            "sys_platform": system, "os_name": os_name, "platform_system": platform_system,
-            "platform_python_implementation": "CPython", "implementation_name": "cpython"}
+    return {
+        "python_full_version": python,
+        "python_version": python.rsplit(".", 1)[0],
+        "sys_platform": system,
+        "os_name": os_name,
+        "platform_system": platform_system,
+        "platform_python_implementation": "CPython",
+        "implementation_name": "cpython",
+    }
 
 
 def pins() -> list[tuple[str, Version, Marker | None]]:
@@ -44,14 +50,16 @@ def pins() -> list[tuple[str, Version, Marker | None]]:
         requirement = Requirement(line)
         (specifier,) = requirement.specifier  # one, and exact
         assert specifier.operator == "==", line
-        found.append((canonicalize_name(requirement.name), Version(specifier.version),
-                      requirement.marker))
+        found.append(
+            (canonicalize_name(requirement.name), Version(specifier.version), requirement.marker)
+        )
     return found
 
 
 def wanted() -> list[Requirement]:
-    return [Requirement(r) for r in
-            [*PROJECT["dependencies"], *PROJECT["optional-dependencies"]["dev"]]]
+    return [
+        Requirement(r) for r in [*PROJECT["dependencies"], *PROJECT["optional-dependencies"]["dev"]]
+    ]
 
 
 def test_the_lock_is_exact_and_names_no_index_of_one_machine() -> None:
@@ -73,12 +81,14 @@ def test_every_requirement_has_one_pin_within_its_bounds(python: str, system: st
     assert not {n: v for n, v in here.items() if len(v) > 1}, "two pins for one package"
     for requirement in wanted():
         if requirement.marker is not None and not requirement.marker.evaluate(
-                {**env, "extra": "dev"}):
+            {**env, "extra": "dev"}
+        ):
             continue
         name = canonicalize_name(requirement.name)
         assert name in here, f"{name} is not in the lock: run `make lock`"
         assert requirement.specifier.contains(here[name][0], prereleases=True), (
-            f"{name} {here[name][0]} is outside {requirement.specifier}: run `make lock`")
+            f"{name} {here[name][0]} is outside {requirement.specifier}: run `make lock`"
+        )
 
 
 def test_make_installs_through_the_lock_for_the_oldest_python() -> None:

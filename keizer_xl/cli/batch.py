@@ -18,10 +18,14 @@ PARALLEL_FROM = 8  # files; below this one process is quicker than starting work
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(path_type=Path))
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Processes to use (default: all cores for large batches).")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Processes to use (default: all cores for large batches).",
+)
 def recalc(files: Sequence[Path], jobs: int | None) -> None:
     """Recalculate the Standings sheet of one or many workbook FILES.
 
@@ -36,8 +40,11 @@ def recalc(files: Sequence[Path], jobs: int | None) -> None:
         if lines:
             bad.append(path)
             # in a batch every line names its file, so a problem is never taken for another's
-            for line in ([f"{path}: {line.strip()}" for text in lines
-                          for line in text.splitlines()] if batch else lines):
+            for line in (
+                [f"{path}: {line.strip()}" for text in lines for line in text.splitlines()]
+                if batch
+                else lines
+            ):
                 say(line, err=True)
         elif not batch:
             say(summary)
@@ -47,9 +54,17 @@ def recalc(files: Sequence[Path], jobs: int | None) -> None:
     if batch:
         speak()
         done = {"done": len(files) - len(bad), "count": len(files)}
-        say(t("{done} of {count} workbooks recalculated, {bad} with problems (listed above): "
-              "{files}.", bad=len(bad), files=", ".join(map(str, bad)), **done) if bad else
-            t("{done} of {count} workbooks recalculated.", **done))
+        say(
+            t(
+                "{done} of {count} workbooks recalculated, {bad} with problems (listed above): "
+                "{files}.",
+                bad=len(bad),
+                files=", ".join(map(str, bad)),
+                **done,
+            )
+            if bad
+            else t("{done} of {count} workbooks recalculated.", **done)
+        )
     sys.exit(PROBLEMS if bad else OK)
 
 
@@ -66,18 +81,39 @@ def recalc_one(path: Path, asked: str | None = None) -> tuple[str, list[str]]:
         return "", lines
     after, count = outcome.standings.after_round, len(outcome.standings.rows)
     if outcome.written:
-        head = t("{file}: Standings updated (after round {round}, {count} players).",
-                 file=path, round=after, count=count) if after else \
-            t("{file}: Standings updated (before round 1, {count} players).", file=path,
-              count=count)
+        head = (
+            t(
+                "{file}: Standings updated (after round {round}, {count} players).",
+                file=path,
+                round=after,
+                count=count,
+            )
+            if after
+            else t(
+                "{file}: Standings updated (before round 1, {count} players).",
+                file=path,
+                count=count,
+            )
+        )
     else:
-        head = t("{file}: Standings already up to date (after round {round}, {count} "
-                 "players).", file=path, round=after, count=count) if after else \
-            t("{file}: Standings already up to date (before round 1, {count} players).",
-              file=path, count=count)
+        head = (
+            t(
+                "{file}: Standings already up to date (after round {round}, {count} players).",
+                file=path,
+                round=after,
+                count=count,
+            )
+            if after
+            else t(
+                "{file}: Standings already up to date (before round 1, {count} players).",
+                file=path,
+                count=count,
+            )
+        )
     extra = "".join("\n" + t("Note: {note}", note=said(n)) for n in outcome.notes)
-    extra += "".join("\n" + t("Warning: {caution}", caution=said(line))
-                     for line in outcome.standings.cautions)
+    extra += "".join(
+        "\n" + t("Warning: {caution}", caution=said(line)) for line in outcome.standings.cautions
+    )
     return head + extra, lines
 
 
@@ -105,8 +141,7 @@ def recalc_all(files: list[Path], jobs: int | None) -> list[tuple[str, list[str]
 
             # a worker is a process of the program's own, which ends with the batch
             with ProcessPoolExecutor(max_workers=workers, initializer=as_program) as pool:
-                futures = {pool.submit(recalc_one, path, asked): i
-                           for i, path in enumerate(files)}
+                futures = {pool.submit(recalc_one, path, asked): i for i, path in enumerate(files)}
                 for future in as_completed(futures):
                     results[futures[future]] = future.result()
                     progress.advance(task)

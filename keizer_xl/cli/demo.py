@@ -13,15 +13,34 @@ from typing import Any
 
 from keizer_xl.core.messages import msg
 
-PLAYERS = [("Johnson", 2260), ("Petersen", 2158), ("Baker", 2110), ("Butcher", 2040),
-           ("Carter", 1995), ("Harrison", 1910), ("Smith", 1867), ("Higgins", 1720),
-           ("White", 1500), ("Brown", 1440)]
+PLAYERS = [
+    ("Johnson", 2260),
+    ("Petersen", 2158),
+    ("Baker", 2110),
+    ("Butcher", 2040),
+    ("Carter", 1995),
+    ("Harrison", 1910),
+    ("Smith", 1867),
+    ("Higgins", 1720),
+    ("White", 1500),
+    ("Brown", 1440),
+]
 # The published results, white first.
 RESULTS = {
-    1: {("Johnson", "Petersen"): "1-0", ("Baker", "Butcher"): "½-½",
-        ("Carter", "Harrison"): "0-1", ("Smith", "Higgins"): "½-½", ("White", "Brown"): "0-1"},
-    2: {("Harrison", "Johnson"): "1-0", ("Brown", "Baker"): "1-0",
-        ("Butcher", "Smith"): "½-½", ("Higgins", "Petersen"): "0-1", ("Carter", "White"): "½-½"},
+    1: {
+        ("Johnson", "Petersen"): "1-0",
+        ("Baker", "Butcher"): "½-½",
+        ("Carter", "Harrison"): "0-1",
+        ("Smith", "Higgins"): "½-½",
+        ("White", "Brown"): "0-1",
+    },
+    2: {
+        ("Harrison", "Johnson"): "1-0",
+        ("Brown", "Baker"): "1-0",
+        ("Butcher", "Smith"): "½-½",
+        ("Higgins", "Petersen"): "0-1",
+        ("Carter", "White"): "½-½",
+    },
 }
 FLIP = {"1-0": "0-1", "0-1": "1-0", "½-½": "½-½"}
 FILE_NAME = "keizer_demo.xlsx"
@@ -46,8 +65,13 @@ def enter_results(path: Path, results: dict[tuple[str, str], str]) -> None:
     save_edits(path, [SheetEdit(layout.sheet["Rounds"], cells)], backup=False)
 
 
-def run_demo(folder: Path, say: Callable[[str], None], print_round: Callable[[Any], None],
-             print_standings: Callable[[Any, str], None], language: str = "en") -> Path:
+def run_demo(
+    folder: Path,
+    say: Callable[[str], None],
+    print_round: Callable[[Any], None],
+    print_standings: Callable[[Any, str], None],
+    language: str = "en",
+) -> Path:
     """Play the example in a new workbook (in `language`), telling each step with `say`."""
     from keizer_xl.workbook import files as workbook
     from keizer_xl.workbook.cells import top_value_cells
@@ -56,11 +80,13 @@ def run_demo(folder: Path, say: Callable[[str], None], print_round: Callable[[An
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / FILE_NAME
-    create(path, [{"Name": n, "Rating": r, "Present": "x"} for n, r in PLAYERS],
-           language=language)
+    create(path, [{"Name": n, "Rating": r, "Present": "x"} for n, r in PLAYERS], language=language)
     _, layout = workbook.load(path)
-    save_edits(path, [SheetEdit(layout.sheet["Settings"], dict(
-        top_value_cells(Fraction(50), layout)))], backup=False)
+    save_edits(
+        path,
+        [SheetEdit(layout.sheet["Settings"], dict(top_value_cells(Fraction(50), layout)))],
+        backup=False,
+    )
     say(msg("Keizer's own example in {file}: 10 players, top value 50.", file=path))
     say("")
     for round_no in (1, 2):
@@ -71,9 +97,9 @@ def run_demo(folder: Path, say: Callable[[str], None], print_round: Callable[[An
         say(msg("Results of round {round} entered.", round=round_no))
         say("")
     outcome = workbook.recalc(path)
-    print_standings(outcome.standings, msg("Standings after round {round}",
-                                           round=outcome.standings.after_round))
+    print_standings(
+        outcome.standings, msg("Standings after round {round}", round=outcome.standings.after_round)
+    )
     say("")
-    say(msg("Open {file} to see the Players, Rounds, Standings and Settings sheets.",
-            file=path))
+    say(msg("Open {file} to see the Players, Rounds, Standings and Settings sheets.", file=path))
     return path

@@ -13,8 +13,9 @@ from keizer_xl.cli.speech import say, speak, t, typed
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--force", is_flag=True,
-              help="Take the round back even when some of its results are typed.")
+@click.option(
+    "--force", is_flag=True, help="Take the round back even when some of its results are typed."
+)
 def unpair(file: Path, force: bool) -> None:
     """Take back the last round of FILE, as the "Undo last pairing" button does.
 
@@ -27,18 +28,35 @@ def unpair(file: Path, force: bool) -> None:
     unpaired = perform(lambda: workbook.unpair(file, force))
     games = sum(1 for e in unpaired.entries if hasattr(e, "black"))
     others = len(unpaired.entries) - games
-    removed = [t("1 game") if games == 1 else t("{count} games", count=games),
-               t("1 bye and absence row") if others == 1 else
-               t("{count} bye and absence rows", count=others)]
+    removed = [
+        t("1 game") if games == 1 else t("{count} games", count=games),
+        t("1 bye and absence row")
+        if others == 1
+        else t("{count} bye and absence rows", count=others),
+    ]
     if unpaired.results:
-        removed.append(t("with the 1 result typed in it") if unpaired.results == 1 else
-                       t("with the {count} results typed in it", count=unpaired.results))
+        removed.append(
+            t("with the 1 result typed in it")
+            if unpaired.results == 1
+            else t("with the {count} results typed in it", count=unpaired.results)
+        )
     after = unpaired.standings.after_round
-    back = t("The Standings show after round {round} again.", round=after) if after else \
-        t("The Standings show the initial ranking again.")
-    say(t("Round {round} taken back from {file}: {games} and {rows} removed{typed}. {back}",
-          round=unpaired.round, file=file, games=removed[0], rows=removed[1],
-          typed=f", {removed[2]}" if len(removed) > 2 else "", back=back))
+    back = (
+        t("The Standings show after round {round} again.", round=after)
+        if after
+        else t("The Standings show the initial ranking again.")
+    )
+    say(
+        t(
+            "Round {round} taken back from {file}: {games} and {rows} removed{typed}. {back}",
+            round=unpaired.round,
+            file=file,
+            games=removed[0],
+            rows=removed[1],
+            typed=f", {removed[2]}" if len(removed) > 2 else "",
+            back=back,
+        )
+    )
 
 
 @click.command()
@@ -53,11 +71,19 @@ def rename(file: Path, old: str, new: str) -> None:
     speak(file)
     was, cells = perform(lambda: workbook.rename(file, old, new))
     values = {"was": was, "new": new.strip(), "file": typed(file), "count": cells}
-    say(t("{was} is now {new} in {file}: the Players sheet and 1 cell of the Rounds sheet. "
-          "keizer-xl recalc {file} shows the new name in the Standings.", **values)
-        if cells == 1 else
-        t("{was} is now {new} in {file}: the Players sheet and {count} cells of the Rounds "
-          "sheet. keizer-xl recalc {file} shows the new name in the Standings.", **values))
+    say(
+        t(
+            "{was} is now {new} in {file}: the Players sheet and 1 cell of the Rounds sheet. "
+            "keizer-xl recalc {file} shows the new name in the Standings.",
+            **values,
+        )
+        if cells == 1
+        else t(
+            "{was} is now {new} in {file}: the Players sheet and {count} cells of the Rounds "
+            "sheet. keizer-xl recalc {file} shows the new name in the Standings.",
+            **values,
+        )
+    )
 
 
 @click.command()
@@ -72,6 +98,12 @@ def unlock(file: Path) -> None:
 
     speak(file)
     left = perform(lambda: workbook.unlock(file))
-    say(t("{file} is unlocked: cleared the lock left by {who}.", file=file,
-          who=t(" and ").join(left)) if left else
-        t("{file} was not locked; nothing to clear.", file=file))
+    say(
+        t(
+            "{file} is unlocked: cleared the lock left by {who}.",
+            file=file,
+            who=t(" and ").join(left),
+        )
+        if left
+        else t("{file} was not locked; nothing to clear.", file=file)
+    )

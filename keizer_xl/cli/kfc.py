@@ -27,6 +27,13 @@ def made_from(outcome: Any, file: Path, source: Path) -> None:
     speak(workbook=outcome.language)
     for line in outcome.notes:
         note(line)
-    say(t("Made {file} from {source}: {count} players, {rounds} rounds, standings written. "
-          "Next: keizer-xl pair {file}", file=typed(file), source=source,
-          count=outcome.players, rounds=outcome.rounds))
+    say(
+        t(
+            "Made {file} from {source}: {count} players, {rounds} rounds, standings written. "
+            "Next: keizer-xl pair {file}",
+            file=typed(file),
+            source=source,
+            count=outcome.players,
+            rounds=outcome.rounds,
+        )
+    )

@@ -26,14 +26,26 @@ __all__ = ["lite", "main_py"]
 
 @click.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--lang", "language", type=click.Choice(LANGUAGES), default=None,
-              help="The workbook's language, when no FILE tells it (default: the global "
-              "--lang or KEIZER_XL_LANG, else en).")
-@click.option("--only", type=click.Choice([MAIN, REQUIREMENTS]), default=None,
-              help="Print that file alone, as it is: keizer-xl lite --only main.py > main.py")
-@click.option("--write", is_flag=True,
-              help="Put this version's main.py and requirements.txt into FILE, where xlwings "
-              "Lite reads them (the workbook as it was is kept as a backup).")
+@click.option(
+    "--lang",
+    "language",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="The workbook's language, when no FILE tells it (default: the global "
+    "--lang or KEIZER_XL_LANG, else en).",
+)
+@click.option(
+    "--only",
+    type=click.Choice([MAIN, REQUIREMENTS]),
+    default=None,
+    help="Print that file alone, as it is: keizer-xl lite --only main.py > main.py",
+)
+@click.option(
+    "--write",
+    is_flag=True,
+    help="Put this version's main.py and requirements.txt into FILE, where xlwings "
+    "Lite reads them (the workbook as it was is kept as a backup).",
+)
 def lite(file: Path | None, language: str | None, only: str | None, write: bool) -> None:
     """Print the main.py and requirements.txt of xlwings Lite for the buttons of FILE (a
     workbook made with `keizer-xl new FILE --lite`, which carries them already).
@@ -73,16 +85,30 @@ def lite(file: Path | None, language: str | None, only: str | None, write: bool)
     say(t("{file} (the second tab):", file=REQUIREMENTS) + "\n")
     click.echo(files[REQUIREMENTS])
     if file is not None and all(carried.get(name) == text for name, text in files.items()):
-        say(t("{file} carries this code already: open it in Excel, open xlwings Lite (Home ▸ "
-              "Add-ins), trust the workbook, then click the buttons on the {sheet} sheet.",
-              file=file.name, sheet=_pairings(workbook)))
+        say(
+            t(
+                "{file} carries this code already: open it in Excel, open xlwings Lite (Home ▸ "
+                "Add-ins), trust the workbook, then click the buttons on the {sheet} sheet.",
+                file=file.name,
+                sheet=_pairings(workbook),
+            )
+        )
         return
-    say(t("In Excel: Home ▸ Add-ins ▸ xlwings Lite. Add to each tab the lines above that it "
-          "lacks, and keep Lite's own lines (those marked # required); then click the "
-          "buttons on the {sheet} sheet.", sheet=_pairings(workbook)))
+    say(
+        t(
+            "In Excel: Home ▸ Add-ins ▸ xlwings Lite. Add to each tab the lines above that it "
+            "lacks, and keep Lite's own lines (those marked # required); then click the "
+            "buttons on the {sheet} sheet.",
+            sheet=_pairings(workbook),
+        )
+    )
     if file is not None:
-        say(t("Or let keizer-xl put them into the workbook: keizer-xl lite {file} --write",
-              file=typed(file)))
+        say(
+            t(
+                "Or let keizer-xl put them into the workbook: keizer-xl lite {file} --write",
+                file=typed(file),
+            )
+        )
 
 
 def _warn_of_another_version(file: Path | None, carried: dict[str, str]) -> None:
@@ -91,9 +117,17 @@ def _warn_of_another_version(file: Path | None, carried: dict[str, str]) -> None
 
     theirs = named_version(carried.get(REQUIREMENTS, ""))
     if file is not None and theirs is not None and theirs != __version__:
-        say(t("Warning: the code in {file} is for keizer-xl {theirs}, and this is keizer-xl "
-              "{ours}. keizer-xl lite {typed} --write puts this version's code into it.",
-              file=file.name, theirs=theirs, ours=__version__, typed=typed(file)), err=True)
+        say(
+            t(
+                "Warning: the code in {file} is for keizer-xl {theirs}, and this is keizer-xl "
+                "{ours}. keizer-xl lite {typed} --write puts this version's code into it.",
+                file=file.name,
+                theirs=theirs,
+                ours=__version__,
+                typed=typed(file),
+            ),
+            err=True,
+        )
 
 
 def _write(file: Path, language: str) -> None:
@@ -102,15 +136,32 @@ def _write(file: Path, language: str) -> None:
 
     done = perform(lambda: write_code(file, language))
     if not done.changed:
-        say(t("{file} carries keizer-xl {version}'s code already; nothing was changed.",
-              file=file.name, version=__version__))
+        say(
+            t(
+                "{file} carries keizer-xl {version}'s code already; nothing was changed.",
+                file=file.name,
+                version=__version__,
+            )
+        )
         return
     if done.before is not None and done.before != __version__:
-        say(t("{file}: its code was for keizer-xl {theirs}; it is now for keizer-xl {ours}.",
-              file=file.name, theirs=done.before, ours=__version__))
-    say(t("Put keizer-xl {version}'s main.py and requirements.txt into {file}, where xlwings "
-          "Lite reads them; the workbook as it was is kept as {backup}.", version=__version__,
-          file=file.name, backup=backup_path(file).name))
+        say(
+            t(
+                "{file}: its code was for keizer-xl {theirs}; it is now for keizer-xl {ours}.",
+                file=file.name,
+                theirs=done.before,
+                ours=__version__,
+            )
+        )
+    say(
+        t(
+            "Put keizer-xl {version}'s main.py and requirements.txt into {file}, where xlwings "
+            "Lite reads them; the workbook as it was is kept as {backup}.",
+            version=__version__,
+            file=file.name,
+            backup=backup_path(file).name,
+        )
+    )
     if done.main_replaced:
         say(t("Its main.py held other code, which this replaced: the backup still has it."))
 

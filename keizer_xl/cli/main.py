@@ -17,12 +17,18 @@ from keizer_xl import __version__
 from keizer_xl.i18n import LANGUAGES
 
 COMMANDS = {  # command -> the module that makes it
-    "new": "keizer_xl.cli.commands", "pair": "keizer_xl.cli.commands",
-    "check": "keizer_xl.cli.commands", "standings": "keizer_xl.cli.commands",
-    "publish": "keizer_xl.cli.commands", "demo": "keizer_xl.cli.commands",
-    "recalc": "keizer_xl.cli.batch", "ratings": "keizer_xl.cli.exchange",
-    "export": "keizer_xl.cli.exchange", "unpair": "keizer_xl.cli.fixes",
-    "rename": "keizer_xl.cli.fixes", "unlock": "keizer_xl.cli.fixes",
+    "new": "keizer_xl.cli.commands",
+    "pair": "keizer_xl.cli.commands",
+    "check": "keizer_xl.cli.commands",
+    "standings": "keizer_xl.cli.commands",
+    "publish": "keizer_xl.cli.commands",
+    "demo": "keizer_xl.cli.commands",
+    "recalc": "keizer_xl.cli.batch",
+    "ratings": "keizer_xl.cli.exchange",
+    "export": "keizer_xl.cli.exchange",
+    "unpair": "keizer_xl.cli.fixes",
+    "rename": "keizer_xl.cli.fixes",
+    "unlock": "keizer_xl.cli.fixes",
     "lite": "keizer_xl.cli.lite",
 }
 
@@ -46,12 +52,16 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-@click.group(cls=LazyGroup, lazy=COMMANDS,
-             context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="keizer-xl")
-@click.option("--lang", "language", type=click.Choice(LANGUAGES), default=None,
-              help="The language of the messages: en, nl, de or it (default: KEIZER_XL_LANG, "
-              "else the workbook's own language).")
+@click.option(
+    "--lang",
+    "language",
+    type=click.Choice(LANGUAGES),
+    default=None,
+    help="The language of the messages: en, nl, de or it (default: KEIZER_XL_LANG, "
+    "else the workbook's own language).",
+)
 def main(language: str | None) -> None:
     """Run a Keizer club competition in its Excel workbook.
 

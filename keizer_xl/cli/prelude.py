@@ -24,8 +24,7 @@ OK, PROBLEMS = 0, 1  # the exit statuses; click itself exits with 2 on a usage e
 Advice = Callable[[BaseException], list[str]]  # the lines a command adds to a refusal
 
 
-def attempt(action: Callable[[], T], advice: Advice | None = None
-            ) -> tuple[T | None, list[str]]:
+def attempt(action: Callable[[], T], advice: Advice | None = None) -> tuple[T | None, list[str]]:
     """Run one file's work; return its result or the lines that explain what was wrong
     (with the command's own `advice` on what to do, when it has some for that error)."""
     from keizer_xl.core.errors import KeizerXLError
@@ -42,8 +41,13 @@ def attempt(action: Callable[[], T], advice: Advice | None = None
 
         return None, [in_language(system_message(exc), speaking())]
     except Exception as exc:  # a bug: say so plainly, without a traceback
-        return None, [t("keizer-xl could not finish ({cause}). Your file was not changed. "
-                        "Please report this.", cause=f"{type(exc).__name__}: {exc}")]
+        return None, [
+            t(
+                "keizer-xl could not finish ({cause}). Your file was not changed. "
+                "Please report this.",
+                cause=f"{type(exc).__name__}: {exc}",
+            )
+        ]
 
 
 def perform(action: Callable[[], T], advice: Advice | None = None) -> T:

@@ -16,5 +16,19 @@ Nothing is imported here: each shell imports the module it needs, so a button cl
 no more than it uses.
 """
 
-__all__ = ["cautions", "checks", "errors", "final", "messages", "model", "report", "results", "round", "rows",
-           "scoring", "season", "settings", "words"]
+__all__ = [
+    "cautions",
+    "checks",
+    "errors",
+    "final",
+    "messages",
+    "model",
+    "report",
+    "results",
+    "round",
+    "rows",
+    "scoring",
+    "season",
+    "settings",
+    "words",
+]

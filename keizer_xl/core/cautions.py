@@ -41,8 +41,9 @@ def _registered(season: Season) -> np.ndarray:
     last = season.last_round
     rounds = np.arange(last + 1)
     joined = np.array([p.joined for p in season.players], dtype=np.int64)[:, None]
-    left = np.array([last if p.left is None else p.left for p in season.players],
-                    dtype=np.int64)[:, None]
+    left = np.array([last if p.left is None else p.left for p in season.players], dtype=np.int64)[
+        :, None
+    ]
     registered: np.ndarray = (joined <= rounds) & (rounds <= left) & (rounds >= 1)
     return registered
 
@@ -92,9 +93,19 @@ def gameless_gaps(season: Season, gameless: Sequence[int] | None = None) -> list
     """The rounds whose game rows were all deleted (`gameless_rounds`), each at its first
     row: not complete, so refused by every command that shows standings, as by `pair`."""
     rounds = gameless_rounds(season) if gameless is None else gameless
-    return [Caution(msg("round {round} has no games, only bye and absence rows: if its game "
-                        "rows were deleted, enter them again", round=r), "Rounds",
-                    _first_row(season, r), "Round") for r in rounds]
+    return [
+        Caution(
+            msg(
+                "round {round} has no games, only bye and absence rows: if its game "
+                "rows were deleted, enter them again",
+                round=r,
+            ),
+            "Rounds",
+            _first_row(season, r),
+            "Round",
+        )
+        for r in rounds
+    ]
 
 
 def round_gaps(season: Season, settings: Settings) -> list[Caution]:
@@ -113,8 +124,7 @@ def round_gaps(season: Season, settings: Settings) -> list[Caution]:
         first = rounds.index(True) if True in rounds else 0
         if first > p.joined and not any(p.joined <= r < first for r in gameless):
             late[p.name] = first
-            found.append(Caution(_late_message(p, first, settings), "Players", p.source,
-                                 "Joined"))
+            found.append(Caution(_late_message(p, first, settings), "Players", p.source, "Joined"))
     for round_no, players in missing_from_rounds(season).items():
         rest = [p for p in players if round_no >= late.get(p.name, 0)]
         if rest and round_no not in gameless:
@@ -124,29 +134,50 @@ def round_gaps(season: Season, settings: Settings) -> list[Caution]:
 
 def _late_message(player: Player, first: int, settings: Settings) -> Message:
     """A player in rows only from round `first` on, without a Joined round that says so."""
-    values = {"name": player.name, "first": first, "start": player.joined, "end": first - 1,
-              "absence": Name(settings.default_absence.value, "rest"),
-              "setting": Name("Default absence", "setting"), "joined": Name("Joined")}
+    values = {
+        "name": player.name,
+        "first": first,
+        "start": player.joined,
+        "end": first - 1,
+        "absence": Name(settings.default_absence.value, "rest"),
+        "setting": Name("Default absence", "setting"),
+        "joined": Name("Joined"),
+    }
     if first - 1 == player.joined:
-        return msg("{name} is in no row before round {first}, so round {end} counts as "
-                   "{absence} ({setting}); if {name} joined in round {first}, put {first} in "
-                   "{joined}", **values)
-    return msg("{name} is in no row before round {first}, so rounds {start}–{end} count as "
-               "{absence} ({setting}); if {name} joined in round {first}, put {first} in "
-               "{joined}", **values)
+        return msg(
+            "{name} is in no row before round {first}, so round {end} counts as "
+            "{absence} ({setting}); if {name} joined in round {first}, put {first} in "
+            "{joined}",
+            **values,
+        )
+    return msg(
+        "{name} is in no row before round {first}, so rounds {start}–{end} count as "
+        "{absence} ({setting}); if {name} joined in round {first}, put {first} in "
+        "{joined}",
+        **values,
+    )
 
 
 def _missing_message(round_no: int, players: Sequence[Player], settings: Settings) -> Message:
-    values = {"round": round_no, "names": listed(p.name for p in players),
-              "absence": Name(settings.default_absence.value, "rest"),
-              "setting": Name("Default absence", "setting")}
+    values = {
+        "round": round_no,
+        "names": listed(p.name for p in players),
+        "absence": Name(settings.default_absence.value, "rest"),
+        "setting": Name("Default absence", "setting"),
+    }
     if len(players) == 1:
-        return msg("round {round}: {names} is in no row, so counted as {absence} ({setting}); "
-                   "if a game row was deleted, enter it again, otherwise add a row with "
-                   "excused, club or unexcused", **values)
-    return msg("round {round}: {names} are in no row, so counted as {absence} ({setting}); "
-               "if a game row was deleted, enter it again, otherwise add a row with excused, "
-               "club or unexcused", **values)
+        return msg(
+            "round {round}: {names} is in no row, so counted as {absence} ({setting}); "
+            "if a game row was deleted, enter it again, otherwise add a row with "
+            "excused, club or unexcused",
+            **values,
+        )
+    return msg(
+        "round {round}: {names} are in no row, so counted as {absence} ({setting}); "
+        "if a game row was deleted, enter it again, otherwise add a row with excused, "
+        "club or unexcused",
+        **values,
+    )
 
 
 def find_cautions(season: Season, settings: Settings, problems: Problems) -> None:
@@ -156,13 +187,23 @@ def find_cautions(season: Season, settings: Settings, problems: Problems) -> Non
     for p in newcomers(season):
         if all(r in gameless for r in range(p.joined, last + 1) if p.takes_part_in(r)):
             continue  # in no row because its round has no games: said of the round
-        problems.caution(msg(
-            "{name} is in no round yet, so rounds {first}–{last} each count as {absence} "
-            "({setting}); if {name} joined later, put the first round of play in {joined} "
-            "(e.g. {next})", name=p.name, first=p.joined, last=last,
-            absence=Name(settings.default_absence.value, "rest"),
-            setting=Name("Default absence", "setting"), joined=Name("Joined"), next=last + 1),
-            "Players", p.source, "Joined")
+        problems.caution(
+            msg(
+                "{name} is in no round yet, so rounds {first}–{last} each count as {absence} "
+                "({setting}); if {name} joined later, put the first round of play in {joined} "
+                "(e.g. {next})",
+                name=p.name,
+                first=p.joined,
+                last=last,
+                absence=Name(settings.default_absence.value, "rest"),
+                setting=Name("Default absence", "setting"),
+                joined=Name("Joined"),
+                next=last + 1,
+            ),
+            "Players",
+            p.source,
+            "Joined",
+        )
     problems.cautions.extend(round_gaps(season, settings))
     _unfinished(season, problems)
     _idle(season, problems)
@@ -178,8 +219,9 @@ def _unfinished(season: Season, problems: Problems) -> None:
     if season.awaiting_results:
         return
     rows = season.rows
-    open_games = ((rows.round == season.last_round) & (rows.black != NOBODY)
-                  & (rows.outcome == NO_RESULT))
+    open_games = (
+        (rows.round == season.last_round) & (rows.black != NOBODY) & (rows.outcome == NO_RESULT)
+    )
     for i in np.nonzero(open_games)[0].tolist():
         game = season.entries[i]
         assert isinstance(game, Game)
@@ -208,10 +250,19 @@ def _idle(season: Season, problems: Problems) -> None:
             continue
         since = max(last, p.joined - 1)
         if done - since >= IDLE_ROUNDS:
-            problems.caution(msg("{name} has not played a game in rounds {first}–{last}; if "
-                                 "{name} has stopped, put {last} in {left}", name=p.name,
-                                 first=since + 1, last=done, left=Name("Left")),
-                             "Players", p.source, "Left")
+            problems.caution(
+                msg(
+                    "{name} has not played a game in rounds {first}–{last}; if "
+                    "{name} has stopped, put {last} in {left}",
+                    name=p.name,
+                    first=since + 1,
+                    last=done,
+                    left=Name("Left"),
+                ),
+                "Players",
+                p.source,
+                "Left",
+            )
 
 
 def _byes_in_a_row(season: Season, problems: Problems) -> None:
@@ -226,24 +277,43 @@ def _byes_in_a_row(season: Season, problems: Problems) -> None:
         rests.sort(key=lambda e: e.round)
         for before, now in itertools.pairwise(rests):
             if now.round == before.round + 1:
-                problems.caution(msg("{name} has the bye in round {before} and again in "
-                                     "round {round}", name=name, before=before.round,
-                                     round=now.round), "Rounds", now.source, "Result")
+                problems.caution(
+                    msg(
+                        "{name} has the bye in round {before} and again in round {round}",
+                        name=name,
+                        before=before.round,
+                        round=now.round,
+                    ),
+                    "Rounds",
+                    now.source,
+                    "Result",
+                )
 
 
 def _unrated(season: Season, settings: Settings, problems: Problems) -> None:
     """A rating of 0 where ratings rank the players: values from ratings all season, or the
     initial ranking by rating before round 1."""
     rated = settings.values == "rating" or (
-        settings.initial_order == "rating" and season.last_round == 0)
+        settings.initial_order == "rating" and season.last_round == 0
+    )
     if not rated or not any(p.rating for p in season.players):
         return
     for p in season.players:
         if not p.rating:
-            problems.caution(msg("{name} has no rating, which counts as 0 and gives a value of "
-                                 "0; fill in the Rating if that is not meant", name=p.name)
-                             if settings.values == "rating" else
-                             msg("{name} has no rating, which counts as 0 and gives a place "
-                                 "below every rated player; fill in the Rating if that is not "
-                                 "meant", name=p.name), "Players", p.source, "Rating")
-
+            problems.caution(
+                msg(
+                    "{name} has no rating, which counts as 0 and gives a value of "
+                    "0; fill in the Rating if that is not meant",
+                    name=p.name,
+                )
+                if settings.values == "rating"
+                else msg(
+                    "{name} has no rating, which counts as 0 and gives a place "
+                    "below every rated player; fill in the Rating if that is not "
+                    "meant",
+                    name=p.name,
+                ),
+                "Players",
+                p.source,
+                "Rating",
+            )

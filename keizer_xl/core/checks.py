@@ -87,8 +87,10 @@ class Table(NamedTuple):
     @property
     def rows(self) -> list[Row]:
         """Row by row, for the short tables: (label, {column: cell})."""
-        return [(label, {col: cells[n] for col, cells in self.cells.items()})
-                for n, label in enumerate(self.labels)]
+        return [
+            (label, {col: cells[n] for col, cells in self.cells.items()})
+            for n, label in enumerate(self.labels)
+        ]
 
 
 def tidy(value: object) -> object:
@@ -105,8 +107,11 @@ def tidy(value: object) -> object:
 
 def error_cell(error: str) -> Message:
     """What is said of a cell holding an error value."""
-    return msg("the cell shows the error {error}: correct its formula, or type the value (or "
-               "clear the cell)", error=error)
+    return msg(
+        "the cell shows the error {error}: correct its formula, or type the value (or "
+        "clear the cell)",
+        error=error,
+    )
 
 
 ERROR_CELL = error_cell("").template
@@ -132,11 +137,18 @@ def without_errors(table: Table, problems: Problems) -> Table:
 def said_once(problems: Problems) -> None:
     """A cell named for its error value is not named again for being blank ("this row has no
     player under 'White'"): the error is what the secretary must fix."""
-    errors = {(p.table, p.row, p.column) for p in problems.items
-              if getattr(p.message, "template", None) == ERROR_CELL}
+    errors = {
+        (p.table, p.row, p.column)
+        for p in problems.items
+        if getattr(p.message, "template", None) == ERROR_CELL
+    }
     if errors:
-        problems.items[:] = [p for p in problems.items if (p.table, p.row, p.column) not in
-                             errors or getattr(p.message, "template", None) == ERROR_CELL]
+        problems.items[:] = [
+            p
+            for p in problems.items
+            if (p.table, p.row, p.column) not in errors
+            or getattr(p.message, "template", None) == ERROR_CELL
+        ]
 
 
 def find_columns(headers: Iterable[object], wanted: Sequence[str]) -> dict[str, int]:
@@ -165,20 +177,31 @@ def did_you_mean(word: str, names: Iterable[str]) -> str:
 def _require(table: Table, required: Sequence[str], problems: Problems) -> bool:
     missing = [c for c in required if c not in table.columns]
     for col in missing:
-        problems.add(msg("no column headed '{header}' in row 1 (headers are matched by their "
-                         "text)", header=Name(col)), table.name, None, None)
+        problems.add(
+            msg(
+                "no column headed '{header}' in row 1 (headers are matched by their text)",
+                header=Name(col),
+            ),
+            table.name,
+            None,
+            None,
+        )
     return not missing
 
 
-def read_players(table: Table, settings: Settings, problems: Problems,
-                 unset: list[int] | None = None) -> list[Player]:
+def read_players(
+    table: Table, settings: Settings, problems: Problems, unset: list[int] | None = None
+) -> list[Player]:
     """The Players table: names unique, ratings numbers, rounds whole numbers."""
     if not _require(table, ("Name",), problems):
         return []
     players: list[Player] = []
     first_row: dict[str, Hashable] = {}
-    columns = [(col, table.column(col)) for col in ("Rating", "Joined", "Left", "Present")
-               if col in table.columns]  # by column, not a dict per row: 2,000 rows and more
+    columns = [
+        (col, table.column(col))
+        for col in ("Rating", "Joined", "Left", "Present")
+        if col in table.columns
+    ]  # by column, not a dict per row: 2,000 rows and more
     has_present = "Present" in table.columns
     # the column repeats a few words (x, excused, ...): each read once
     presence_of: Callable[[Any], Absence | str] = _once(parse_presence)
@@ -189,13 +212,29 @@ def read_players(table: Table, settings: Settings, problems: Problems,
             problems.add(msg("this row has no name"), table.name, label, "Name")
             continue
         if len(name) > MAX_NAME:
-            problems.add(msg("a name of {length} characters; at most {most}",
-                             length=f"{len(name):,}", most=MAX_NAME), table.name, label, "Name")
+            problems.add(
+                msg(
+                    "a name of {length} characters; at most {most}",
+                    length=f"{len(name):,}",
+                    most=MAX_NAME,
+                ),
+                table.name,
+                label,
+                "Name",
+            )
             continue
         key = name_key(name)
         if key in first_row:
-            problems.add(msg("'{name}' is listed twice (also in row {row}); names must be "
-                             "unique", name=name, row=first_row[key]), table.name, label, "Name")
+            problems.add(
+                msg(
+                    "'{name}' is listed twice (also in row {row}); names must be unique",
+                    name=name,
+                    row=first_row[key],
+                ),
+                table.name,
+                label,
+                "Name",
+            )
             continue
         first_row[key] = label
         rating, joined, left, present = Fraction(0), 1, None, None
@@ -216,24 +255,49 @@ def read_players(table: Table, settings: Settings, problems: Problems,
                     left = parse_round(value)
                 else:
                     word = presence_of(value)
-                    present = (settings.default_absence if word == DEFAULT_ABSENCE
-                               else None if word == PRESENT else word)
+                    present = (
+                        settings.default_absence
+                        if word == DEFAULT_ABSENCE
+                        else None
+                        if word == PRESENT
+                        else word
+                    )
             except WordError as exc:
                 what: Message | str = {
                     "Rating": msg("{problem} (rating)", problem=exc.message),
                     "Joined": msg("{problem} (round)", problem=exc.message),
-                    "Left": msg("{problem} (round)", problem=exc.message)}.get(col, exc.message)
+                    "Left": msg("{problem} (round)", problem=exc.message),
+                }.get(col, exc.message)
                 problems.add(what, table.name, label, col)
         if left is not None and left < joined:
-            problems.add(msg("{name} leaves after round {left} but joins in round {joined}",
-                             name=name, left=left, joined=joined), table.name, label, "Left")
+            problems.add(
+                msg(
+                    "{name} leaves after round {left} but joins in round {joined}",
+                    name=name,
+                    left=left,
+                    joined=joined,
+                ),
+                table.name,
+                label,
+                "Left",
+            )
         if not has_present:
             present = settings.default_absence
-        players.append(Player(name, rating, joined, left, present,  # type: ignore[arg-type]
-                              len(players), label))
+        players.append(
+            Player(
+                name,
+                rating,
+                joined,
+                left,
+                present,  # type: ignore[arg-type]
+                len(players),
+                label,
+            )
+        )
     if not players and not problems:
-        problems.add(msg("no players yet: write their names under 'Name'"), table.name, None,
-                     "Name")
+        problems.add(
+            msg("no players yet: write their names under 'Name'"), table.name, None, "Name"
+        )
     return players
 
 
@@ -284,9 +348,16 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
         if found is not None:
             typed[value] = found
             if name != found.name:
-                problems.caution(msg("'{typed}' is taken to be {name} (as written on the "
-                                     "Players sheet)", typed=name, name=found.name),
-                                 table.name, label, col)
+                problems.caution(
+                    msg(
+                        "'{typed}' is taken to be {name} (as written on the Players sheet)",
+                        typed=name,
+                        name=found.name,
+                    ),
+                    table.name,
+                    label,
+                    col,
+                )
         if found is None:
             # a suggestion searches every name: for the first few names not found only (a
             # sheet whose columns slid has a problem in every row, and a check stays quick)
@@ -294,41 +365,78 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
             if guessed is None:
                 guessed = did_you_mean(name, names) if len(suggested) < SUGGESTIONS else ""
                 suggested[name] = guessed
-            problems.add(msg("'{name}' is not on the Players sheet{suggestion}", name=name,
-                             suggestion=guessed), table.name, label, col)
+            problems.add(
+                msg(
+                    "'{name}' is not on the Players sheet{suggestion}",
+                    name=name,
+                    suggestion=guessed,
+                ),
+                table.name,
+                label,
+                col,
+            )
         return found
 
     def once(round_no: int, p: Player, label: Hashable, col: str) -> None:
         key = (round_no, p.name)
         if key in seen:
-            problems.add(msg("{name} is in round {round} twice (also row {row})", name=p.name,
-                             round=round_no, row=seen[key]), table.name, label, col)
+            problems.add(
+                msg(
+                    "{name} is in round {round} twice (also row {row})",
+                    name=p.name,
+                    round=round_no,
+                    row=seen[key],
+                ),
+                table.name,
+                label,
+                col,
+            )
         else:
             seen[key] = label
         if not p.takes_part_in(round_no):
-            problems.add(msg("{name} joins in round {joined}, so cannot be in round {round}",
-                             name=p.name, joined=p.joined, round=round_no)
-                         if round_no < p.joined else
-                         msg("{name} left after round {left}, so cannot be in round {round}",
-                             name=p.name, left=p.left, round=round_no), table.name, label, col)
+            problems.add(
+                msg(
+                    "{name} joins in round {joined}, so cannot be in round {round}",
+                    name=p.name,
+                    joined=p.joined,
+                    round=round_no,
+                )
+                if round_no < p.joined
+                else msg(
+                    "{name} left after round {left}, so cannot be in round {round}",
+                    name=p.name,
+                    left=p.left,
+                    round=round_no,
+                ),
+                table.name,
+                label,
+                col,
+            )
 
     columns = [table.column(col) for col in ROUND_COLUMNS]
     for label, round_cell, board_cell, white_cell, black_cell, result_cell in zip(
-            table.labels, *columns, strict=True):
+        table.labels, *columns, strict=True
+    ):
         try:
             round_no = parse_round(round_cell)
         except WordError as exc:
-            problems.add(msg("{problem}; a round number is 1, 2, 3, ...", problem=exc.message)
-                         if round_cell is not None else msg("this row has no round number"),
-                         table.name, label, "Round")
+            problems.add(
+                msg("{problem}; a round number is 1, 2, 3, ...", problem=exc.message)
+                if round_cell is not None
+                else msg("this row has no round number"),
+                table.name,
+                label,
+                "Round",
+            )
             continue
         board: int | None = None
         if board_cell is not None:
             try:
                 board = parse_board(board_cell)
             except WordError as exc:
-                problems.add(msg("{problem} (board number)", problem=exc.message), table.name,
-                             label, "Board")
+                problems.add(
+                    msg("{problem} (board number)", problem=exc.message), table.name, label, "Board"
+                )
         team: Result | None = None
         try:
             result = parse_result(result_cell)
@@ -339,14 +447,16 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
                 continue
             result = Absence.CLUB
         if white_cell is None:
-            problems.add(msg("this row has no player under 'White'"), table.name, label,
-                         "White")
+            problems.add(msg("this row has no player under 'White'"), table.name, label, "White")
             continue
         white = typed.get(white_cell) or player(white_cell, label, "White")
         if black_cell is None:
             if not isinstance(result, Absence):
-                what = msg("a game result needs a player under 'Black'") if result else \
-                    msg("no opponent and no reason: write bye, excused, club or unexcused")
+                what = (
+                    msg("a game result needs a player under 'Black'")
+                    if result
+                    else msg("no opponent and no reason: write bye, excused, club or unexcused")
+                )
                 problems.add(what, table.name, label, "Result" if result is None else "Black")
                 continue
             if white is not None:
@@ -355,15 +465,23 @@ def read_entries(table: Table, players: Sequence[Player], problems: Problems) ->
             continue
         black = typed.get(black_cell) or player(black_cell, label, "Black")
         if isinstance(result, Absence):
-            problems.add(msg("'{value}' is for a row with one player; a game needs 1-0, 0-1, "
-                             "½-½, +-, -+, -- or blank", value=text(result_cell)),
-                         table.name, label, "Result")
+            problems.add(
+                msg(
+                    "'{value}' is for a row with one player; a game needs 1-0, 0-1, "
+                    "½-½, +-, -+, -- or blank",
+                    value=text(result_cell),
+                ),
+                table.name,
+                label,
+                "Result",
+            )
             continue
         if white is None or black is None:
             continue
         if white is black:
-            problems.add(msg("{name} cannot play himself", name=white.name), table.name, label,
-                         "Black")
+            problems.add(
+                msg("{name} cannot play himself", name=white.name), table.name, label, "Black"
+            )
             continue
         once(round_no, white, label, "White")
         once(round_no, black, label, "Black")
@@ -384,8 +502,9 @@ def read_rows(table: Table, players: Sequence[Player]) -> SeasonRows | None:
         return None
     exact = {p.name: i for i, p in enumerate(players)}
 
-    def read(column: str, plain: tuple[type, ...], word: Callable[[Any], int],
-             high: int | None = None) -> np.ndarray:
+    def read(
+        column: str, plain: tuple[type, ...], word: Callable[[Any], int], high: int | None = None
+    ) -> np.ndarray:
         cells = table.column(column)
         kinds = set(map(type, cells)) if int in plain else None
         if kinds == {int} and high is not None:  # plain whole numbers (as pandas keeps them)
@@ -412,13 +531,22 @@ def read_rows(table: Table, players: Sequence[Player]) -> SeasonRows | None:
 
     def outcome(cell: object) -> int:
         result = parse_result(cell)
-        return NO_RESULT if result is None else RESULT_CODE[result] \
-            if isinstance(result, Result) else ABSENCE_CODE[result]
+        return (
+            NO_RESULT
+            if result is None
+            else RESULT_CODE[result]
+            if isinstance(result, Result)
+            else ABSENCE_CODE[result]
+        )
 
     try:
         rnd = read("Round", (int, float, str), parse_round, MAX_ROUND)
-        board = read("Board", (int, float, str, type(None)),
-                     lambda cell: 0 if cell is None else parse_board(cell), MAX_BOARD)
+        board = read(
+            "Board",
+            (int, float, str, type(None)),
+            lambda cell: 0 if cell is None else parse_board(cell),
+            MAX_BOARD,
+        )
         white = read("White", (str,), player)
         black = read("Black", (str, type(None)), player)
         result = read("Result", (str, type(None)), outcome)
@@ -442,9 +570,15 @@ def read_rows(table: Table, players: Sequence[Player]) -> SeasonRows | None:
         return None  # in a round the player is not registered for
     if (game & (result == NO_RESULT) & (rnd < last)).any():
         return None  # no result in an earlier round
-    return SeasonRows(tuple(p.name for p in players), len(players), rnd, board,
-                      white.astype(np.intp, copy=False), black.astype(np.intp, copy=False),
-                      result.astype(np.int8))
+    return SeasonRows(
+        tuple(p.name for p in players),
+        len(players),
+        rnd,
+        board,
+        white.astype(np.intp, copy=False),
+        black.astype(np.intp, copy=False),
+        result.astype(np.int8),
+    )
 
 
 def _repeats(keys: np.ndarray, size: int) -> bool:
@@ -459,8 +593,7 @@ def _without_accents(name: str) -> str:
     """`zoë` -> `zoe`: the letters without their accents, to find a name typed without."""
     import unicodedata
 
-    return "".join(ch for ch in unicodedata.normalize("NFD", name)
-                   if not unicodedata.combining(ch))
+    return "".join(ch for ch in unicodedata.normalize("NFD", name) if not unicodedata.combining(ch))
 
 
 def _check_round_numbers(table: Table, entries: Sequence[Entry], problems: Problems) -> None:
@@ -469,16 +602,32 @@ def _check_round_numbers(table: Table, entries: Sequence[Entry], problems: Probl
     for expected, actual in enumerate(rounds, start=1):
         if actual != expected:
             first = next(e for e in entries if e.round == actual)
-            problems.add(msg("round {round} follows round {before}; round {missing} has no "
-                             "rows", round=actual, before=expected - 1, missing=expected),
-                         table.name, first.source, "Round")
+            problems.add(
+                msg(
+                    "round {round} follows round {before}; round {missing} has no rows",
+                    round=actual,
+                    before=expected - 1,
+                    missing=expected,
+                ),
+                table.name,
+                first.source,
+                "Round",
+            )
             break
     last = rounds[-1] if rounds else 0
     for e in entries:
         if isinstance(e, Game) and e.result is None and e.round < last:
-            problems.add(msg("{game}, but round {round} is already there; enter it (or -- if "
-                             "it was not played)", game=no_result(e), round=last),
-                         table.name, e.source, "Result")
+            problems.add(
+                msg(
+                    "{game}, but round {round} is already there; enter it (or -- if "
+                    "it was not played)",
+                    game=no_result(e),
+                    round=last,
+                ),
+                table.name,
+                e.source,
+                "Result",
+            )
 
 
 def settings_from_table(table: Table, problems: Problems | None = None) -> Settings:
@@ -487,8 +636,7 @@ def settings_from_table(table: Table, problems: Problems | None = None) -> Setti
         found = problems if problems is not None else Problems()
         for col in ("Setting", "Value"):
             if col not in table.columns:
-                found.add(msg("no column headed '{header}' in row 1", header=Name(col)),
-                          table.name)
+                found.add(msg("no column headed '{header}' in row 1", header=Name(col)), table.name)
 
         if problems is None:
             found.raise_if_any()
@@ -504,8 +652,9 @@ def settings_from_table(table: Table, problems: Problems | None = None) -> Setti
     return settings
 
 
-def build_season(players: Table, rounds: Table, settings: Settings,
-                 problems: Problems | None = None) -> Season:
+def build_season(
+    players: Table, rounds: Table, settings: Settings, problems: Problems | None = None
+) -> Season:
     """Check both tables and return the Season; raises KeizerError with every problem."""
     own = problems is None
     found = problems if problems is not None else Problems()
@@ -518,8 +667,11 @@ def build_season(players: Table, rounds: Table, settings: Settings,
     said_once(found)
     if own:
         found.raise_if_any()
-    season = Season(tuple(plist), tuple(entries)) if rows is None else \
-        Season.from_rows(tuple(plist), rows, rounds.labels)
+    season = (
+        Season(tuple(plist), tuple(entries))
+        if rows is None
+        else Season.from_rows(tuple(plist), rows, rounds.labels)
+    )
     _check_size(season, rounds.name, found)
     if own:
         found.raise_if_any()
@@ -532,8 +684,9 @@ def build_season(players: Table, rounds: Table, settings: Settings,
     return season
 
 
-def _team_results_uncounted(entries: Sequence[Entry], settings: Settings, table: str,
-                            found: Problems) -> None:
+def _team_results_uncounted(
+    entries: Sequence[Entry], settings: Settings, table: str, found: Problems
+) -> None:
     """A team-match result typed while Club games is `share` does not count: said once, at
     the first such row, so that the club either sets `result` or knows the row earns the
     Club duty share."""
@@ -541,10 +694,17 @@ def _team_results_uncounted(entries: Sequence[Entry], settings: Settings, table:
         return
     first = next((e for e in entries if isinstance(e, Rest) and e.team is not None), None)
     if first is not None:
-        found.caution(msg("a team-match result counts only with {setting} result; until "
-                          "then this row earns the {share} share",
-                          setting=Name("Club games", "setting"),
-                          share=Name("Club duty", "setting")), table, first.source, "Result")
+        found.caution(
+            msg(
+                "a team-match result counts only with {setting} result; until "
+                "then this row earns the {share} share",
+                setting=Name("Club games", "setting"),
+                share=Name("Club duty", "setting"),
+            ),
+            table,
+            first.source,
+            "Result",
+        )
 
 
 # The most players times rounds a season may have. Its standings, crosstable and progress
@@ -563,8 +723,16 @@ def _check_size(season: Season, table: str, problems: Problems) -> None:
     if players * last <= MAX_SEASON:
         return
     first = int(np.argmax(rows.round == last))
-    problems.add(msg("{players} players over {rounds} rounds are more than keizer_xl "
-                     "computes: at most {most} players times rounds (10,000 players over 120 "
-                     "rounds, or 20,000 over 60)", players=f"{players:,}", rounds=f"{last:,}",
-                     most=f"{MAX_SEASON:,}"),
-                 table, season.entries[first].source, "Round")
+    problems.add(
+        msg(
+            "{players} players over {rounds} rounds are more than keizer_xl "
+            "computes: at most {most} players times rounds (10,000 players over 120 "
+            "rounds, or 20,000 over 60)",
+            players=f"{players:,}",
+            rounds=f"{last:,}",
+            most=f"{MAX_SEASON:,}",
+        ),
+        table,
+        season.entries[first].source,
+        "Round",
+    )

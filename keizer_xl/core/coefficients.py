@@ -25,8 +25,7 @@ NONE, WON, DRAWN, LOST, FREE, ABSENT, NOT_YET = range(7)
 # How each side of a game counts, by result code (`rows.RESULT_CODE`): white's, black's,
 # from their marks in the table of results.
 _WIN, _DRAW, _LOSS, _FORFEIT_WIN, _NO_SHOW = range(1, 6)
-_SIDE_OF_MARK = {WIN: _WIN, DRAW: _DRAW, LOSS: _LOSS, FORFEIT_WIN: _FORFEIT_WIN,
-                 NO_SHOW: _NO_SHOW}
+_SIDE_OF_MARK = {WIN: _WIN, DRAW: _DRAW, LOSS: _LOSS, FORFEIT_WIN: _FORFEIT_WIN, NO_SHOW: _NO_SHOW}
 _SIDES = np.zeros((len(OUTCOMES), 2), dtype=np.int8)
 for _result, _line in RESULTS.items():
     _SIDES[RESULT_CODE[_result]] = [_SIDE_OF_MARK[mark] for mark in _line.marks]
@@ -62,8 +61,7 @@ class Coefficients:
     integer rows with numpy indexing, one step per kind of row, not row by row.
     """
 
-    def __init__(self, season: Season, settings: Settings, rounds: int,
-                 gone: np.ndarray) -> None:
+    def __init__(self, season: Season, settings: Settings, rounds: int, gone: np.ndarray) -> None:
         n = len(season.players)
         self.settings, self.rounds, self.gone = settings, rounds, gone
         self.shares = Shares()
@@ -92,15 +90,18 @@ class Coefficients:
             self.reason.reshape(-1)[team_games[0]] = NO_RESULT  # a game, not an absence
         scored = game & (outcome != NO_RESULT)  # an unfinished game is never scored
         w, b, k, result = who[scored], black[scored], rnd[scored], outcome[scored]
-        self._games(np.concatenate([w, b]), np.concatenate([b, w]), np.concatenate([k, k]),
-                    np.concatenate([_SIDES[result, 0], _SIDES[result, 1]]))
+        self._games(
+            np.concatenate([w, b]),
+            np.concatenate([b, w]),
+            np.concatenate([k, k]),
+            np.concatenate([_SIDES[result, 0], _SIDES[result, 1]]),
+        )
         self._missing(season.players, seen)
         self._absences()
         if team_games is not None:
             self._team_games(*team_games)
 
-    def _games(self, me: np.ndarray, them: np.ndarray, k: np.ndarray,
-               side: np.ndarray) -> None:
+    def _games(self, me: np.ndarray, them: np.ndarray, k: np.ndarray, side: np.ndarray) -> None:
         """Each side of each game with a result, all at once: what the side means (kind,
         own share, whether the opponent's value counts and its share) looked up by side,
         with an opponent who dropped out counted through Withdrawn opponent instead."""
@@ -142,8 +143,11 @@ class Coefficients:
         value: a win the whole own value, a draw half, a loss the Loss share of it."""
         s, code = self.settings, self.shares.code
         side = _SIDES[result, 0]
-        for outcome, what, part in ((_WIN, WON, _ONE), (_DRAW, DRAWN, _HALF),
-                                    (_LOSS, LOST, s.loss)):
+        for outcome, what, part in (
+            (_WIN, WON, _ONE),
+            (_DRAW, DRAWN, _HALF),
+            (_LOSS, LOST, s.loss),
+        ):
             here = cell[side == outcome]
             self.kind.reshape(-1)[here] = what
             self.own.reshape(-1)[here] = code(part)
@@ -154,8 +158,9 @@ class Coefficients:
         s = self.settings
         rnd = np.arange(1, self.rounds + 1)
         joined = np.array([p.joined for p in players], dtype=np.int64)[:, None]
-        left = np.array([self.rounds if p.left is None else p.left for p in players],
-                        dtype=np.int64)[:, None]
+        left = np.array(
+            [self.rounds if p.left is None else p.left for p in players], dtype=np.int64
+        )[:, None]
         missing = ~seen & ~self.gone[:, None]
         default = missing & (joined <= rnd) & (rnd <= left)
         np.copyto(self.reason, ABSENCE_CODE[s.default_absence], where=default)
@@ -165,8 +170,14 @@ class Coefficients:
         if share is not None:
             self._reward(self.own, self.points, early, share)
 
-    def _reward(self, own: np.ndarray, points: np.ndarray, where: np.ndarray,
-                reward: Reward, again: bool = False) -> None:
+    def _reward(
+        self,
+        own: np.ndarray,
+        points: np.ndarray,
+        where: np.ndarray,
+        reward: Reward,
+        again: bool = False,
+    ) -> None:
         """A share of own value, or fixed points, for the cells `where` of `own` and
         `points` (the tables or their flat views); `again` when the cells may have been
         given points before (otherwise their points are still 0: not written, for speed)."""
@@ -186,11 +197,15 @@ class Coefficients:
         self._reward(self.own, self.points, bye, s.bye)
         absent = reason > ABSENCE_CODE[Absence.BYE]
         self.kind[absent] = ABSENT
-        self._reward(self.own, self.points, reason == ABSENCE_CODE[Absence.UNEXCUSED],
-                     s.unexcused)
+        self._reward(self.own, self.points, reason == ABSENCE_CODE[Absence.UNEXCUSED], s.unexcused)
         if s.forfeit_loss is not None:
-            self._reward(self.own.reshape(-1), self.points.reshape(-1), self.no_show,
-                         s.forfeit_loss, again=True)
+            self._reward(
+                self.own.reshape(-1),
+                self.points.reshape(-1),
+                self.no_show,
+                s.forfeit_loss,
+                again=True,
+            )
         excused = reason == ABSENCE_CODE[Absence.EXCUSED]
         club = reason == ABSENCE_CODE[Absence.CLUB]
         count = np.cumsum(excused | club, axis=1)  # the how-manieth rewarded absence
@@ -198,10 +213,12 @@ class Coefficients:
         for which, rewards in ((excused, s.excused), (club, s.club)):
             if cap is not None:
                 which = which & (count <= cap)
-            codes = np.array([0 if isinstance(x, Points) else code(x) for x in rewards],
-                             dtype=np.intp)
-            amounts = np.array([x.amount if isinstance(x, Points) else 0 for x in rewards],
-                               dtype=np.int64)
+            codes = np.array(
+                [0 if isinstance(x, Points) else code(x) for x in rewards], dtype=np.intp
+            )
+            amounts = np.array(
+                [x.amount if isinstance(x, Points) else 0 for x in rewards], dtype=np.int64
+            )
             nth = np.minimum(count[which], len(rewards)) - 1
             self.own[which] = codes[nth]
             if amounts.any():
@@ -213,5 +230,4 @@ def late_entry_reward(settings: Settings) -> Reward | None:
     excused share, the unexcused one (as KeizerForClubs gives a late start), or nothing."""
     if settings.late_entry_rounds == "nothing":
         return None
-    return settings.unexcused if settings.late_entry_rounds == "unexcused" else \
-        settings.excused[0]
+    return settings.unexcused if settings.late_entry_rounds == "unexcused" else settings.excused[0]

@@ -60,7 +60,7 @@ class ColourHistory:
         start = 0
         for name, count in zip(rows.names, counts, strict=True):
             if count:
-                seqs[name] = text[start:start + count]
+                seqs[name] = text[start : start + count]
                 start += count
         return cls(seqs)
 
@@ -94,18 +94,19 @@ def game_order(rows: SeasonRows, games: np.ndarray) -> np.ndarray:
     boards = int(rows.board[games].max(initial=0)) + 1
     rounds = int(rows.round[games].max(initial=0)) + 1
     if rounds * boards * players * players < 2**62:
-        key = ((rows.round[games] * boards + rows.board[games]) * players
-               + rows.white[games]) * players + rows.black[games]
+        key = (
+            (rows.round[games] * boards + rows.board[games]) * players + rows.white[games]
+        ) * players + rows.black[games]
         if bool(np.all(key[1:] >= key[:-1])):  # as typed, round by round: no sort needed
             return np.arange(len(key))
         order: np.ndarray = np.argsort(key, kind="stable")
         return order
-    return np.lexsort((rows.black[games], rows.white[games], rows.board[games],
-                       rows.round[games]))
+    return np.lexsort((rows.black[games], rows.white[games], rows.board[games], rows.round[games]))
 
 
-def allocate(higher: str, lower: str, history: ColourHistory,
-             settings: Settings) -> tuple[str, str, str | None]:
+def allocate(
+    higher: str, lower: str, history: ColourHistory, settings: Settings
+) -> tuple[str, str, str | None]:
     """Colours for a pair: (white, black, note or None). `higher` is the higher-ranked player.
 
     The colour rule of the settings decides; then "Max same colour" may swap the colours when
@@ -126,21 +127,35 @@ def allocate(higher: str, lower: str, history: ColourHistory,
     if not _breaks(higher, lower, not higher_white, history, cap):
         return _pair(higher, lower, not higher_white, None)
     white, black, _ = _pair(higher, lower, higher_white, None)
-    detail = Joined("; ", [
-        msg("{name} gets white {times} times in a row", name=white, times=times)
-        if colour == WHITE else
-        msg("{name} gets black {times} times in a row", name=black, times=times)
-        for colour, times in ((WHITE, _run_after(history, white, WHITE)),
-                              (BLACK, _run_after(history, black, BLACK))) if times > cap])
+    detail = Joined(
+        "; ",
+        [
+            msg("{name} gets white {times} times in a row", name=white, times=times)
+            if colour == WHITE
+            else msg("{name} gets black {times} times in a row", name=black, times=times)
+            for colour, times in (
+                (WHITE, _run_after(history, white, WHITE)),
+                (BLACK, _run_after(history, black, BLACK)),
+            )
+            if times > cap
+        ],
+    )
 
-    note = msg("{white}-{black}: {setting} {cap} cannot be kept for both players ({detail}); "
-               "the colour rule decided.", white=white, black=black,
-               setting=Name("Max same colour", "setting"), cap=cap, detail=detail)
+    note = msg(
+        "{white}-{black}: {setting} {cap} cannot be kept for both players ({detail}); "
+        "the colour rule decided.",
+        white=white,
+        black=black,
+        setting=Name("Max same colour", "setting"),
+        cap=cap,
+        detail=detail,
+    )
     return white, black, note
 
 
-def _pair(higher: str, lower: str, higher_white: bool, note: str | None
-          ) -> tuple[str, str, str | None]:
+def _pair(
+    higher: str, lower: str, higher_white: bool, note: str | None
+) -> tuple[str, str, str | None]:
     return (higher, lower, note) if higher_white else (lower, higher, note)
 
 
@@ -150,15 +165,21 @@ def _run_after(history: ColourHistory, player: str, colour: str) -> int:
     return length + 1 if run_colour == colour else 1
 
 
-def _breaks(higher: str, lower: str, higher_white: bool, history: ColourHistory,
-            cap: int) -> bool:
+def _breaks(higher: str, lower: str, higher_white: bool, history: ColourHistory, cap: int) -> bool:
     higher_colour, lower_colour = (WHITE, BLACK) if higher_white else (BLACK, WHITE)
-    return (_run_after(history, higher, higher_colour) > cap
-            or _run_after(history, lower, lower_colour) > cap)
+    return (
+        _run_after(history, higher, higher_colour) > cap
+        or _run_after(history, lower, lower_colour) > cap
+    )
 
 
-def _tie(higher: str, lower: str, history: ColourHistory, settings: Settings,
-         otherwise_higher: bool = True) -> bool:
+def _tie(
+    higher: str,
+    lower: str,
+    history: ColourHistory,
+    settings: Settings,
+    otherwise_higher: bool = True,
+) -> bool:
     """The last resort of every rule; "First round white" applies only before any game."""
     if not history.of(higher) and not history.of(lower):
         return settings.first_round_white != "lower"
@@ -204,8 +225,7 @@ def _share(history: ColourHistory, player: str) -> Fraction:
     return Fraction(history.whites(player), games) if games else HALF
 
 
-def _alternate_or_tie(higher: str, lower: str, history: ColourHistory,
-                      settings: Settings) -> bool:
+def _alternate_or_tie(higher: str, lower: str, history: ColourHistory, settings: Settings) -> bool:
     """Equal shares: if their last colours differ, each gets the other's; else the tie."""
     alternated = _alternate(higher, lower, history)
     return alternated if alternated is not None else _tie(higher, lower, history, settings)

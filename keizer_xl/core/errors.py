@@ -58,17 +58,22 @@ class Places(NamedTuple):
         sheet's name for the whole sheet, `Workbook` for the file. A problem in a file from
         another program is at its line: `members.csv, line 7`, or the file's name."""
         if problem.file is not None:
-            return msg("{file}, line {line}", file=problem.file, line=problem.line) \
-                if problem.line is not None else msg("{file}", file=problem.file)
+            return (
+                msg("{file}, line {line}", file=problem.file, line=problem.line)
+                if problem.line is not None
+                else msg("{file}", file=problem.file)
+            )
         if problem.table is None:
             return msg("Workbook")
         sheet = self.sheets.get(problem.table) or Name(problem.table)
         column = self.columns.get(problem.table, {}).get(problem.column or "")
         letters = _column_letters(column) if column else ""
         if isinstance(problem.row, int) and not isinstance(problem.row, bool):
-            return msg("{sheet}!{cell}", sheet=sheet, cell=f"{letters}{problem.row}") \
-                if letters else msg("{sheet}!{cell}", sheet=sheet,
-                                    cell=f"{problem.row}:{problem.row}")
+            return (
+                msg("{sheet}!{cell}", sheet=sheet, cell=f"{letters}{problem.row}")
+                if letters
+                else msg("{sheet}!{cell}", sheet=sheet, cell=f"{problem.row}:{problem.row}")
+            )
         if letters:
             return msg("{sheet}!{cell}", sheet=sheet, cell=f"{letters}1")
         if problem.row is not None:
@@ -129,8 +134,7 @@ class KeizerError(KeizerXLError):
 
     @property
     def message(self) -> Message:
-        return Joined("\n", [self.heading(), *(Joined("", ("  ", line))
-                                               for line in self.lines())])
+        return Joined("\n", [self.heading(), *(Joined("", ("  ", line)) for line in self.lines())])
 
     def heading(self) -> Message:
         """The line above the problems: how many, and where."""
@@ -139,8 +143,7 @@ class KeizerError(KeizerXLError):
 
     def lines(self) -> list[str]:
         """One line per problem, each once (two checks may name the same cell alike)."""
-        return list(dict.fromkeys(placed(self.places.of(p), p.message)
-                                  for p in self.problems))
+        return list(dict.fromkeys(placed(self.places.of(p), p.message) for p in self.problems))
 
 
 @dataclass
@@ -152,8 +155,11 @@ class FileError(KeizerError):
 
     def heading(self) -> Message:
         n = len(self.problems)
-        return msg("1 problem in {file}:", file=self.file) if n == 1 else \
-            msg("{count} problems in {file}:", count=n, file=self.file)
+        return (
+            msg("1 problem in {file}:", file=self.file)
+            if n == 1
+            else msg("{count} problems in {file}:", count=n, file=self.file)
+        )
 
 
 class Problems:
@@ -167,12 +173,24 @@ class Problems:
         self.items: list[Problem] = []
         self.cautions: list[Caution] = []
 
-    def add(self, message: str, table: str | None = None, row: Hashable = None,
-            column: str | None = None, *, line: int | None = None) -> None:
+    def add(
+        self,
+        message: str,
+        table: str | None = None,
+        row: Hashable = None,
+        column: str | None = None,
+        *,
+        line: int | None = None,
+    ) -> None:
         self.items.append(Problem(message, table, row, column, self.file, line))
 
-    def caution(self, message: str, table: str | None = None, row: Hashable = None,
-                column: str | None = None) -> None:
+    def caution(
+        self,
+        message: str,
+        table: str | None = None,
+        row: Hashable = None,
+        column: str | None = None,
+    ) -> None:
         """Note something allowed but probably unintended; it does not stop the work."""
         self.cautions.append(Caution(message, table, row, column))
 
@@ -188,5 +206,6 @@ class Problems:
         problems = list(dict.fromkeys(self.items))  # each once
         if self.file is None:
             raise KeizerError(problems, places)
-        raise FileError(sorted(problems, key=lambda p: -1 if p.line is None else p.line),
-                        places, self.file)
+        raise FileError(
+            sorted(problems, key=lambda p: -1 if p.line is None else p.line), places, self.file
+        )

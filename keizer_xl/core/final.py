@@ -27,8 +27,11 @@ class FinalOrder(NamedTuple):
 def final_order(standings: Standings) -> FinalOrder:
     """Players with fewer than Minimum games listed last after the season's last round."""
     s = standings.settings
-    if (not s.minimum_games or s.rounds_in_season is None
-            or standings.after_round < s.rounds_in_season):
+    if (
+        not s.minimum_games
+        or s.rounds_in_season is None
+        or standings.after_round < s.rounds_in_season
+    ):
         return FinalOrder(standings)
     enough = [row for row in standings.rows if row.played >= s.minimum_games]
     short = [row for row in standings.rows if row.played < s.minimum_games]
@@ -36,26 +39,37 @@ def final_order(standings: Standings) -> FinalOrder:
         return FinalOrder(standings)
     if s.below_minimum == "drop":
         return _dropped(standings, enough)
-    rows = tuple(dataclasses.replace(row, rank=before + 1 + sum(o.rank < row.rank for o in part))
-                 for before, part in ((0, enough), (len(enough), short)) for row in part)
-    rule = msg("* {setting} {minimum}: after the season's {rounds} rounds, players who "
-               "played fewer games are listed after the others.",
-               setting=Name("Minimum games", "setting"), minimum=s.minimum_games,
-               rounds=s.rounds_in_season)
+    rows = tuple(
+        dataclasses.replace(row, rank=before + 1 + sum(o.rank < row.rank for o in part))
+        for before, part in ((0, enough), (len(enough), short))
+        for row in part
+    )
+    rule = msg(
+        "* {setting} {minimum}: after the season's {rounds} rounds, players who "
+        "played fewer games are listed after the others.",
+        setting=Name("Minimum games", "setting"),
+        minimum=s.minimum_games,
+        rounds=s.rounds_in_season,
+    )
     note = Joined(" ", (standings.note, rule)) if standings.note else rule
-    return FinalOrder(dataclasses.replace(standings, rows=rows, note=note),
-                      frozenset(row.name for row in short))
+    return FinalOrder(
+        dataclasses.replace(standings, rows=rows, note=note), frozenset(row.name for row in short)
+    )
 
 
 def _dropped(standings: Standings, enough: list[Standing]) -> FinalOrder:
     """Below minimum `drop`: only the players with enough games, renumbered among
     themselves (shared places staying shared), and the rule under the table."""
     s = standings.settings
-    rows = tuple(dataclasses.replace(row, rank=1 + sum(o.rank < row.rank for o in enough))
-                 for row in enough)
-    rule = msg("{setting} {minimum}: after the season's {rounds} rounds, players who played "
-               "fewer games are not listed.",
-               setting=Name("Minimum games", "setting"), minimum=s.minimum_games,
-               rounds=s.rounds_in_season)
+    rows = tuple(
+        dataclasses.replace(row, rank=1 + sum(o.rank < row.rank for o in enough)) for row in enough
+    )
+    rule = msg(
+        "{setting} {minimum}: after the season's {rounds} rounds, players who played "
+        "fewer games are not listed.",
+        setting=Name("Minimum games", "setting"),
+        minimum=s.minimum_games,
+        rounds=s.rounds_in_season,
+    )
     note = Joined(" ", (standings.note, rule)) if standings.note else rule
     return FinalOrder(dataclasses.replace(standings, rows=rows, note=note))

@@ -48,7 +48,7 @@ class Blocks(Sequence[set[int]]):
         found = self.made.get(vertex)
         if found is None:
             start = self.ends[vertex - 1] if vertex else 0
-            found = self.made[vertex] = set(self.partners[start:self.ends[vertex]].tolist())
+            found = self.made[vertex] = set(self.partners[start : self.ends[vertex]].tolist())
         return found
 
     def degree(self, vertex: int) -> int:
@@ -266,15 +266,16 @@ class PairabilityOracle:
         for i, v in enumerate(self.left):
             if mate[v] != UNMATCHED:
                 continue
-            for q in self.left[i + 1:]:
+            for q in self.left[i + 1 :]:
                 if mate[q] == UNMATCHED and q not in self.blocked[v]:
                     mate[v], mate[q] = q, v
                     break
         return mate
 
 
-def _search(root: int, vertices: list[int], blocked: Sequence[set[int]],
-            mate: list[int]) -> list[bool] | None:
+def _search(
+    root: int, vertices: list[int], blocked: Sequence[set[int]], mate: list[int]
+) -> list[bool] | None:
     """Edmonds' blossom search from the unmatched `root` among `vertices`.
 
     If there is an augmenting path, flip it in `mate` and return None; otherwise leave `mate`

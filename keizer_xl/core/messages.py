@@ -44,8 +44,7 @@ class Message(str):
     def said_as(self, tongue: Tongue) -> str:
         """The message in the tongue's language (plain str)."""
         values = {key: said(value, tongue) for key, value in self.values.items()}
-        return tongue.text(self.template).format(**values) if values else \
-            tongue.text(self.template)
+        return tongue.text(self.template).format(**values) if values else tongue.text(self.template)
 
     def __reduce__(self) -> tuple[Any, ...]:  # kept whole across processes
         return (_remade, (type(self), self.template, self.values))

@@ -118,9 +118,11 @@ Entry = Game | Rest
 # soft hyphen, zero-width spaces and joiners, direction marks and the byte-order mark (a
 # list glued from two files has one inside). A name with one would look like another
 # player's and be a different one, so every door takes them out.
-_INVISIBLE = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u061c\u115f\u1160"
-                        "\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff"
-                        "\uffa0\ufff9-\ufffb]")
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u061c\u115f\u1160"
+    "\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff"
+    "\uffa0\ufff9-\ufffb]"
+)
 
 
 def tidy_name(name: str) -> str:
@@ -141,7 +143,16 @@ def name_key(name: str) -> str:
 def no_result(game: Game) -> str:
     """`round 12, board 3 (Anna – Bram) has no result yet`: one line per game."""
     if game.board is None:
-        return msg("round {round} ({white} – {black}) has no result yet", round=game.round,
-                   white=game.white, black=game.black)
-    return msg("round {round}, board {board} ({white} – {black}) has no result yet",
-               round=game.round, board=game.board, white=game.white, black=game.black)
+        return msg(
+            "round {round} ({white} – {black}) has no result yet",
+            round=game.round,
+            white=game.white,
+            black=game.black,
+        )
+    return msg(
+        "round {round}, board {board} ({white} – {black}) has no result yet",
+        round=game.round,
+        board=game.board,
+        white=game.white,
+        black=game.black,
+    )

@@ -24,8 +24,7 @@ from keizer_xl.core.rows import NOBODY
 from keizer_xl.core.season import Season
 
 
-def join_at_next_round(season: Season, unset: Collection[int],
-                       problems: Problems) -> Season:
+def join_at_next_round(season: Season, unset: Collection[int], problems: Problems) -> Season:
     """The season with the players of `unset` (indexes of those whose Joined is blank) who
     are in no row yet joining at the round after the last one, each with a caution."""
     from keizer_xl.core.cautions import gameless_rounds
@@ -39,17 +38,26 @@ def join_at_next_round(season: Season, unset: Collection[int],
         named = (side != NOBODY) & (side < len(players))
         seen[side[named]] = True
     following = last + 1
-    joining = [i for i in sorted(unset) if not seen[i]
-               and (players[i].left or following) >= following]
+    joining = [
+        i for i in sorted(unset) if not seen[i] and (players[i].left or following) >= following
+    ]
     if not joining:
         return season
     for i in joining:
         p = players[i] = dataclasses.replace(players[i], joined=following)
-        problems.caution(msg(
-            "{name} is in no round yet, so joins in round {round}, as if {joined} said {round}: "
-            "nobody's earlier standings change. To give {name} the rounds before, put the "
-            "round {name} joined in {joined}", name=p.name, round=following,
-            joined=Name("Joined")), "Players", p.source, "Joined")
+        problems.caution(
+            msg(
+                "{name} is in no round yet, so joins in round {round}, as if {joined} said "
+                "{round}: nobody's earlier standings change. To give {name} the rounds before, "
+                "put the round {name} joined in {joined}",
+                name=p.name,
+                round=following,
+                joined=Name("Joined"),
+            ),
+            "Players",
+            p.source,
+            "Joined",
+        )
     joined = Season(tuple(players), season.entries)
     object.__setattr__(joined, "rows", rows)  # the same rows: only who takes part changed
     return joined

@@ -43,7 +43,8 @@ class Pairing:
 def uses_spread(settings: Settings, round_no: int) -> bool:
     """Is this round paired by spread pairing (§6) rather than top-down (§4)?"""
     return settings.pairing == "spread" and (
-        settings.top_down_from is None or round_no < settings.top_down_from)
+        settings.top_down_from is None or round_no < settings.top_down_from
+    )
 
 
 def spread_divisor(spread_round: int) -> int:
@@ -62,8 +63,13 @@ def spread_divisor(spread_round: int) -> int:
     return divisors[spread_round - 1]
 
 
-def pair_round(season: Season, ranking: Sequence[str], present: Collection[str],
-               settings: Settings, round_no: int | None = None) -> Pairing:
+def pair_round(
+    season: Season,
+    ranking: Sequence[str],
+    present: Collection[str],
+    settings: Settings,
+    round_no: int | None = None,
+) -> Pairing:
     """Pair `present` (names from `ranking`, best first) for round `round_no`.
 
     History is every row of the season before `round_no`: played games block rematches
@@ -97,19 +103,26 @@ def pair_round(season: Season, ranking: Sequence[str], present: Collection[str],
     if window < widest:
         notes.append(_relaxed_note(widest, window, pairs, names, _met_in(*met), round_no))
     if bye is not None and skipped:
-        notes.append(msg("Bye for {name}: with the bye for {skipped} the others could not all "
-                         "be paired.", name=names[bye], skipped=listed(names[s] for s in skipped)))
+        notes.append(
+            msg(
+                "Bye for {name}: with the bye for {skipped} the others could not all be paired.",
+                name=names[bye],
+                skipped=listed(names[s] for s in skipped),
+            )
+        )
     for board, (higher, lower) in enumerate(pairs, start=1):
         white, black, note = allocate(names[higher], names[lower], history, settings)
         games.append(Game(round_no, board, white, black))
         if note:
             notes.append(msg("Board {board}: {note}", board=board, note=note))
-    return Pairing(round_no, tuple(games), names[bye] if bye is not None else None, window,
-                   tuple(notes))
+    return Pairing(
+        round_no, tuple(games), names[bye] if bye is not None else None, window, tuple(notes)
+    )
 
 
-def _present_in_order(season: Season, ranking: Sequence[str],
-                      present: Collection[str]) -> list[str]:
+def _present_in_order(
+    season: Season, ranking: Sequence[str], present: Collection[str]
+) -> list[str]:
     """The present players in ranking order, with the names as on the Players sheet."""
     find = name_finder(season)
     ranked = [find(name) for name in ranking]
@@ -139,8 +152,7 @@ def _places(rows: SeasonRows, names: list[str]) -> np.ndarray:
 Meetings = tuple[np.ndarray, np.ndarray, np.ndarray]  # (lower place, higher place, round)
 
 
-def _last_meetings(rows: SeasonRows, place: np.ndarray, round_no: int,
-                   window: int) -> Meetings:
+def _last_meetings(rows: SeasonRows, place: np.ndarray, round_no: int, window: int) -> Meetings:
     """For each pair of present players who played each other within the widest `window`,
     the latest round (older games block nobody, so they are left out before sorting)."""
     played = rows.played(round_no) & (rows.round >= round_no - window)
@@ -162,8 +174,7 @@ def _last_meetings(rows: SeasonRows, place: np.ndarray, round_no: int,
 
 
 def _met_in(low: np.ndarray, high: np.ndarray, when: np.ndarray) -> dict[tuple[int, int], int]:
-    return {(a, b): r for a, b, r in zip(low.tolist(), high.tolist(), when.tolist(),
-                                         strict=True)}
+    return {(a, b): r for a, b, r in zip(low.tolist(), high.tolist(), when.tolist(), strict=True)}
 
 
 def _bye_counts(rows: SeasonRows, place: np.ndarray, round_no: int, n: int) -> list[int]:
@@ -181,8 +192,9 @@ def _bye_candidates(players: list[int], byes: list[int]) -> Iterator[int]:
     yield from (p for p in bottom_up if byes[p] != fewest)
 
 
-def _blocked(n: int, low: np.ndarray, high: np.ndarray, when: np.ndarray, round_no: int,
-             window: int) -> Blocks:
+def _blocked(
+    n: int, low: np.ndarray, high: np.ndarray, when: np.ndarray, round_no: int, window: int
+) -> Blocks:
     """Who may not meet whom: a game in round m blocks a pair while round_no - m <= window."""
     recent = round_no - when <= window
     one = np.concatenate([low[recent], high[recent]])
@@ -190,8 +202,9 @@ def _blocked(n: int, low: np.ndarray, high: np.ndarray, when: np.ndarray, round_
     return Blocks(other[group_order(one, n)], np.cumsum(group_sizes(one, n)).tolist())
 
 
-def _pair_off(players: list[int], blocked: Blocks, bye_order: list[int],
-              divisor: int | None) -> tuple[int | None, list[tuple[int, int]], list[int]] | None:
+def _pair_off(
+    players: list[int], blocked: Blocks, bye_order: list[int], divisor: int | None
+) -> tuple[int | None, list[tuple[int, int]], list[int]] | None:
     """The first bye candidate and first complete pairing under these blocks, or None.
 
     Returns (bye, pairs in board order, bye candidates passed over). `bye_order` is empty
@@ -204,7 +217,7 @@ def _pair_off(players: list[int], blocked: Blocks, bye_order: list[int],
         bye = oracle.choose(None, bye_order)
         if bye is None:
             return None
-        skipped = bye_order[:bye_order.index(bye)]
+        skipped = bye_order[: bye_order.index(bye)]
         oracle.take(bye)
     elif not oracle.can_complete(()):
         return None
@@ -236,21 +249,35 @@ def _candidates(oracle: PairabilityOracle, divisor: int | None) -> Iterator[int]
     return chain(oracle.from_place(target, 1), oracle.from_place(target + 1))
 
 
-def _relaxed_note(widest: int, window: int, pairs: list[tuple[int, int]], names: list[str],
-                  met: dict[tuple[int, int], int], round_no: int) -> str:
+def _relaxed_note(
+    widest: int,
+    window: int,
+    pairs: list[tuple[int, int]],
+    names: list[str],
+    met: dict[tuple[int, int], int],
+    round_no: int,
+) -> str:
     rematches = []
     for a, b in pairs:
         last = met.get((min(a, b), max(a, b)))
         if last is not None and round_no - last <= widest:
-            rematches.append(msg("{white}-{black} (met in round {round})", white=names[a],
-                                 black=names[b], round=last))
-    allowed = msg("rematches allowed") if window == 0 else msg("window {window}",
-                                                                 window=window)
-    return msg("Rematch window relaxed from {widest} to {window} ({allowed}): no complete "
-               "pairing avoids every rematch within {widest} rounds. Rematches: {rematches}.",
-               widest=widest, window=window, allowed=allowed,
-               rematches=listed(rematches) if rematches else msg("none"))
-
+            rematches.append(
+                msg(
+                    "{white}-{black} (met in round {round})",
+                    white=names[a],
+                    black=names[b],
+                    round=last,
+                )
+            )
+    allowed = msg("rematches allowed") if window == 0 else msg("window {window}", window=window)
+    return msg(
+        "Rematch window relaxed from {widest} to {window} ({allowed}): no complete "
+        "pairing avoids every rematch within {widest} rounds. Rematches: {rematches}.",
+        widest=widest,
+        window=window,
+        allowed=allowed,
+        rematches=listed(rematches) if rematches else msg("none"),
+    )
 
 
 def _and(items: Iterator[str] | Sequence[str]) -> str:

@@ -25,8 +25,9 @@ def lcm_of_denominators(numbers: Sequence[Fraction]) -> int:
 class EloRatings:
     """Every player's current rating, times `scale` (a multiple of 100)."""
 
-    def __init__(self, ratings: Sequence[Fraction], k_factor: Fraction,
-                 base: int | None = None) -> None:
+    def __init__(
+        self, ratings: Sequence[Fraction], k_factor: Fraction, base: int | None = None
+    ) -> None:
         """`base`: the least common multiple of the ratings' denominators, if known."""
         base = lcm_of_denominators(ratings) if base is None else base
         self.scale = base * 100 // math.gcd(base, 100)
@@ -50,7 +51,7 @@ class EloRatings:
         E = 1 / (1 + 10 ** gap), change = rint(K·100 · (points − E)) hundredths."""
         gap = (self.scaled[opponents] - self.scaled).astype(float)
         gap /= self.per_gap
-        powers = self.ten ** gap
+        powers = self.ten**gap
         powers += self.one
         hundredths = np.rint((points - np.reciprocal(powers)) * self.k_hundredths)
         moves = hundredths.astype(np.int64)
@@ -74,5 +75,7 @@ def rated_rounds(points: np.ndarray, opponent: np.ndarray) -> tuple[np.ndarray, 
     n = len(points)
     played = ~np.isnan(points) & (opponent < n)
     itself = np.arange(n)[:, None]
-    return (np.ascontiguousarray(np.where(played, opponent, itself).T),
-            np.ascontiguousarray(np.where(played, points, 0.5).T))
+    return (
+        np.ascontiguousarray(np.where(played, opponent, itself).T),
+        np.ascontiguousarray(np.where(played, points, 0.5).T),
+    )

@@ -79,7 +79,7 @@ class RoundLine(NamedTuple):
 
     @property
     def colour(self) -> str:
-        """"w" or "b" for a game row, "" otherwise."""
+        """ "w" or "b" for a game row, "" otherwise."""
         return "" if self.white is None else "w" if self.white else "b"
 
     def short(self, opponent_rank: int | None, marks: CrosstableMarks = ENGLISH_MARKS) -> str:
@@ -130,9 +130,15 @@ class Report:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_name", {p.name: p for p in self.players})
-        object.__setattr__(self, "_gone", frozenset(
-            p.name for p in self.season.players
-            if p.left is not None and p.left <= self.after_round))
+        object.__setattr__(
+            self,
+            "_gone",
+            frozenset(
+                p.name
+                for p in self.season.players
+                if p.left is not None and p.left <= self.after_round
+            ),
+        )
 
     @property
     def after_round(self) -> int:
@@ -235,7 +241,8 @@ def rank_history(season: Season, standings: Standings) -> np.ndarray:
     rounds = standings.after_round
     s = standings.settings
     dropping = s.withdrawn == "drop" and any(
-        p.left is not None and p.left < rounds for p in season.players)
+        p.left is not None and p.left < rounds for p in season.players
+    )
     row_of = {row.name: i for i, row in enumerate(standings.rows)}
     ranks = np.zeros((len(standings.rows), rounds), dtype=np.int32)
     for r in range(1, rounds):
@@ -243,8 +250,9 @@ def rank_history(season: Season, standings: Standings) -> np.ndarray:
             ranking = standings.rankings[r]
         else:
             ranking = compute_standings(season, s, r).ranking
-        known = [(row_of[name], place) for place, name in enumerate(ranking, start=1)
-                 if name in row_of]
+        known = [
+            (row_of[name], place) for place, name in enumerate(ranking, start=1) if name in row_of
+        ]
         if known:
             at, places = zip(*known, strict=True)
             ranks[list(at), r - 1] = places
@@ -287,13 +295,16 @@ class _RoundRows:
         game = found & (black != NOBODY) & np.isin(outcome, PLAYED_CODES)
         white = (rows.white[row] == me) & (black != me)  # as black where both (never)
         won = ((outcome == RESULT_CODE[Result.WHITE_WINS]) & white) | (
-            (outcome == RESULT_CODE[Result.BLACK_WINS]) & ~white)
-        halves = 2 * (game & won).sum(axis=1) + (
-            game & (outcome == RESULT_CODE[Result.DRAW])).sum(axis=1)
+            (outcome == RESULT_CODE[Result.BLACK_WINS]) & ~white
+        )
+        halves = 2 * (game & won).sum(axis=1) + (game & (outcome == RESULT_CODE[Result.DRAW])).sum(
+            axis=1
+        )
         if self.team is not None:  # team matches are games too, with no colour here
             team = np.where(found & (black == NOBODY), self.team[row], 0)
             halves += 2 * (team == RESULT_CODE[Result.WHITE_WINS]).sum(axis=1) + (
-                team == RESULT_CODE[Result.DRAW]).sum(axis=1)
+                team == RESULT_CODE[Result.DRAW]
+            ).sum(axis=1)
         return (game & white).sum(axis=1), (game & ~white).sum(axis=1), halves
 
     def lines(self, i: int, row: Standing | None) -> tuple[RoundLine, ...]:
@@ -307,18 +318,31 @@ class _RoundRows:
         joined, left = player.joined, player.left
         lines = []
         for r, has, board, white, black, outcome, value in zip(
-                range(1, rounds + 1), found.tolist(), rows.board[take].tolist(),
-                rows.white[take].tolist(), rows.black[take].tolist(),
-                rows.outcome[take].tolist(), worths, strict=True):
+            range(1, rounds + 1),
+            found.tolist(),
+            rows.board[take].tolist(),
+            rows.white[take].tolist(),
+            rows.black[take].tolist(),
+            rows.outcome[take].tolist(),
+            worths,
+            strict=True,
+        ):
             # every field given: made as a tuple directly, without RoundLine's __new__
             if has and black != NOBODY:
                 kind, white_mark, black_mark = _GAME_KINDS[outcome]
                 mine = white == i and black != i  # white; as black where both (never)
-                line = (r, kind, names[black] if mine else names[white], mine,
-                        white_mark if mine else black_mark, value, board or None, False)
+                line = (
+                    r,
+                    kind,
+                    names[black] if mine else names[white],
+                    mine,
+                    white_mark if mine else black_mark,
+                    value,
+                    board or None,
+                    False,
+                )
             elif has and self.team is not None and self.team[at[r - 1]]:  # a team match
-                line = (r, TEAM, None, None, _TEAM_MARKS[self.team[at[r - 1]]], value, None,
-                        False)
+                line = (r, TEAM, None, None, _TEAM_MARKS[self.team[at[r - 1]]], value, None, False)
             elif has:  # a bye or an absence
                 line = (r, _REST_KINDS[outcome], None, None, "", value, None, False)
             elif r < joined:
@@ -338,7 +362,7 @@ class _RoundRows:
             return worths
         scale = row.scale
         made = self.fractions.setdefault(scale, {})
-        for k, term in enumerate(tuple(row.terms)[:self.rounds]):  # terms: not kept by the row
+        for k, term in enumerate(tuple(row.terms)[: self.rounds]):  # terms: not kept by the row
             if term is not None:
                 value = made.get(term)
                 if value is None:
@@ -352,11 +376,11 @@ _new = tuple.__new__
 # By outcome code (`core.rows.OUTCOMES`): what a game row is, with white's and black's
 # mark; what a bye or absence row is.
 _GAME_KINDS: tuple[tuple[str, str, str], ...] = tuple(
-    (GAME if o.played else FORFEIT, *RESULTS[o].marks) if isinstance(o, Result)
-    else (OPEN, "", "") for o in OUTCOMES)
+    (GAME if o.played else FORFEIT, *RESULTS[o].marks) if isinstance(o, Result) else (OPEN, "", "")
+    for o in OUTCOMES
+)
 _TEAM_MARKS: dict[int, str] = {RESULT_CODE[r]: RESULTS[r].marks[0] for r in Result if r.played}
-_REST_KINDS: tuple[str, ...] = tuple(o.value if isinstance(o, Absence) else ""
-                                     for o in OUTCOMES)
+_REST_KINDS: tuple[str, ...] = tuple(o.value if isinstance(o, Absence) else "" for o in OUTCOMES)
 
 
 def build_report(season: Season, standings: Standings) -> Report:
@@ -373,13 +397,21 @@ def build_report(season: Season, standings: Standings) -> Report:
         before = int(ranks[-2]) if rounds >= 2 else 0
         change = None if not before or row.score is None else before - row.rank
         i = index.get(row.name)
-        mine: Sequence[RoundLine] = () if i is None else _Lazy(
-            functools.partial(made.lines, i, row), rounds)
-        players.append(PlayerReport(
-            row, _Lazy(functools.partial(_ranks, ranks), rounds), change,
-            Fraction(halves[i] if i is not None else 0, 2),
-            whites[i] - blacks[i] if i is not None else 0,
-            whites[i] if i is not None else 0, blacks[i] if i is not None else 0, mine))
+        mine: Sequence[RoundLine] = (
+            () if i is None else _Lazy(functools.partial(made.lines, i, row), rounds)
+        )
+        players.append(
+            PlayerReport(
+                row,
+                _Lazy(functools.partial(_ranks, ranks), rounds),
+                change,
+                Fraction(halves[i] if i is not None else 0, 2),
+                whites[i] - blacks[i] if i is not None else 0,
+                whites[i] if i is not None else 0,
+                blacks[i] if i is not None else 0,
+                mine,
+            )
+        )
     return Report(season, standings, tuple(players))
 
 
@@ -390,8 +422,10 @@ def _ranks(ranks: np.ndarray) -> tuple[int | None, ...]:
 def latest_round(season: Season) -> tuple[int, list[Game], list[Rest]]:
     """The last round that has rows: its games in board order, then its byes and absences."""
     r = season.last_round
-    games = sorted((e for e in season.round_entries(r) if isinstance(e, Game)),
-                   key=lambda g: (g.board is None, g.board or 0))
+    games = sorted(
+        (e for e in season.round_entries(r) if isinstance(e, Game)),
+        key=lambda g: (g.board is None, g.board or 0),
+    )
     rests = [e for e in season.round_entries(r) if isinstance(e, Rest)]
     rests.sort(key=lambda e: e.reason is not Absence.BYE)
     return r, games, rests

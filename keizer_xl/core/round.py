@@ -35,12 +35,12 @@ class Competition:
     cautions: tuple[Caution, ...] = ()  # allowed but probably unintended; shown, not refused
 
     @classmethod
-    def from_tables(cls, players: Table, rounds: Table,
-                    settings: Table | Settings) -> Competition:
+    def from_tables(cls, players: Table, rounds: Table, settings: Table | Settings) -> Competition:
         """Check everything and raise KeizerError listing every problem at once."""
         problems = Problems()
-        parsed = settings if isinstance(settings, Settings) else \
-            settings_from_table(settings, problems)
+        parsed = (
+            settings if isinstance(settings, Settings) else settings_from_table(settings, problems)
+        )
         season = build_season(players, rounds, parsed, problems)
         problems.raise_if_any()
         return cls(season, parsed, tuple(problems.cautions))
@@ -79,8 +79,9 @@ class Competition:
         if pairing.bye is not None:
             rests.append(Rest(round_no, pairing.bye, Absence.BYE))
         rests.extend(_absences(season, standings, round_no))
-        return NextRound(round_no, tuple(pairing.games), tuple(rests), standings,
-                         (*drawn, *pairing.notes), s)
+        return NextRound(
+            round_no, tuple(pairing.games), tuple(rests), standings, (*drawn, *pairing.notes), s
+        )
 
 
 def draw_seed(competition_name: str | None) -> int:
@@ -99,11 +100,23 @@ def random_order(ranking: list[str], competition_name: str | None) -> tuple[list
     drawn = list(ranking)
     random.Random(seed).shuffle(drawn)
     setting, named = Name("First round", "setting"), Name("Competition name", "setting")
-    note = msg("Round 1 is drawn at random ({setting} random): seed {seed}, from the "
-               "{named} '{name}'.", setting=setting, seed=seed, named=named,
-               name=competition_name) if competition_name else \
-        msg("Round 1 is drawn at random ({setting} random): seed {seed}, from a blank "
-            "{named}.", setting=setting, seed=seed, named=named)
+    note = (
+        msg(
+            "Round 1 is drawn at random ({setting} random): seed {seed}, from the "
+            "{named} '{name}'.",
+            setting=setting,
+            seed=seed,
+            named=named,
+            name=competition_name,
+        )
+        if competition_name
+        else msg(
+            "Round 1 is drawn at random ({setting} random): seed {seed}, from a blank {named}.",
+            setting=setting,
+            seed=seed,
+            named=named,
+        )
+    )
     return drawn, [note]
 
 
@@ -125,16 +138,32 @@ def _refuse_unfinished(season: Season) -> None:
         return
     last = season.last_round
     if season.awaiting_results:
-        raise RoundNotPlayed([Problem(
-            msg("round {round} is already paired and none of its results is typed yet: type "
-                "them, then pair round {next}; to pair round {round} again, take it back "
-                "first", round=last, next=last + 1), "Rounds", unfinished[0].source,
-            "Result")], round=last)
+        raise RoundNotPlayed(
+            [
+                Problem(
+                    msg(
+                        "round {round} is already paired and none of its results is typed yet: "
+                        "type them, then pair round {next}; to pair round {round} again, take it "
+                        "back first",
+                        round=last,
+                        next=last + 1,
+                    ),
+                    "Rounds",
+                    unfinished[0].source,
+                    "Result",
+                )
+            ],
+            round=last,
+        )
     problems = Problems()
     for g in unfinished:
         assert isinstance(g, Game)
-        problems.add(msg("{game}; enter every result before pairing the next round",
-                         game=no_result(g)), "Rounds", g.source, "Result")
+        problems.add(
+            msg("{game}; enter every result before pairing the next round", game=no_result(g)),
+            "Rounds",
+            g.source,
+            "Result",
+        )
     problems.raise_if_any()
 
 
@@ -154,19 +183,41 @@ def _present(season: Season, round_no: int) -> list[str]:
     problems = Problems()
     for p in season.players:
         if p.present is None and not p.takes_part_in(round_no):
-            problems.add(msg("{name} is marked present but joins in round {joined}; round "
-                             "{round} is next", name=p.name, joined=p.joined, round=round_no)
-                         if round_no < p.joined else
-                         msg("{name} is marked present but left after round {left}; round "
-                             "{round} is next", name=p.name, left=p.left, round=round_no),
-                         "Players", p.source, "Present")
+            problems.add(
+                msg(
+                    "{name} is marked present but joins in round {joined}; round {round} is next",
+                    name=p.name,
+                    joined=p.joined,
+                    round=round_no,
+                )
+                if round_no < p.joined
+                else msg(
+                    "{name} is marked present but left after round {left}; round {round} is next",
+                    name=p.name,
+                    left=p.left,
+                    round=round_no,
+                ),
+                "Players",
+                p.source,
+                "Present",
+            )
     if len(present) < 2 and not problems:
-        problems.add(msg("only one player is marked present for round {round}; put x in the "
-                         "Present column for each player who is here", round=round_no)
-                     if present else
-                     msg("nobody is marked present for round {round}; put x in the Present "
-                         "column for each player who is here", round=round_no),
-                     "Players", None, "Present")
+        problems.add(
+            msg(
+                "only one player is marked present for round {round}; put x in the "
+                "Present column for each player who is here",
+                round=round_no,
+            )
+            if present
+            else msg(
+                "nobody is marked present for round {round}; put x in the Present "
+                "column for each player who is here",
+                round=round_no,
+            ),
+            "Players",
+            None,
+            "Present",
+        )
 
     problems.raise_if_any()
     return present

@@ -53,13 +53,26 @@ class SeasonRows:
     a plain class, not a dataclass (see "Records" in docs/architecture.md).
     """
 
-    def __init__(self, names: tuple[str, ...], players: int, round: np.ndarray,
-                 board: np.ndarray, white: np.ndarray, black: np.ndarray,
-                 outcome: np.ndarray, team: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        players: int,
+        round: np.ndarray,
+        board: np.ndarray,
+        white: np.ndarray,
+        black: np.ndarray,
+        outcome: np.ndarray,
+        team: np.ndarray | None = None,
+    ) -> None:
         self.names = names  # by index: players as on the sheet, then unknown names
         self.players = players  # how many of `names` are registered players
         self.round, self.board, self.white, self.black, self.outcome = (
-            round, board, white, black, outcome)
+            round,
+            board,
+            white,
+            black,
+            outcome,
+        )
         # a club duty row's team-match result (RESULT_CODE, the player's view as white),
         # NO_RESULT elsewhere; None when no row has one (most seasons)
         self.team = team if team is not None and team.any() else None
@@ -105,9 +118,16 @@ class SeasonRows:
         if teams:
             team = np.zeros(len(outcomes), dtype=np.int8)
             team[list(teams)] = list(teams.values())
-        return cls(tuple(names), len(players), np.array(rounds, dtype=np.int64),
-                   np.array(boards, dtype=np.int64), np.array(whites, dtype=np.intp),
-                   np.array(blacks, dtype=np.intp), np.array(outcomes, dtype=np.int8), team)
+        return cls(
+            tuple(names),
+            len(players),
+            np.array(rounds, dtype=np.int64),
+            np.array(boards, dtype=np.int64),
+            np.array(whites, dtype=np.intp),
+            np.array(blacks, dtype=np.intp),
+            np.array(outcomes, dtype=np.int8),
+            team,
+        )
 
     @functools.cached_property
     def last_round(self) -> int:
@@ -121,8 +141,11 @@ class SeasonRows:
 
     def played(self, before_round: int) -> np.ndarray:
         """Which rows are games played over the board in rounds before `before_round`."""
-        played: np.ndarray = (np.isin(self.outcome, PLAYED_CODES)
-                              & (self.round < before_round) & (self.white != self.black))
+        played: np.ndarray = (
+            np.isin(self.outcome, PLAYED_CODES)
+            & (self.round < before_round)
+            & (self.white != self.black)
+        )
         return played
 
 
@@ -175,24 +198,51 @@ class RowEntries(LazyTuple[Entry], Sequence[Entry]):
         if isinstance(i, slice) or self._made is not None:
             return self.all()[i]
         rows = self.rows
-        return self._entry(int(rows.round[i]), int(rows.board[i]), int(rows.white[i]),
-                           int(rows.black[i]), int(rows.outcome[i]), self.labels[i],
-                           0 if rows.team is None else int(rows.team[i]))
+        return self._entry(
+            int(rows.round[i]),
+            int(rows.board[i]),
+            int(rows.white[i]),
+            int(rows.black[i]),
+            int(rows.outcome[i]),
+            self.labels[i],
+            0 if rows.team is None else int(rows.team[i]),
+        )
 
-    def _entry(self, round_no: int, board: int, white: int, black: int, outcome: int,
-               label: Hashable, team: int = NO_RESULT) -> Entry:
+    def _entry(
+        self,
+        round_no: int,
+        board: int,
+        white: int,
+        black: int,
+        outcome: int,
+        label: Hashable,
+        team: int = NO_RESULT,
+    ) -> Entry:
         names = self.rows.names
         if black == NOBODY:
-            return Rest(round_no, names[white], OUTCOMES[outcome], label,  # type: ignore[arg-type]
-                        OUTCOMES[team] if team else None)  # type: ignore[arg-type]
-        return Game(round_no, board or None, names[white], names[black],
-                    OUTCOMES[outcome], label)  # type: ignore[arg-type]
+            return Rest(
+                round_no,
+                names[white],
+                OUTCOMES[outcome],  # type: ignore[arg-type]
+                label,
+                OUTCOMES[team] if team else None,  # type: ignore[arg-type]
+            )
+        return Game(round_no, board or None, names[white], names[black], OUTCOMES[outcome], label)  # type: ignore[arg-type]
 
     def all(self) -> tuple[Entry, ...]:
         if self._made is None:
             rows = self.rows
             teams = [NO_RESULT] * len(self.labels) if rows.team is None else rows.team.tolist()
-            self._made = tuple(map(self._entry, rows.round.tolist(), rows.board.tolist(),
-                                   rows.white.tolist(), rows.black.tolist(),
-                                   rows.outcome.tolist(), self.labels, teams))
+            self._made = tuple(
+                map(
+                    self._entry,
+                    rows.round.tolist(),
+                    rows.board.tolist(),
+                    rows.white.tolist(),
+                    rows.black.tolist(),
+                    rows.outcome.tolist(),
+                    self.labels,
+                    teams,
+                )
+            )
         return self._made

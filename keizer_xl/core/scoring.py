@@ -171,8 +171,13 @@ class _Calculator:
         self.season, self.settings, self.rounds = season, settings, rounds
         players = self.players = season.players
         n = self.n = len(players)
-        self.gone = np.array([settings.withdrawn == "drop" and p.left is not None
-                              and p.left < rounds for p in players], dtype=bool)
+        self.gone = np.array(
+            [
+                settings.withdrawn == "drop" and p.left is not None and p.left < rounds
+                for p in players
+            ],
+            dtype=bool,
+        )
         self.coef = Coefficients(season, settings, rounds, self.gone)
         self.coef_scale = lcm_of_denominators(self.coef.shares.values)
         self.fixed_top = settings.top_value
@@ -199,8 +204,11 @@ class _Calculator:
         self.opp_by_round = np.ascontiguousarray(self.opp.T)
         # a term of one round fits in 32 bits in any club: gathered at half the memory
         self.narrow = dtype is np.int64 and self._biggest_term(biggest) < 2**31
-        self.opp_share_by_round = np.ascontiguousarray(shares.scaled(
-            self.coef.opp_share, self.coef_scale, np.int32 if self.narrow else dtype).T)
+        self.opp_share_by_round = np.ascontiguousarray(
+            shares.scaled(
+                self.coef.opp_share, self.coef_scale, np.int32 if self.narrow else dtype
+            ).T
+        )
         self.own_so_far = np.cumsum(self.own_share, axis=1)  # own shares of rounds 1..k
         # fixed points, scaled as scores are (None when the settings give none)
         self.points: np.ndarray | None = None
@@ -226,11 +234,17 @@ class _Calculator:
             # the largest rating after every round moved it by K at most; in integers, as
             # Fractions player by player cost more than the rest of a small season's setup
             farthest = int(np.abs(self.elo.scaled).max(initial=0))  # from 0, at its scale
-            most = (Fraction(farthest, self.elo.scale) + s.rating_k * self.rounds
-                    if players else Fraction(0))
+            most = (
+                Fraction(farthest, self.elo.scale) + s.rating_k * self.rounds
+                if players
+                else Fraction(0)
+            )
             return self.elo.scale * s.rating_divisor.numerator, most / s.rating_divisor
-        top = self.fixed_top if self.fixed_top is not None else \
-            Fraction(round(n * s.ratio / (s.ratio - 1)))
+        top = (
+            self.fixed_top
+            if self.fixed_top is not None
+            else Fraction(round(n * s.ratio / (s.ratio - 1)))
+        )
         return lcm_of_denominators([s.step, top]), abs(top) + n * s.step
 
     def _biggest_term(self, biggest_value: Fraction) -> Fraction:
@@ -242,9 +256,14 @@ class _Calculator:
         """A bound on every scaled number the calculation makes."""
         most_share = max((abs(x) for x in self.coef.shares.values), default=Fraction(0))
         most_points = int(self.coef.points.max(initial=0))
-        bound = ((self.rounds + 2) * ((most_share * self.coef_scale + self.coef_scale)
-                                      * biggest_value + most_points * self.coef_scale)
-                 * self.value_scale)
+        bound = (
+            (self.rounds + 2)
+            * (
+                (most_share * self.coef_scale + self.coef_scale) * biggest_value
+                + most_points * self.coef_scale
+            )
+            * self.value_scale
+        )
         return max(bound, Fraction(self.biggest_rating))
 
     # -- rankings and values ------------------------------------------------------------
@@ -256,8 +275,10 @@ class _Calculator:
         here = ~self.gone
         if after == 0:
             return self.nobody, np.nonzero(here & (self.joined <= 1))[0]
-        return (np.nonzero(here & (self.joined <= after))[0],
-                np.nonzero(here & (self.joined == after + 1))[0])
+        return (
+            np.nonzero(here & (self.joined <= after))[0],
+            np.nonzero(here & (self.joined == after + 1))[0],
+        )
 
     def _by_rating(self, who: np.ndarray) -> np.ndarray:
         return who[np.argsort(self.rating_place[who])]
@@ -275,14 +296,16 @@ class _Calculator:
             return ranked
         return np.concatenate([ranked, self._by_rating(newcomers)])
 
-    def values(self, ranking: np.ndarray, score: np.ndarray | None,
-               scored: int) -> np.ndarray:
+    def values(self, ranking: np.ndarray, score: np.ndarray | None, scored: int) -> np.ndarray:
         """Scaled values by player index (index n, "nobody", is worth 0)."""
         s = self.settings
         out: np.ndarray = np.zeros(self.n + 1, dtype=self.dtype)
         if s.values == "rating":
-            out[ranking] = self.elo.scaled[ranking] * self.rating_q if self.rating_q != 1 \
+            out[ranking] = (
+                self.elo.scaled[ranking] * self.rating_q
+                if self.rating_q != 1
                 else self.elo.scaled[ranking]
+            )
             return out
         ladder = self._ladder(len(ranking))  # the values by place, best first
         if s.ties == "shared" and score is not None and scored > 1:
@@ -321,8 +344,11 @@ class _Calculator:
         narrow = value.astype(np.int32) if self.narrow else value
         opponents = np.take(narrow, self.opp_by_round[:upto])  # rounds x players
         opponents *= self.opp_share_by_round[:upto]
-        score: np.ndarray = own + self.own_so_far[:, upto - 1] * value[:self.n] + \
-            opponents.sum(axis=0, dtype=self.dtype)
+        score: np.ndarray = (
+            own
+            + self.own_so_far[:, upto - 1] * value[: self.n]
+            + opponents.sum(axis=0, dtype=self.dtype)
+        )
         if self.points is not None:
             score += self.points_so_far[:, upto - 1]
         return score
@@ -330,14 +356,23 @@ class _Calculator:
     def worth(self, k: int, value: np.ndarray, who: np.ndarray) -> np.ndarray:
         """Scaled worth of round k + 1 to the players `who`, priced with `value`."""
         opponents = self.opp_by_round[k, who]
-        worth: np.ndarray = self.own_share[who, k] * value[who] + \
-            self.opp_share_by_round[k, who].astype(self.dtype) * value[opponents]
+        worth: np.ndarray = (
+            self.own_share[who, k] * value[who]
+            + self.opp_share_by_round[k, who].astype(self.dtype) * value[opponents]
+        )
         if self.points is not None:
             worth += self.points[who, k]
         return worth
 
-    def _fix(self, upto: int, value: np.ndarray, who: np.ndarray, fixed: np.ndarray,
-             fixed_sum: np.ndarray, done: np.ndarray) -> None:
+    def _fix(
+        self,
+        upto: int,
+        value: np.ndarray,
+        who: np.ndarray,
+        fixed: np.ndarray,
+        fixed_sum: np.ndarray,
+        done: np.ndarray,
+    ) -> None:
         """Pricing frozen: the rounds of `who` not fixed yet, up to `upto`, priced now with
         `value` and never again. That is round `upto` alone, except for a player scored
         for the first time, whose earlier rounds (before they joined) are fixed now, with
@@ -356,7 +391,7 @@ class _Calculator:
         own = self.settings.own_value
         if own == "none":
             return np.zeros(self.n, dtype=self.dtype)
-        return (value if own == "current" else initial)[:self.n] * self.coef_scale
+        return (value if own == "current" else initial)[: self.n] * self.coef_scale
 
     def run(self) -> Standings:
         s = self.settings
@@ -414,27 +449,52 @@ class _Calculator:
                     break
                 if key in seen or passes >= 100:
                     cycle = len(seen) - seen.index(key) if key in seen else 0
-                    note = (msg("Iterate converge: the ranking goes round in a cycle of "
-                                "{cycle} after {passes} passes; shown as at the first repeat",
-                                cycle=cycle, passes=passes) if cycle
-                            else msg("Iterate converge: the ranking did not settle in 100 "
-                                     "passes"))
+                    note = (
+                        msg(
+                            "Iterate converge: the ranking goes round in a cycle of "
+                            "{cycle} after {passes} passes; shown as at the first repeat",
+                            cycle=cycle,
+                            passes=passes,
+                        )
+                        if cycle
+                        else msg("Iterate converge: the ranking did not settle in 100 passes")
+                    )
                     break
                 seen.append(key)
         own = self.own_term(priced_with, initial)
         if frozen:
             terms = fixed
         else:
-            terms = self.own_share * priced_with[:self.n, None] + \
-                self.opp_share_by_round.T * priced_with[self.opp]
+            terms = (
+                self.own_share * priced_with[: self.n, None]
+                + self.opp_share_by_round.T * priced_with[self.opp]
+            )
             if self.points is not None:
                 terms = terms + self.points
-        return self.table(ranking, scored if self.rounds else self.nobody, score, value,
-                          terms, own, rankings, passes, note)
+        return self.table(
+            ranking,
+            scored if self.rounds else self.nobody,
+            score,
+            value,
+            terms,
+            own,
+            rankings,
+            passes,
+            note,
+        )
 
-    def table(self, ranking: np.ndarray, scored: np.ndarray, score: np.ndarray,
-              value: np.ndarray, terms: np.ndarray, own: np.ndarray,
-              rankings: list[np.ndarray], passes: int, note: str) -> Standings:
+    def table(
+        self,
+        ranking: np.ndarray,
+        scored: np.ndarray,
+        score: np.ndarray,
+        value: np.ndarray,
+        terms: np.ndarray,
+        own: np.ndarray,
+        rankings: list[np.ndarray],
+        passes: int,
+        note: str,
+    ) -> Standings:
         """The standings in ranking order: counts and Python numbers taken out of numpy in
         whole columns, one Standing per player."""
         scale, value_scale = self.value_scale * self.coef_scale, self.value_scale
@@ -443,30 +503,69 @@ class _Calculator:
         is_scored[scored] = True
         is_scored = is_scored[ranking]
         won, drawn, lost = ((kind == k).sum(axis=1) for k in (WON, DRAWN, LOST))
-        columns = [ranking, is_scored, score[ranking], value[ranking], won + drawn + lost,
-                   won, drawn, lost, (kind == FREE).sum(axis=1),
-                   np.where(is_scored, (kind == ABSENT).sum(axis=1), 0), own[ranking]]
+        columns = [
+            ranking,
+            is_scored,
+            score[ranking],
+            value[ranking],
+            won + drawn + lost,
+            won,
+            drawn,
+            lost,
+            (kind == FREE).sum(axis=1),
+            np.where(is_scored, (kind == ABSENT).sum(axis=1), 0),
+            own[ranking],
+        ]
         worth = terms[ranking]
         registered = kind != NONE
         breakdown = Breakdown(worth, registered, scale)
         players = self.players
         moved = self.elo.ratings() if self.moving else None
         rows = []
-        for place, (i, counted, points, val, played, w, d, lo, byes, absent, own_points) in \
-                enumerate(zip(*(c.tolist() for c in columns), strict=True)):
+        for place, (
+            i,
+            counted,
+            points,
+            val,
+            played,
+            w,
+            d,
+            lo,
+            byes,
+            absent,
+            own_points,
+        ) in enumerate(zip(*(c.tolist() for c in columns), strict=True)):
             p: Player = players[i]
-            rows.append(Standing(
-                rank=place + 1, name=p.name,
-                score=Fraction(points, scale) if counted else None,
-                value=_fraction(val, value_scale), played=played, won=w, drawn=d, lost=lo,
-                byes=byes, absent=absent,
-                rating=p.rating if moved is None else moved[i],
-                own=Fraction(own_points, scale) if counted else None,
-                terms=RowTerms(breakdown, place) if counted else (), scale=scale))
+            rows.append(
+                Standing(
+                    rank=place + 1,
+                    name=p.name,
+                    score=Fraction(points, scale) if counted else None,
+                    value=_fraction(val, value_scale),
+                    played=played,
+                    won=w,
+                    drawn=d,
+                    lost=lo,
+                    byes=byes,
+                    absent=absent,
+                    rating=p.rating if moved is None else moved[i],
+                    own=Fraction(own_points, scale) if counted else None,
+                    terms=RowTerms(breakdown, place) if counted else (),
+                    scale=scale,
+                )
+            )
         top = None if self.settings.values == "rating" else self.top_value(len(ranking))
         names = tuple(p.name for p in players)
-        return Standings(self.rounds, tuple(rows), self.settings, top, passes, note,
-                         rankings=_Rankings(names, rankings), breakdown=breakdown)
+        return Standings(
+            self.rounds,
+            tuple(rows),
+            self.settings,
+            top,
+            passes,
+            note,
+            rankings=_Rankings(names, rankings),
+            breakdown=breakdown,
+        )
 
 
 def _fraction(numerator: int, denominator: int) -> Fraction:
@@ -494,8 +593,9 @@ class _Rankings(Sequence[tuple[str, ...]]):
         return tuple([names[i] for i in self.rankings[k].tolist()])
 
 
-def compute_standings(season: Season, settings: Settings,
-                      after_round: int | None = None) -> Standings:
+def compute_standings(
+    season: Season, settings: Settings, after_round: int | None = None
+) -> Standings:
     """The standings after `after_round` (default: the last completed round)."""
     rounds = season.completed_rounds if after_round is None else after_round
     return _Calculator(season, settings, rounds).run()

@@ -28,8 +28,9 @@ class Season:
         object.__setattr__(self, "_by_name", {name_key(p.name): p for p in self.players})
 
     @classmethod
-    def from_rows(cls, players: tuple[Player, ...], rows: SeasonRows,
-                  labels: Sequence[Hashable]) -> Season:
+    def from_rows(
+        cls, players: tuple[Player, ...], rows: SeasonRows, labels: Sequence[Hashable]
+    ) -> Season:
         """A season read straight into integer rows (the checks do that): its entries are
         made from them only if asked for."""
         season = cls(players, RowEntries(rows, labels))
@@ -78,6 +79,7 @@ class Season:
 
 # -- looking players up by name (the rows may spell a name differently) ------------------
 
+
 def canonical(season: Season, name: str) -> str:
     """The name as on the Players sheet, so that typing differences do not split a history."""
     return season.player(name).name if season.knows(name) else tidy_name(name)
@@ -87,8 +89,7 @@ def name_finder(season: Season) -> Callable[[str], str]:
     """`canonical` for one season, remembering each spelling (a season repeats names a lot).
 
     A name written exactly as on the Players sheet is itself: known from the start."""
-    found: dict[str, str] = {p.name: p.name
-                             for p in season._by_name.values()}  # type: ignore[attr-defined]
+    found: dict[str, str] = {p.name: p.name for p in season._by_name.values()}  # type: ignore[attr-defined]
 
     def find(name: str) -> str:
         if name not in found:

@@ -84,8 +84,9 @@ class Settings:
         """One line for the Standings sheet: which preset and which settings were changed."""
         preset = msg("{setting} {value}", setting=Name("Preset", "setting"), value=self.preset)
         if self.overrides:
-            return msg("{preset}; changed: {changes}", preset=preset,
-                       changes=Joined(", ", self.overrides))
+            return msg(
+                "{preset}; changed: {changes}", preset=preset, changes=Joined(", ", self.overrides)
+            )
         return preset
 
 
@@ -96,8 +97,11 @@ def _rewards(value: object) -> tuple[Reward, ...]:
     parts: list[str] = value.replace(";", ",").split(",")
     # "0,5" is one Dutch decimal, "1/3, 1/4" a list: a list needs a slash-fraction, or a
     # space after its comma ("1,5 punten" is one number of points, not 1 and 5 points)
-    if len(parts) == 2 and "/" not in value and (
-            " " not in value.strip() or parts[1][:1].isdigit()):
+    if (
+        len(parts) == 2
+        and "/" not in value
+        and (" " not in value.strip() or parts[1][:1].isdigit())
+    ):
         parts = [value]
     out = tuple(parse_reward(p.strip()) for p in parts if not is_blank(p))
     if not out:
@@ -110,8 +114,7 @@ def _top_value(value: object) -> tuple[str, Any]:
         return ("top_value_auto", True)
     number = parse_number(value)
     if number.denominator != 1 or number <= 0:
-        raise WordError(msg("'{value}' is not a whole number above 0 (or auto)",
-                            value=text(value)))
+        raise WordError(msg("'{value}' is not a whole number above 0 (or auto)", value=text(value)))
     return ("top_value", number)
 
 
@@ -177,19 +180,41 @@ class SettingSpec(NamedTuple):
             field_name = self.field
         numbers = parsed if isinstance(parsed, tuple) else (parsed,)
         if self.range is not None and any(
-                isinstance(n, (int, Fraction)) and not isinstance(n, bool)
-                and not self.range[0] <= n <= self.range[1] for n in numbers):
+            isinstance(n, (int, Fraction))
+            and not isinstance(n, bool)
+            and not self.range[0] <= n <= self.range[1]
+            for n in numbers
+        ):
             low, high = self.range
-            raise WordError(msg("'{value}' is outside the sensible range, {low} to {high}",
-                                value=short_text(value), low=f"{low:,}", high=f"{high:,}"))
+            raise WordError(
+                msg(
+                    "'{value}' is outside the sensible range, {low} to {high}",
+                    value=short_text(value),
+                    low=f"{low:,}",
+                    high=f"{high:,}",
+                )
+            )
         return field_name, parsed
 
 
-def _choice(name: str, field_name: str, choices: tuple[str, ...], default: str, meaning: str,
-            presets: Mapping[str, str] | None = None) -> SettingSpec:
+def _choice(
+    name: str,
+    field_name: str,
+    choices: tuple[str, ...],
+    default: str,
+    meaning: str,
+    presets: Mapping[str, str] | None = None,
+) -> SettingSpec:
     """A setting whose value is one of a fixed list of words (the template's dropdowns)."""
-    return SettingSpec(name, field_name, lambda value: parse_choice(value, choices), default,
-                       meaning, choices, presets or {})
+    return SettingSpec(
+        name,
+        field_name,
+        lambda value: parse_choice(value, choices),
+        default,
+        meaning,
+        choices,
+        presets or {},
+    )
 
 
 def _absence(value: object) -> Absence:
@@ -200,128 +225,329 @@ def _absence(value: object) -> Absence:
 # (the rule book) are written as the words a secretary would type, so they are read by the
 # same parsers: `kfc` is KeizerForClubs' defaults.
 SPECS: tuple[SettingSpec, ...] = (
-    SettingSpec("Top value", "top_value", _top_value, "blank",
-                "Value of the number 1. Blank: 1.5 × (players − 1), fixed when round 1 is "
-                "paired; auto: recomputed every time from 'Ratio first to last'.",
-                presets={"kfc": "auto"},
-                range=(1, 10**18)),  # the engine is exact far beyond a club's needs
-    SettingSpec("Step", "step", _positive, "1", "How much less each next place is worth.",
-                range=(0, 10_000)),
-    _choice("Initial order", "initial_order", ("rating", "as listed"), "rating",
-            "Ranking before round 1: rating (highest first) or as listed."),
-    SettingSpec("Bye", "bye", parse_reward, "2/3",
-                "Share of own value for the odd player out, or fixed points (40 points).",
-                presets={"kfc": "1/2"},
-                range=(0, 10)),
-    SettingSpec("Excused absence", "excused", _rewards, "1/3",
-                "Share of own value (or fixed points) for an excused absence; a list "
-                "(1/3, 1/4) gives the n-th absence the n-th share.", presets={"kfc": "35%"},
-                range=(0, 10)),
-    SettingSpec("Club duty", "club", _rewards, "2/3",
-                "Share of own value (or fixed points) when playing a team match for the club "
-                "(list allowed).",
-                presets={"kfc": "70%"},
-                range=(0, 10)),
-    SettingSpec("Unexcused absence", "unexcused", parse_reward, "0",
-                "Share of own value (or fixed points) for an unexcused absence.",
-                presets={"kfc": "35%"},
-                range=(0, 10)),
-    SettingSpec("Default absence", "default_absence", _absence, "excused",
-                "Reason used when the Present cell is blank: excused, club or unexcused.",
-                ("excused", "club", "unexcused")),
-    SettingSpec("Forfeit win", "forfeit_win", _forfeit, "2/3",
-                "Share of own value when the opponent did not turn up; 'opponent' counts it "
-                "as a win over the board.", presets={"kfc": "opponent"},
-                range=(0, 10)),
-    SettingSpec("Forfeit loss", "forfeit_loss", _forfeit_loss, "unexcused",
-                "What the player who did not turn up earns: unexcused (the Unexcused absence "
-                "share of own value) or a share of own value; -- gives both this.",
-                presets={"kfc": "0"},
-                range=(0, 10)),
+    SettingSpec(
+        "Top value",
+        "top_value",
+        _top_value,
+        "blank",
+        "Value of the number 1. Blank: 1.5 × (players − 1), fixed when round 1 is "
+        "paired; auto: recomputed every time from 'Ratio first to last'.",
+        presets={"kfc": "auto"},
+        range=(1, 10**18),
+    ),  # the engine is exact far beyond a club's needs
+    SettingSpec(
+        "Step", "step", _positive, "1", "How much less each next place is worth.", range=(0, 10_000)
+    ),
+    _choice(
+        "Initial order",
+        "initial_order",
+        ("rating", "as listed"),
+        "rating",
+        "Ranking before round 1: rating (highest first) or as listed.",
+    ),
+    SettingSpec(
+        "Bye",
+        "bye",
+        parse_reward,
+        "2/3",
+        "Share of own value for the odd player out, or fixed points (40 points).",
+        presets={"kfc": "1/2"},
+        range=(0, 10),
+    ),
+    SettingSpec(
+        "Excused absence",
+        "excused",
+        _rewards,
+        "1/3",
+        "Share of own value (or fixed points) for an excused absence; a list "
+        "(1/3, 1/4) gives the n-th absence the n-th share.",
+        presets={"kfc": "35%"},
+        range=(0, 10),
+    ),
+    SettingSpec(
+        "Club duty",
+        "club",
+        _rewards,
+        "2/3",
+        "Share of own value (or fixed points) when playing a team match for the club "
+        "(list allowed).",
+        presets={"kfc": "70%"},
+        range=(0, 10),
+    ),
+    SettingSpec(
+        "Unexcused absence",
+        "unexcused",
+        parse_reward,
+        "0",
+        "Share of own value (or fixed points) for an unexcused absence.",
+        presets={"kfc": "35%"},
+        range=(0, 10),
+    ),
+    SettingSpec(
+        "Default absence",
+        "default_absence",
+        _absence,
+        "excused",
+        "Reason used when the Present cell is blank: excused, club or unexcused.",
+        ("excused", "club", "unexcused"),
+    ),
+    SettingSpec(
+        "Forfeit win",
+        "forfeit_win",
+        _forfeit,
+        "2/3",
+        "Share of own value when the opponent did not turn up; 'opponent' counts it "
+        "as a win over the board.",
+        presets={"kfc": "opponent"},
+        range=(0, 10),
+    ),
+    SettingSpec(
+        "Forfeit loss",
+        "forfeit_loss",
+        _forfeit_loss,
+        "unexcused",
+        "What the player who did not turn up earns: unexcused (the Unexcused absence "
+        "share of own value) or a share of own value; -- gives both this.",
+        presets={"kfc": "0"},
+        range=(0, 10),
+    ),
     # KeizerForClubs ranks a late starter from round 1 on (by rating, then by score; the
     # Top value counts him) and gives his rounds before he starts the unexcused share.
-    _choice("Late entry", "late_entry", ("bottom", "rating"), "bottom",
-            "Where a late entrant starts: bottom of the ranking, or by rating.",
-            {"kfc": "rating"}),
-    _choice("Late entry rounds", "late_entry_rounds", ("excused", "unexcused", "nothing"),
-            "excused",
-            "Rounds before a late entrant joined: excused, unexcused or nothing.",
-            {"kfc": "unexcused"}),
-    SettingSpec("Max rewarded absences", "max_rewarded_absences", _whole_from(0), "blank",
-                "Only this many excused/club absences score (blank: no limit).",
-                range=(0, 1_000)),
-    _choice("Ties", "ties", ("rating", "shared"), "rating",
-            "Equal scores: rating (each place its own value) or shared (same value).",
-            {"kfc": "rating"}),
-    _choice("Iterate", "iterate", ("none", "final", "converge"), "none",
-            "none (Keizer's original), final (re-price once more), converge (until stable)."),
-    SettingSpec("Rematch window", "rematch_window", _whole_from(0), "3",
-                "Players who met in the last this-many rounds are not paired again.",
-                range=(0, 1_000)),
-    _choice("Colours", "colours", ("keizer", "count", "percentage", "geel"), "keizer",
-            "Colour rule: keizer, count, percentage or geel."),
-    _choice("Preset", "preset", ("keizer", "kfc"), "keizer",
-            "keizer (this rule book) or kfc (KeizerForClubs' defaults)."),
-    SettingSpec("Ratio first to last", "ratio", _above_one, "3",
-                "With Top value auto: the first is worth this many times the last.",
-                presets={"kfc": "3"},
-                range=(1, 1_000)),
-    SettingSpec("Loss", "loss", parse_fraction, "0",
-                "Share of the opponent's value earned by a loss.", presets={"kfc": "0"},
-                range=(0, 10)),
-    _choice("Withdrawn", "withdrawn", ("stay", "drop"), "stay",
-            "stay (ranked, not paired) or drop (taken out of the ranking).", {"kfc": "drop"}),
-    SettingSpec("Withdrawn opponent", "withdrawn_opponent", parse_fraction, "3/4",
-                "With drop: share of own value for a game against a dropped player.",
-                presets={"kfc": "3/4"},
-                range=(0, 10)),
-    _choice("Own value", "own_value", ("current", "initial", "none"), "current",
-            "Own value added to the score: current, initial or none."),
-    _choice("Values", "values", ("rank", "rating"), "rank",
-            "rank (Keizer values) or rating (rating ÷ divisor, the Geel system)."),
-    SettingSpec("Rating divisor", "rating_divisor", _positive, "100",
-                "With Values rating: value = rating ÷ this.",
-                range=(0, 1_000_000)),
-    SettingSpec("Rating K-factor", "rating_k", parse_fraction, "0",
-                "With Values rating: Elo K-factor moving ratings each round (0: fixed).",
-                range=(0, 1_000)),
-    _choice("Pairing", "pairing", ("top-down", "spread"), "top-down",
-            "top-down (1–2, 3–4, …) or spread (the Geel alternative)."),
-    SettingSpec("Top-down from round", "top_down_from", _whole_from(1), "blank",
-                "With spread: pair top-down from this round on.",
-                range=(1, 1_000)),
-    _choice("First round white", "first_round_white", ("higher", "lower"), "higher",
-            "Who gets white when neither has played: higher or lower ranked."),
-    SettingSpec("Max same colour", "max_same_colour", _whole_from(1), "blank",
-                "Never this many times more the same colour in a row (blank: no limit).",
-                range=(1, 1_000)),
-    _choice("Pricing", "pricing", ("current", "frozen"), "current",
-            "current (every round re-priced with today's values) or frozen (each round's "
-            "points fixed when it is scored)."),
-    _choice("Top value rounding", "top_value_rounding", ("even", "down"), "even",
-            "How a computed Top value is rounded: even (halves to even) or down."),
-    SettingSpec("Minimum games", "minimum_games", _whole_from(0), "blank",
-                "After the season's last round, players with fewer games are listed after "
-                "the others (blank: no minimum).",
-                range=(0, 1_000)),
-    _choice("Below minimum", "below_minimum", ("last", "drop"), "last",
-            "With Minimum games: a player below it is listed last, or drop: not listed in "
-            "the final standings."),
-    SettingSpec("Rounds in season", "rounds_in_season", _whole_from(1), "blank",
-                "How many rounds the season has, for Minimum games (blank: unknown).",
-                range=(1, 1_000)),
-    _choice("Club games", "club_games", ("share", "result"), "share",
-            "share (club duty earns the Club duty share) or result (a club-duty row may "
-            "carry the team-match result, club 1-0, counted as a game at own value)."),
-    _choice("First round", "first_round", ("top-down", "random"), "top-down",
-            "top-down (round 1 paired by rating) or random (drawn, the same draw for the "
-            "same competition name)."),
-    _choice("Clear present", "clear_present", ("no", "yes"), "no",
-            "yes: after pairing a round, the Present column is emptied for next week."),
-    SettingSpec("Club name", "club_name", _words, "blank",
-                "The club's name, above the published standings (blank: none).", rule=False),
-    SettingSpec("Competition name", "competition_name", _words, "blank",
-                "The competition's name, e.g. Keizer 2025-26 (blank: none).", rule=False),
+    _choice(
+        "Late entry",
+        "late_entry",
+        ("bottom", "rating"),
+        "bottom",
+        "Where a late entrant starts: bottom of the ranking, or by rating.",
+        {"kfc": "rating"},
+    ),
+    _choice(
+        "Late entry rounds",
+        "late_entry_rounds",
+        ("excused", "unexcused", "nothing"),
+        "excused",
+        "Rounds before a late entrant joined: excused, unexcused or nothing.",
+        {"kfc": "unexcused"},
+    ),
+    SettingSpec(
+        "Max rewarded absences",
+        "max_rewarded_absences",
+        _whole_from(0),
+        "blank",
+        "Only this many excused/club absences score (blank: no limit).",
+        range=(0, 1_000),
+    ),
+    _choice(
+        "Ties",
+        "ties",
+        ("rating", "shared"),
+        "rating",
+        "Equal scores: rating (each place its own value) or shared (same value).",
+        {"kfc": "rating"},
+    ),
+    _choice(
+        "Iterate",
+        "iterate",
+        ("none", "final", "converge"),
+        "none",
+        "none (Keizer's original), final (re-price once more), converge (until stable).",
+    ),
+    SettingSpec(
+        "Rematch window",
+        "rematch_window",
+        _whole_from(0),
+        "3",
+        "Players who met in the last this-many rounds are not paired again.",
+        range=(0, 1_000),
+    ),
+    _choice(
+        "Colours",
+        "colours",
+        ("keizer", "count", "percentage", "geel"),
+        "keizer",
+        "Colour rule: keizer, count, percentage or geel.",
+    ),
+    _choice(
+        "Preset",
+        "preset",
+        ("keizer", "kfc"),
+        "keizer",
+        "keizer (this rule book) or kfc (KeizerForClubs' defaults).",
+    ),
+    SettingSpec(
+        "Ratio first to last",
+        "ratio",
+        _above_one,
+        "3",
+        "With Top value auto: the first is worth this many times the last.",
+        presets={"kfc": "3"},
+        range=(1, 1_000),
+    ),
+    SettingSpec(
+        "Loss",
+        "loss",
+        parse_fraction,
+        "0",
+        "Share of the opponent's value earned by a loss.",
+        presets={"kfc": "0"},
+        range=(0, 10),
+    ),
+    _choice(
+        "Withdrawn",
+        "withdrawn",
+        ("stay", "drop"),
+        "stay",
+        "stay (ranked, not paired) or drop (taken out of the ranking).",
+        {"kfc": "drop"},
+    ),
+    SettingSpec(
+        "Withdrawn opponent",
+        "withdrawn_opponent",
+        parse_fraction,
+        "3/4",
+        "With drop: share of own value for a game against a dropped player.",
+        presets={"kfc": "3/4"},
+        range=(0, 10),
+    ),
+    _choice(
+        "Own value",
+        "own_value",
+        ("current", "initial", "none"),
+        "current",
+        "Own value added to the score: current, initial or none.",
+    ),
+    _choice(
+        "Values",
+        "values",
+        ("rank", "rating"),
+        "rank",
+        "rank (Keizer values) or rating (rating ÷ divisor, the Geel system).",
+    ),
+    SettingSpec(
+        "Rating divisor",
+        "rating_divisor",
+        _positive,
+        "100",
+        "With Values rating: value = rating ÷ this.",
+        range=(0, 1_000_000),
+    ),
+    SettingSpec(
+        "Rating K-factor",
+        "rating_k",
+        parse_fraction,
+        "0",
+        "With Values rating: Elo K-factor moving ratings each round (0: fixed).",
+        range=(0, 1_000),
+    ),
+    _choice(
+        "Pairing",
+        "pairing",
+        ("top-down", "spread"),
+        "top-down",
+        "top-down (1–2, 3–4, …) or spread (the Geel alternative).",
+    ),
+    SettingSpec(
+        "Top-down from round",
+        "top_down_from",
+        _whole_from(1),
+        "blank",
+        "With spread: pair top-down from this round on.",
+        range=(1, 1_000),
+    ),
+    _choice(
+        "First round white",
+        "first_round_white",
+        ("higher", "lower"),
+        "higher",
+        "Who gets white when neither has played: higher or lower ranked.",
+    ),
+    SettingSpec(
+        "Max same colour",
+        "max_same_colour",
+        _whole_from(1),
+        "blank",
+        "Never this many times more the same colour in a row (blank: no limit).",
+        range=(1, 1_000),
+    ),
+    _choice(
+        "Pricing",
+        "pricing",
+        ("current", "frozen"),
+        "current",
+        "current (every round re-priced with today's values) or frozen (each round's "
+        "points fixed when it is scored).",
+    ),
+    _choice(
+        "Top value rounding",
+        "top_value_rounding",
+        ("even", "down"),
+        "even",
+        "How a computed Top value is rounded: even (halves to even) or down.",
+    ),
+    SettingSpec(
+        "Minimum games",
+        "minimum_games",
+        _whole_from(0),
+        "blank",
+        "After the season's last round, players with fewer games are listed after "
+        "the others (blank: no minimum).",
+        range=(0, 1_000),
+    ),
+    _choice(
+        "Below minimum",
+        "below_minimum",
+        ("last", "drop"),
+        "last",
+        "With Minimum games: a player below it is listed last, or drop: not listed in "
+        "the final standings.",
+    ),
+    SettingSpec(
+        "Rounds in season",
+        "rounds_in_season",
+        _whole_from(1),
+        "blank",
+        "How many rounds the season has, for Minimum games (blank: unknown).",
+        range=(1, 1_000),
+    ),
+    _choice(
+        "Club games",
+        "club_games",
+        ("share", "result"),
+        "share",
+        "share (club duty earns the Club duty share) or result (a club-duty row may "
+        "carry the team-match result, club 1-0, counted as a game at own value).",
+    ),
+    _choice(
+        "First round",
+        "first_round",
+        ("top-down", "random"),
+        "top-down",
+        "top-down (round 1 paired by rating) or random (drawn, the same draw for the "
+        "same competition name).",
+    ),
+    _choice(
+        "Clear present",
+        "clear_present",
+        ("no", "yes"),
+        "no",
+        "yes: after pairing a round, the Present column is emptied for next week.",
+    ),
+    SettingSpec(
+        "Club name",
+        "club_name",
+        _words,
+        "blank",
+        "The club's name, above the published standings (blank: none).",
+        rule=False,
+    ),
+    SettingSpec(
+        "Competition name",
+        "competition_name",
+        _words,
+        "blank",
+        "The competition's name, e.g. Keizer 2025-26 (blank: none).",
+        rule=False,
+    ),
 )
 
 SETTINGS: dict[str, SettingSpec] = {spec.name: spec for spec in SPECS}
@@ -348,8 +574,9 @@ def setting_name(raw: object) -> str | None:
 def not_a_setting(raw: object) -> str:
     """What is said of a name that is no setting, with the nearest setting's name when one
     is close (a typo must never fall back to a default silently)."""
-    return msg("'{name}' is not a setting{suggestion}", name=text(raw),
-               suggestion=_did_you_mean(text(raw)))
+    return msg(
+        "'{name}' is not a setting{suggestion}", name=text(raw), suggestion=_did_you_mean(text(raw))
+    )
 
 
 def _did_you_mean(word: str) -> str:
@@ -370,23 +597,37 @@ def parse_settings(
     """
     own = problems is None
     found = problems if problems is not None else Problems()
-    triples = ([(name, name, value) for name, value in rows.items()]
-               if isinstance(rows, Mapping) else list(rows))
+    triples = (
+        [(name, name, value) for name, value in rows.items()]
+        if isinstance(rows, Mapping)
+        else list(rows)
+    )
     chosen: dict[str, tuple[Hashable, object]] = {}
     for row, raw_name, value in triples:
         if is_blank(raw_name):
             if not is_blank(value):
-                found.add(msg("'{value}' has no setting name beside it", value=text(value)),
-                          table, row, "Setting")
+                found.add(
+                    msg("'{value}' has no setting name beside it", value=text(value)),
+                    table,
+                    row,
+                    "Setting",
+                )
             continue
         name = setting_name(raw_name)
         if name is None:
             found.add(not_a_setting(raw_name), table, row, "Setting")
             continue
         if name in chosen:
-            found.add(msg("'{name}' is set twice (first in row {row})",
-                          name=Name(name, "setting"), row=chosen[name][0]), table, row,
-                      "Setting")
+            found.add(
+                msg(
+                    "'{name}' is set twice (first in row {row})",
+                    name=Name(name, "setting"),
+                    row=chosen[name][0],
+                ),
+                table,
+                row,
+                "Setting",
+            )
             continue
         chosen[name] = (row, value)
 
@@ -399,15 +640,25 @@ def parse_settings(
         try:
             field_name, parsed = SETTINGS[name].read(value)
         except WordError as exc:
-            found.add(msg("{setting}: {problem}", setting=Name(name, "setting"),
-                          problem=exc.message), table, row, "Value")
+            found.add(
+                msg("{setting}: {problem}", setting=Name(name, "setting"), problem=exc.message),
+                table,
+                row,
+                "Value",
+            )
             continue
         if name == "Preset":
             preset = parsed
             if preset == "keizer":
-                found.caution(msg("{setting} keizer is the default anyway (blank means the "
-                                  "same)", setting=Name("Preset", "setting")),
-                              table, row, "Value")
+                found.caution(
+                    msg(
+                        "{setting} keizer is the default anyway (blank means the same)",
+                        setting=Name("Preset", "setting"),
+                    ),
+                    table,
+                    row,
+                    "Value",
+                )
             continue
         values[field_name] = parsed
         if SETTINGS[name].rule:
@@ -422,30 +673,50 @@ def parse_settings(
         if _settings(preset, without) == chosen_settings:
             # not a change: said once as a caution, and left out of the note's changes
             setting = msg("{setting} {value}", setting=Name(name, "setting"), value=text(value))
-            found.caution(msg("{setting} is the default anyway (blank means the same)",
-                              setting=setting) if preset == "keizer" else
-                          msg("{setting} is the default anyway (blank means the same with "
-                              "{preset})", setting=setting, preset=msg(
-                                  "{setting} {value}", setting=Name("Preset", "setting"),
-                                  value=preset)), table, row, "Value")
+            found.caution(
+                msg("{setting} is the default anyway (blank means the same)", setting=setting)
+                if preset == "keizer"
+                else msg(
+                    "{setting} is the default anyway (blank means the same with {preset})",
+                    setting=setting,
+                    preset=msg(
+                        "{setting} {value}", setting=Name("Preset", "setting"), value=preset
+                    ),
+                ),
+                table,
+                row,
+                "Value",
+            )
         else:
-            overrides.append(msg("{setting} {value}", setting=Name(name, "setting"),
-                                 value=text(value)))
+            overrides.append(
+                msg("{setting} {value}", setting=Name(name, "setting"), value=text(value))
+            )
 
     return dataclasses.replace(chosen_settings, overrides=tuple(overrides))
 
 
-def _refuse_iterating_frozen(values: Mapping[str, Any],
-                             chosen: Mapping[str, tuple[Hashable, object]], table: str,
-                             found: Problems) -> None:
+def _refuse_iterating_frozen(
+    values: Mapping[str, Any],
+    chosen: Mapping[str, tuple[Hashable, object]],
+    table: str,
+    found: Problems,
+) -> None:
     """Iterate re-prices every round once more, which Pricing frozen rules out: a club
     must choose one rather than get a silent half of either."""
     if values.get("pricing") == "frozen" and values.get("iterate", "none") != "none":
         row = chosen["Iterate"][0]
-        found.add(msg("{setting} {value} cannot go with {pricing} frozen: frozen points are "
-                      "never re-priced", setting=Name("Iterate", "setting"),
-                      value=values["iterate"], pricing=Name("Pricing", "setting")),
-                  table, row, "Value")
+        found.add(
+            msg(
+                "{setting} {value} cannot go with {pricing} frozen: frozen points are "
+                "never re-priced",
+                setting=Name("Iterate", "setting"),
+                value=values["iterate"],
+                pricing=Name("Pricing", "setting"),
+            ),
+            table,
+            row,
+            "Value",
+        )
 
 
 def _settings(preset: str, values: Mapping[str, Any]) -> Settings:

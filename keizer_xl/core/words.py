@@ -30,9 +30,27 @@ class CellError(str):
 
 
 # The error values a spreadsheet shows in a cell whose formula failed.
-ERROR_VALUES = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A",
-                          "#GETTING_DATA", "#SPILL!", "#CALC!", "#FIELD!", "#BLOCKED!",
-                          "#CONNECT!", "#BUSY!", "#UNKNOWN!", "#PYTHON!", "#DATA!"})
+ERROR_VALUES = frozenset(
+    {
+        "#NULL!",
+        "#DIV/0!",
+        "#VALUE!",
+        "#REF!",
+        "#NAME?",
+        "#NUM!",
+        "#N/A",
+        "#GETTING_DATA",
+        "#SPILL!",
+        "#CALC!",
+        "#FIELD!",
+        "#BLOCKED!",
+        "#CONNECT!",
+        "#BUSY!",
+        "#UNKNOWN!",
+        "#PYTHON!",
+        "#DATA!",
+    }
+)
 
 
 # The sensible ranges, the same for every door a value comes in by (the Players, Rounds
@@ -50,8 +68,10 @@ MAX_NAME = 200
 
 RESULT_HELP = msg("use 1-0, 0-1, ½-½, +-, -+ or --")
 REST_HELP = msg("bye, excused, club or unexcused")
-PRESENT_HELP = msg("x, yes, y, 1, ja or ✓ for present; excused, club or unexcused; blank, 0, "
-                   "n, no or nee for absent")
+PRESENT_HELP = msg(
+    "x, yes, y, 1, ja or ✓ for present; excused, club or unexcused; blank, 0, "
+    "n, no or nee for absent"
+)
 
 N = TypeVar("N", int, Fraction)
 
@@ -59,8 +79,23 @@ N = TypeVar("N", int, Fraction)
 # the one table of results (`results`), which the docs' word tables list exactly.
 RESULT_WORDS: dict[Result, tuple[str, ...]] = {r: line.words for r, line in RESULTS.items()}
 ABSENCE_WORDS: dict[Absence, tuple[str, ...]] = {a: line.words for a, line in RESTS.items()}
-PRESENT_WORDS: tuple[str, ...] = ("x", "yes", "y", "1", "ja", "j", "✓", "✔", "true", "present",
-                                  "aanwezig", "anwesend", "sì", "si", "presente")
+PRESENT_WORDS: tuple[str, ...] = (
+    "x",
+    "yes",
+    "y",
+    "1",
+    "ja",
+    "j",
+    "✓",
+    "✔",
+    "true",
+    "present",
+    "aanwezig",
+    "anwesend",
+    "sì",
+    "si",
+    "presente",
+)
 NOT_PRESENT_WORDS: tuple[str, ...] = ("0", "n", "no", "nee", "false", "nein")
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "‐": "-", "‑": "-"})
@@ -74,12 +109,17 @@ def _key(word: str) -> str:
 _RESULTS: dict[str, Result] = {_key(w): r for r, words in RESULT_WORDS.items() for w in words}
 _RESTS: dict[str, Absence] = {_key(w): a for a, words in ABSENCE_WORDS.items() for w in words}
 _EXACT: dict[str, Result | Absence] = {
-    **{r.value: r for r in Result}, **{a.value: a for a in Absence}}
+    **{r.value: r for r in Result},
+    **{a.value: a for a in Absence},
+}
 # A club duty row with the player's result in the team match: any word for club duty, then
 # a result played over the board, in the player's view (`club 1-0`, `extern ½-½`).
 _TEAM: dict[str, Result] = {
-    _key(club) + _key(w): r for club in ABSENCE_WORDS[Absence.CLUB]
-    for r in (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS) for w in RESULT_WORDS[r]}
+    _key(club) + _key(w): r
+    for club in ABSENCE_WORDS[Absence.CLUB]
+    for r in (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
+    for w in RESULT_WORDS[r]
+}
 _PRESENT = {_key(w) for w in PRESENT_WORDS}
 _NOT_PRESENT = {_key(w) for w in NOT_PRESENT_WORDS}
 
@@ -117,14 +157,19 @@ def _visible(ch: str) -> str:
 def shortened(words: str, most: int) -> str:
     """`words` if it has at most `most` characters, else its start and an ellipsis, `most`
     characters in all: a 10,000-character name where a page or a PDF cell holds one line."""
-    return words if len(words) <= most else words[:most - 1].rstrip() + "…"
+    return words if len(words) <= most else words[: most - 1].rstrip() + "…"
 
 
 def at_most(number: N, high: int, value: object) -> N:
     """The number, if it is at most `high`; WordError naming the sensible range if not."""
     if number > high:
-        raise WordError(msg("'{value}' is more than {high}, outside the sensible range",
-                            value=short_text(value), high=f"{high:,}"))
+        raise WordError(
+            msg(
+                "'{value}' is more than {high}, outside the sensible range",
+                value=short_text(value),
+                high=f"{high:,}",
+            )
+        )
     return number
 
 
@@ -155,8 +200,13 @@ def _clock(value: object) -> Result | None:
         return Result.WHITE_WINS
     if minutes == 1:
         return Result.BLACK_WINS
-    raise WordError(msg("Excel turned this into a time ({time}); format the Result column as "
-                        "text and {help}", time=text(value), help=RESULT_HELP))
+    raise WordError(
+        msg(
+            "Excel turned this into a time ({time}); format the Result column as text and {help}",
+            time=text(value),
+            help=RESULT_HELP,
+        )
+    )
 
 
 def parse_result(value: object) -> Result | Absence | None:
@@ -169,8 +219,14 @@ def parse_result(value: object) -> Result | Absence | None:
     if pair is not None:
         if sorted(pair) == [1, 2]:  # Excel read "1/2" as a date: 1 Feb or 2 Jan
             return Result.DRAW
-        raise WordError(msg("Excel turned this into a date ({date}); format the Result column "
-                            "as text and {help}", date=f"{value:%d-%m}", help=RESULT_HELP))
+        raise WordError(
+            msg(
+                "Excel turned this into a date ({date}); format the Result column "
+                "as text and {help}",
+                date=f"{value:%d-%m}",
+                help=RESULT_HELP,
+            )
+        )
     clock = _clock(value)
     if clock is not None:  # Excel read "1:0" or "0:1" as a time of day
         return clock
@@ -178,8 +234,14 @@ def parse_result(value: object) -> Result | Absence | None:
     found = _RESULTS.get(key) or _RESTS.get(key)
     if found is not None:
         return found
-    raise WordError(msg("'{value}' is not a result; {help} (or {rests})",
-                        value=short_text(value), help=RESULT_HELP, rests=REST_HELP))
+    raise WordError(
+        msg(
+            "'{value}' is not a result; {help} (or {rests})",
+            value=short_text(value),
+            help=RESULT_HELP,
+            rests=REST_HELP,
+        )
+    )
 
 
 def parse_team(value: object) -> Result | None:
@@ -207,8 +269,11 @@ def parse_presence(value: object) -> Absence | str:
     rest = _RESTS.get(word)
     if rest is not None and rest is not Absence.BYE:
         return rest
-    raise WordError(msg("'{value}' is not an attendance; use {help}", value=short_text(value),
-                        help=PRESENT_HELP))
+    raise WordError(
+        msg(
+            "'{value}' is not an attendance; use {help}", value=short_text(value), help=PRESENT_HELP
+        )
+    )
 
 
 def _snap(x: Fraction, decimals: int) -> Fraction:
@@ -269,8 +334,21 @@ def parse_number(value: object) -> Fraction:
     return number
 
 
-UNRATED_WORDS: tuple[str, ...] = ("-", "--", "---", "n/a", "na", "nvt", "n.v.t.", "geen",
-                                   "none", "unrated", "?", "keine", "nc")
+UNRATED_WORDS: tuple[str, ...] = (
+    "-",
+    "--",
+    "---",
+    "n/a",
+    "na",
+    "nvt",
+    "n.v.t.",
+    "geen",
+    "none",
+    "unrated",
+    "?",
+    "keine",
+    "nc",
+)
 # ratings typed as text (rare: a sheet's ratings are numbers), compiled when first met
 _THOUSANDS = r"\d{1,3}(?:([.,\u00a0' ])\d{3})(?:\1\d{3})*"
 _WHOLE_DECIMAL = r"(\d+)[.,]0+"
@@ -295,8 +373,9 @@ def parse_rating(value: object) -> Fraction:
             return Fraction(int(whole.group(1)))
     rating = parse_number(value)
     if rating < 0:
-        raise WordError(msg("'{value}' is negative; a rating is 0 or more",
-                            value=short_text(value)))
+        raise WordError(
+            msg("'{value}' is negative; a rating is 0 or more", value=short_text(value))
+        )
     return rating
 
 
@@ -312,8 +391,9 @@ def parse_fraction(value: object) -> Fraction:
     """A share of a value: a number from 0 up (`2/3`, `0.667`, `66.7%`)."""
     number = parse_number(value)
     if number < 0:
-        raise WordError(msg("'{value}' is negative; a fraction must be 0 or more",
-                            value=short_text(value)))
+        raise WordError(
+            msg("'{value}' is negative; a fraction must be 0 or more", value=short_text(value))
+        )
     return number
 
 
@@ -330,8 +410,9 @@ def parse_whole(value: object, minimum: int = 0) -> int:
     if number.denominator != 1:
         raise WordError(msg("'{value}' is not a whole number", value=short_text(value)))
     if number < minimum:
-        raise WordError(msg("'{value}' must be {minimum} or more", value=short_text(value),
-                            minimum=minimum))
+        raise WordError(
+            msg("'{value}' must be {minimum} or more", value=short_text(value), minimum=minimum)
+        )
     return int(number)
 
 
@@ -349,8 +430,13 @@ def not_a_date(value: object) -> None:
         shown = str(value)
     else:
         return
-    raise WordError(msg("'{value}' is a date or a time, not a number; format the cell as a "
-                        "number and type it again", value=shown))
+    raise WordError(
+        msg(
+            "'{value}' is a date or a time, not a number; format the cell as a "
+            "number and type it again",
+            value=shown,
+        )
+    )
 
 
 def parse_round(value: object) -> int:
@@ -369,14 +455,27 @@ def parse_choice(value: object, choices: tuple[str, ...]) -> str:
     for choice in choices:
         if word == choice or word == choice.replace("-", " "):
             return choice
-    raise WordError(msg("'{value}' is not allowed; use {choices}", value=short_text(value),
-                        choices=", ".join(choices)))
+    raise WordError(
+        msg(
+            "'{value}' is not allowed; use {choices}",
+            value=short_text(value),
+            choices=", ".join(choices),
+        )
+    )
 
 
 # The word for points in each workbook language, plural and singular: `40 punten` is read
 # in an English workbook too, since a club copies its rules from wherever it finds them.
-POINTS_WORDS: tuple[str, ...] = ("points", "point", "punten", "punt", "punkte", "punkt",
-                                 "punti", "punto")
+POINTS_WORDS: tuple[str, ...] = (
+    "points",
+    "point",
+    "punten",
+    "punt",
+    "punkte",
+    "punkt",
+    "punti",
+    "punto",
+)
 _POINTS = re.compile(r"(.*?)\s*(" + "|".join(POINTS_WORDS) + r")\.?", re.IGNORECASE)
 MOST_POINTS = 10**18  # as the largest Top value: the engine stays exact far beyond it
 
@@ -392,11 +491,18 @@ def parse_points(value: object) -> Points | None:
     except WordError:
         number = None
     if number is None or number.denominator != 1 or number < 0:
-        raise WordError(msg("'{value}' is not a whole number of points (such as 40 points)",
-                            value=text(value)))
+        raise WordError(
+            msg("'{value}' is not a whole number of points (such as 40 points)", value=text(value))
+        )
     if number > MOST_POINTS:
-        raise WordError(msg("'{value}' is outside the sensible range, {low} to {high}",
-                            value=text(value), low="0", high=f"{MOST_POINTS:,}"))
+        raise WordError(
+            msg(
+                "'{value}' is outside the sensible range, {low} to {high}",
+                value=text(value),
+                low="0",
+                high=f"{MOST_POINTS:,}",
+            )
+        )
     return Points(int(number))
 
 

@@ -10,5 +10,13 @@ programs make (`csvfile`). Nothing is imported here, so that a command loads onl
 format it uses.
 """
 
-__all__ = ["csvfile", "kfcfiles", "members", "nextseason", "ratingfiles", "ratings", "trf",
-           "trffiles"]
+__all__ = [
+    "csvfile",
+    "kfcfiles",
+    "members",
+    "nextseason",
+    "ratingfiles",
+    "ratings",
+    "trf",
+    "trffiles",
+]

@@ -41,8 +41,9 @@ def read_text(path: Path) -> str:
     except FileNotFoundError:
         raise TextFileProblem(msg("{file}: there is no such file", file=path)) from None
     except OSError as exc:
-        raise TextFileProblem(msg("{file}: could not be read ({reason})", file=path,
-                                  reason=exc.strerror or exc)) from None
+        raise TextFileProblem(
+            msg("{file}: could not be read ({reason})", file=path, reason=exc.strerror or exc)
+        ) from None
     if b"\0" in data[:4096]:
         raise TextFileProblem(msg("{file}: not a text file", file=path))
 
@@ -66,8 +67,9 @@ def file_lines(path: Path) -> Iterator[str]:
     except FileNotFoundError:
         raise TextFileProblem(msg("{file}: there is no such file", file=path)) from None
     except OSError as exc:
-        raise TextFileProblem(msg("{file}: could not be read ({reason})", file=path,
-                                  reason=exc.strerror or exc)) from None
+        raise TextFileProblem(
+            msg("{file}: could not be read ({reason})", file=path, reason=exc.strerror or exc)
+        ) from None
 
 
 def _encoding(raw: BinaryIO, path: Path) -> str:
@@ -97,11 +99,16 @@ def _encoding(raw: BinaryIO, path: Path) -> str:
             break
     if counts[True] and counts[False]:
         odd = counts[True] < counts[False]  # the fewer lines are the ones that do not fit
-        raise TextFileProblem(msg(
-            "{file}, line {line}: this line is written in {odd}, the rest of the file in "
-            "{even}; save the whole list in one of them (in Excel: CSV UTF-8) and try again",
-            file=path, line=first[odd], odd="UTF-8" if odd else "Windows-1252",
-            even="Windows-1252" if odd else "UTF-8"))
+        raise TextFileProblem(
+            msg(
+                "{file}, line {line}: this line is written in {odd}, the rest of the file in "
+                "{even}; save the whole list in one of them (in Excel: CSV UTF-8) and try again",
+                file=path,
+                line=first[odd],
+                odd="UTF-8" if odd else "Windows-1252",
+                even="Windows-1252" if odd else "UTF-8",
+            )
+        )
     return "cp1252" if counts[False] else "utf-8-sig"
 
 
@@ -186,11 +193,21 @@ def records(lines: Iterable[str], problems: Problems) -> Iterator[Record]:
         width = width or len(cells)
         row = source.taken()
         if end > start and _unclosed(row, str(dialect.delimiter), quote, width):
-            problems.add(msg("a quote ({quote}) on this line is not closed before line {end}; "
-                             "close it or take it out", quote=quote, end=end)
-                         if source.more() or source.quotes % 2 == 0 else
-                         msg("a quote ({quote}) on this line is not closed before the end of "
-                             "the file; close it or take it out", quote=quote), line=start)
+            problems.add(
+                msg(
+                    "a quote ({quote}) on this line is not closed before line {end}; "
+                    "close it or take it out",
+                    quote=quote,
+                    end=end,
+                )
+                if source.more() or source.quotes % 2 == 0
+                else msg(
+                    "a quote ({quote}) on this line is not closed before the end of "
+                    "the file; close it or take it out",
+                    quote=quote,
+                ),
+                line=start,
+            )
         else:
             yield Record(start, cells)
         start = end + 1
@@ -246,8 +263,10 @@ def _unreadable(exc: csv.Error) -> str:
     if "NUL" in reason:
         return msg("this line holds a NUL character: is this a text file?")
     if "field larger than field limit" in reason:
-        return msg("a cell on this line is longer than {most} characters",
-                   most=f"{csv.field_size_limit():,}")
+        return msg(
+            "a cell on this line is longer than {most} characters",
+            most=f"{csv.field_size_limit():,}",
+        )
     return msg("this line cannot be read as CSV ({reason})", reason=reason)
 
 

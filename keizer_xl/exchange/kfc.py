@@ -53,7 +53,11 @@ ADJOURNED = 11
 # Pairing.Result codes, from the table of results; 0 (or none) and 11 (adjourned): a game
 # without a result yet.
 GAME_RESULTS: dict[int, Result | None] = {
-    -1: None, 0: None, **{line.kfc: r for r, line in RESULTS.items()}, ADJOURNED: None}
+    -1: None,
+    0: None,
+    **{line.kfc: r for r, line in RESULTS.items()},
+    ADJOURNED: None,
+}
 # How KeizerForClubs scores a game without a result in a round that is over: an adjourned
 # game as a draw, one without any result as nothing for either player.
 COUNTED_AS = {ADJOURNED: Result.DRAW}
@@ -134,8 +138,9 @@ def decimal_text(number: float) -> str:
     return text if "e" not in text else f"{number:.7f}".rstrip("0").rstrip(".")
 
 
-def kfc_settings(config: Mapping[str, tuple[str | None, float | None]],
-                 problems: Problems) -> list[tuple[str, str]]:
+def kfc_settings(
+    config: Mapping[str, tuple[str | None, float | None]], problems: Problems
+) -> list[tuple[str, str]]:
     """Preset kfc, and each percentage or number of the file that differs from it (one that
     equals the preset would only be said back as "the default anyway")."""
     from keizer_xl.core.settings import parse_settings
@@ -147,11 +152,19 @@ def kfc_settings(config: Mapping[str, tuple[str | None, float | None]],
         if number is None:
             continue
         if not math.isfinite(number):
-            problems.add(msg("ConfigTab {key}: {problem}", key=key,
-                             problem=msg("'{value}' is not a number", value=str(number))))
+            problems.add(
+                msg(
+                    "ConfigTab {key}: {problem}",
+                    key=key,
+                    problem=msg("'{value}' is not a number", value=str(number)),
+                )
+            )
             continue
-        value = str(round(number)) if kind == "whole" else decimal_text(number) + (
-            "%" if kind == "percent" else "")
+        value = (
+            str(round(number))
+            if kind == "whole"
+            else decimal_text(number) + ("%" if kind == "percent" else "")
+        )
         try:
             settings = parse_settings({"Preset": PRESET, setting: value})
         except KeizerError as exc:
@@ -174,24 +187,32 @@ def season_from_tournament(tournament: KfcTournament, source: str) -> KfcSeason:
     last = max(played, default=0)
     for k in range(1, last):
         if k not in played:
-            problems.add(msg("round {round} has no rows, but round {last} has", round=k,
-                             last=last))
+            problems.add(msg("round {round} has no rows, but round {last} has", round=k, last=last))
     roll = _Roll(last)
     for p in tournament.players:
         roll.take(p, rows[p.id], problems)
     settings = kfc_settings(tournament.config, problems)
     counted: list[str] = []
-    entries = _entries(pairings, {p.id: tidy_name(p.name) for p in tournament.players},
-                       last, problems, counted)
+    entries = _entries(
+        pairings, {p.id: tidy_name(p.name) for p in tournament.players}, last, problems, counted
+    )
     problems.raise_if_any()
     open_games = sum(1 for e in entries if isinstance(e, Game) and e.result is None)
     notes = [*roll.notes(), *counted, open_games_note(open_games, last)]
-    return KfcSeason(Season(tuple(roll.people), tuple(entries)), tuple(settings), roll.totals,
-                     tuple(note for note in notes if note))
+    return KfcSeason(
+        Season(tuple(roll.people), tuple(entries)),
+        tuple(settings),
+        roll.totals,
+        tuple(note for note in notes if note),
+    )
 
 
-def _pairing(row: KfcPairing, by_id: Mapping[int, KfcPlayer],
-             rows: dict[int, list[KfcPairing]], problems: Problems) -> bool:
+def _pairing(
+    row: KfcPairing,
+    by_id: Mapping[int, KfcPlayer],
+    rows: dict[int, list[KfcPairing]],
+    problems: Problems,
+) -> bool:
     """Check one row of the Pairing table and file it under its players; False when its
     round or board is out of range, so that it is read no further."""
     place = msg("round {round}, board {board}", round=row.round, board=row.board)
@@ -204,19 +225,35 @@ def _pairing(row: KfcPairing, by_id: Mapping[int, KfcPlayer],
         return False
     for pid in (row.white, row.black) if row.game else (row.white,):
         if pid not in by_id:
-            problems.add(msg("{place}: player {id} is not in the Player table",
-                             place=place, id=pid))
+            problems.add(
+                msg("{place}: player {id} is not in the Player table", place=place, id=pid)
+            )
         else:
             rows[pid].append(row)
     known = GAME_RESULTS if row.game else {**REST_REASONS, LATE_START: None}
     if row.result not in known:
-        problems.add(msg("{place}: result {code} is not one KeizerForClubs writes for a "
-                         "game", place=place, code=row.result) if row.game else
-                     msg("{place}: result {code} is not one KeizerForClubs writes for a "
-                         "round without a game", place=place, code=row.result))
+        problems.add(
+            msg(
+                "{place}: result {code} is not one KeizerForClubs writes for a game",
+                place=place,
+                code=row.result,
+            )
+            if row.game
+            else msg(
+                "{place}: result {code} is not one KeizerForClubs writes for a "
+                "round without a game",
+                place=place,
+                code=row.result,
+            )
+        )
     if row.game and row.white == row.black and row.white in by_id:
-        problems.add(msg("round {round}: {name} cannot play himself", round=row.round,
-                         name=by_id[row.white].name))
+        problems.add(
+            msg(
+                "round {round}: {name} cannot play himself",
+                round=row.round,
+                name=by_id[row.white].name,
+            )
+        )
     return True
 
 
@@ -245,45 +282,81 @@ class _Roll:
         try:
             rating = checked_rating(p.rating)
         except WordError as exc:
-            problems.add(msg("player {id} ({name}): {problem} (rating)", id=p.id,
-                             name=shortened(name, 40), problem=exc.message))
+            problems.add(
+                msg(
+                    "player {id} ({name}): {problem} (rating)",
+                    id=p.id,
+                    name=shortened(name, 40),
+                    problem=exc.message,
+                )
+            )
             return
         if not self._name_fits(p, name, problems):
             return
         joined = taken[0] if taken else self.last + 1
         if joined > MAX_ROUND:
-            problems.add(msg("player {id} ({name}): the player takes part in no round of the "
-                             "{most} a season has", id=p.id, name=shortened(name, 40),
-                             most=f"{MAX_ROUND:,}"))
+            problems.add(
+                msg(
+                    "player {id} ({name}): the player takes part in no round of the "
+                    "{most} a season has",
+                    id=p.id,
+                    name=shortened(name, 40),
+                    most=f"{MAX_ROUND:,}",
+                )
+            )
             return
         for row in rows:
             if row.result == LATE_START and row.round >= joined:
-                problems.add(msg("round {round}: {name} has a late start (result 12) but "
-                                 "played in round {joined}", round=row.round, name=name,
-                                 joined=joined))
+                problems.add(
+                    msg(
+                        "round {round}: {name} has a late start (result 12) but "
+                        "played in round {joined}",
+                        round=row.round,
+                        name=name,
+                        joined=joined,
+                    )
+                )
         left = taken[-1] if p.state == RETIRED else None
         if left is not None and left == self.last:
             self.retired_last.append(name)
         if p.state != RETIRED and p.total is not None:
             self.totals[name] = p.total
-        self.people.append(Player(name, rating, joined if joined > 1 else 1, left, None,
-                                  len(self.people)))
+        self.people.append(
+            Player(name, rating, joined if joined > 1 else 1, left, None, len(self.people))
+        )
 
     def _name_fits(self, p: KfcPlayer, name: str, problems: Problems) -> bool:
         """The name fits a cell and the Players sheet, and no player before has it."""
         if len(name) > MAX_TEXT:
-            problems.add(msg("player {id}: the name is longer than a cell holds ({most} "
-                             "characters)", id=p.id, most=f"{MAX_TEXT:,}"))
+            problems.add(
+                msg(
+                    "player {id}: the name is longer than a cell holds ({most} characters)",
+                    id=p.id,
+                    most=f"{MAX_TEXT:,}",
+                )
+            )
             return False
         if len(name) > MAX_NAME:  # as the Players sheet holds it (`checks.read_players`)
-            problems.add(msg("player {id}: a name of {length} characters; at most {most}",
-                             id=p.id, length=f"{len(name):,}", most=MAX_NAME))
+            problems.add(
+                msg(
+                    "player {id}: a name of {length} characters; at most {most}",
+                    id=p.id,
+                    length=f"{len(name):,}",
+                    most=MAX_NAME,
+                )
+            )
             return False
         first = self.names.take(name, p)
         if first is not None:
-            problems.add(msg("players {first} and {second} are both called '{name}'; give "
-                             "each a name of their own in KeizerForClubs",
-                             first=first.id, second=p.id, name=name))
+            problems.add(
+                msg(
+                    "players {first} and {second} are both called '{name}'; give "
+                    "each a name of their own in KeizerForClubs",
+                    first=first.id,
+                    second=p.id,
+                    name=name,
+                )
+            )
             return False
         return True
 
@@ -291,36 +364,61 @@ class _Roll:
         """What the secretary should know of the players left out or retired."""
         notes: list[str] = []
         if self.left_out:
-            notes.append(msg("left out, retired or deleted in KeizerForClubs before they "
-                             "played: {names}", names=", ".join(self.left_out)))
+            notes.append(
+                msg(
+                    "left out, retired or deleted in KeizerForClubs before they played: {names}",
+                    names=", ".join(self.left_out),
+                )
+            )
         if self.retired_last:
-            notes.append(msg("retired after round {round}, the last so far: {names}; "
-                             "KeizerForClubs takes them out of the ranking at once, keizer_xl "
-                             "once round {next} is complete", names=", ".join(self.retired_last),
-                             round=self.last, next=self.last + 1))
+            notes.append(
+                msg(
+                    "retired after round {round}, the last so far: {names}; "
+                    "KeizerForClubs takes them out of the ranking at once, keizer_xl "
+                    "once round {next} is complete",
+                    names=", ".join(self.retired_last),
+                    round=self.last,
+                    next=self.last + 1,
+                )
+            )
         return notes
 
 
-def _entries(pairings: Sequence[KfcPairing], names: Mapping[int, str], last: int,
-             problems: Problems, notes: list[str]) -> list[Entry]:
+def _entries(
+    pairings: Sequence[KfcPairing],
+    names: Mapping[int, str],
+    last: int,
+    problems: Problems,
+    notes: list[str],
+) -> list[Entry]:
     """Each round's games in board order, then its bye and its absences; a game without a
     result only in the last round (keizer_xl scores a round once all of it is in): one in
     an earlier round as KeizerForClubs counts it, said in `notes`."""
     entries: list[Entry] = []
     seen: dict[tuple[int, int], int] = {}  # (round, player id) -> board
-    ordered = sorted(pairings, key=lambda row: (row.round, not row.game,
-                                                row.result != 4, row.board))
+    ordered = sorted(
+        pairings, key=lambda row: (row.round, not row.game, row.result != 4, row.board)
+    )
     for row in ordered:
         ids = (row.white, row.black) if row.game else (row.white,)
-        if row.result == LATE_START or any(pid not in names for pid in ids) or \
-                row.result not in (GAME_RESULTS if row.game else REST_REASONS) or \
-                (row.game and row.white == row.black):
+        if (
+            row.result == LATE_START
+            or any(pid not in names for pid in ids)
+            or row.result not in (GAME_RESULTS if row.game else REST_REASONS)
+            or (row.game and row.white == row.black)
+        ):
             continue  # a late start sets Joined; the rest is among the problems already
         for pid in ids:
             if (row.round, pid) in seen:
-                problems.add(msg("round {round}: {name} is on board {first} and on board "
-                                 "{board}", round=row.round, name=names[pid],
-                                 first=seen[(row.round, pid)], board=row.board))
+                problems.add(
+                    msg(
+                        "round {round}: {name} is on board {first} and on board {board}",
+                        round=row.round,
+                        name=names[pid],
+                        first=seen[(row.round, pid)],
+                        board=row.board,
+                    )
+                )
             seen[(row.round, pid)] = row.board
         if not row.game:
             entries.append(Rest(row.round, names[row.white], REST_REASONS[row.result]))
@@ -336,13 +434,25 @@ def _entries(pairings: Sequence[KfcPairing], names: Mapping[int, str], last: int
 
 def _counted_note(row: KfcPairing, white: str, black: str) -> str:
     """What an earlier round's game without a result came in as, and what to do."""
-    game = msg("round {round}, board {board} ({white} – {black})", round=row.round,
-               board=row.board, white=white, black=black)
+    game = msg(
+        "round {round}, board {board} ({white} – {black})",
+        round=row.round,
+        board=row.board,
+        white=white,
+        black=black,
+    )
     if row.result == ADJOURNED:
-        return msg("{game} is adjourned: KeizerForClubs counts it as a draw until its result "
-                   "is entered, and so it came in as ½-½; type the result into round {round} "
-                   "when it is known, then recalc", game=game, round=row.round)
-    return msg("{game} has no result: KeizerForClubs gives neither player anything for it, "
-               "and so it came in as -- (nothing for either with preset kfc); type the "
-               "result into round {round} when it is known, then recalc", game=game,
-               round=row.round)
+        return msg(
+            "{game} is adjourned: KeizerForClubs counts it as a draw until its result "
+            "is entered, and so it came in as ½-½; type the result into round {round} "
+            "when it is known, then recalc",
+            game=game,
+            round=row.round,
+        )
+    return msg(
+        "{game} has no result: KeizerForClubs gives neither player anything for it, "
+        "and so it came in as -- (nothing for either with preset kfc); type the "
+        "result into round {round} when it is known, then recalc",
+        game=game,
+        round=row.round,
+    )

@@ -74,23 +74,27 @@ def read_tournament(path: Path) -> KfcTournament:
 
     _check_header(path)
     try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
-                             timeout=LOCK_WAIT)
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=LOCK_WAIT)
     except sqlite3.Error as exc:
-        raise KfcFileProblem(msg("{file}: could not be read ({reason})", file=path,
-                                 reason=exc)) from None
+        raise KfcFileProblem(
+            msg("{file}: could not be read ({reason})", file=path, reason=exc)
+        ) from None
     db.text_factory = _text  # a damaged file may hold bytes that are no UTF-8
     with closing(db):
         try:
             return _read(db, path)
         except sqlite3.OperationalError as exc:  # e.g. locked while KeizerForClubs writes
             if "locked" in str(exc) or "busy" in str(exc):
-                raise KfcFileProblem(msg(
-                    "{file}: the file is locked; KeizerForClubs may still have it open. "
-                    "Close the tournament in KeizerForClubs and try again", file=path)
-                    ) from None
-            raise KfcFileProblem(msg("{file}: could not be read ({reason})", file=path,
-                                     reason=exc)) from None
+                raise KfcFileProblem(
+                    msg(
+                        "{file}: the file is locked; KeizerForClubs may still have it open. "
+                        "Close the tournament in KeizerForClubs and try again",
+                        file=path,
+                    )
+                ) from None
+            raise KfcFileProblem(
+                msg("{file}: could not be read ({reason})", file=path, reason=exc)
+            ) from None
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # bytes that are no text
             raise _damaged(path, str(exc)) from None
 
@@ -109,53 +113,98 @@ def _check_header(path: Path) -> None:
     except FileNotFoundError:
         raise KfcFileProblem(msg("{file}: there is no such file", file=path)) from None
     except OSError as exc:
-        raise KfcFileProblem(msg("{file}: could not be read ({reason})", file=path,
-                                 reason=exc.strerror or exc)) from None
+        raise KfcFileProblem(
+            msg("{file}: could not be read ({reason})", file=path, reason=exc.strerror or exc)
+        ) from None
     if head != SQLITE_HEADER:
-        raise KfcFileProblem(msg("{file}: not a KeizerForClubs tournament file (it is not an "
-                                 "SQLite database)", file=path))
+        raise KfcFileProblem(
+            msg(
+                "{file}: not a KeizerForClubs tournament file (it is not an SQLite database)",
+                file=path,
+            )
+        )
 
 
 def _damaged(path: Path, reason: str) -> KfcFileProblem:
-    return KfcFileProblem(msg("{file}: the file is damaged ({reason}); open it in "
-                              "KeizerForClubs or use a backup copy", file=path, reason=reason))
+    return KfcFileProblem(
+        msg(
+            "{file}: the file is damaged ({reason}); open it in "
+            "KeizerForClubs or use a backup copy",
+            file=path,
+            reason=reason,
+        )
+    )
 
 
 def _read(db: sqlite3.Connection, path: Path) -> KfcTournament:
     check = db.execute("PRAGMA quick_check").fetchone()
     if check is None or check[0] != "ok":
         raise _damaged(path, str(check[0] if check else ""))
-    columns = {table: {row[1].casefold() for row in db.execute(f"PRAGMA table_info({table})")}
-               for table in TABLES}
+    columns = {
+        table: {row[1].casefold() for row in db.execute(f"PRAGMA table_info({table})")}
+        for table in TABLES
+    }
     missing = [table for table in TABLES if not columns[table]]
     if missing:
-        raise KfcFileProblem(msg("{file}: not a KeizerForClubs tournament file (it has no "
-                                 "table {tables})", file=path, tables=", ".join(missing)))
+        raise KfcFileProblem(
+            msg(
+                "{file}: not a KeizerForClubs tournament file (it has no table {tables})",
+                file=path,
+                tables=", ".join(missing),
+            )
+        )
     for table, wanted in TABLES.items():
         lacking = [c for c in wanted if c.casefold() not in columns[table]]
         if lacking:
-            raise KfcFileProblem(msg("{file}: not a KeizerForClubs tournament file (the "
-                                     "table {table} has no column {columns})", file=path,
-                                     table=table, columns=", ".join(lacking)))
+            raise KfcFileProblem(
+                msg(
+                    "{file}: not a KeizerForClubs tournament file (the "
+                    "table {table} has no column {columns})",
+                    file=path,
+                    table=table,
+                    columns=", ".join(lacking),
+                )
+            )
     problems = Problems(file=path.name)
     total = TOTAL if TOTAL.casefold() in columns["Player"] else "NULL"
-    players = [KfcPlayer(pid, "" if name is None else str(name), rating, state or 0,
-                         _number(sum_pts))
-               for pid, name, rating, state, sum_pts in _rows(
-                   db, f"SELECT id, name, rating, state, {total} FROM Player ORDER BY id",
-                   "Player", ("id", "name", "rating", "state", TOTAL), (0, 2, 3), problems)]
-    pairings = [KfcPairing(*values) for values in _rows(
-        db, "SELECT Rnd, board, PID_W, PID_B, Result FROM Pairing ORDER BY Rnd, board",
-        "Pairing", TABLES["Pairing"], (0, 1, 2, 3, 4), problems)]
-    config = {str(key): (None if text is None else str(text), _number(value))
-              for key, text, value in db.execute("SELECT CfgKey, CfgText, CfgValue "
-                                                  "FROM ConfigTab")}
+    players = [
+        KfcPlayer(pid, "" if name is None else str(name), rating, state or 0, _number(sum_pts))
+        for pid, name, rating, state, sum_pts in _rows(
+            db,
+            f"SELECT id, name, rating, state, {total} FROM Player ORDER BY id",
+            "Player",
+            ("id", "name", "rating", "state", TOTAL),
+            (0, 2, 3),
+            problems,
+        )
+    ]
+    pairings = [
+        KfcPairing(*values)
+        for values in _rows(
+            db,
+            "SELECT Rnd, board, PID_W, PID_B, Result FROM Pairing ORDER BY Rnd, board",
+            "Pairing",
+            TABLES["Pairing"],
+            (0, 1, 2, 3, 4),
+            problems,
+        )
+    ]
+    config = {
+        str(key): (None if text is None else str(text), _number(value))
+        for key, text, value in db.execute("SELECT CfgKey, CfgText, CfgValue FROM ConfigTab")
+    }
     problems.raise_if_any()
     return KfcTournament(tuple(players), tuple(pairings), config)
 
 
-def _rows(db: sqlite3.Connection, query: str, table: str, names: Sequence[str],
-          whole: Sequence[int], problems: Problems) -> list[list[Any]]:
+def _rows(
+    db: sqlite3.Connection,
+    query: str,
+    table: str,
+    names: Sequence[str],
+    whole: Sequence[int],
+    problems: Problems,
+) -> list[list[Any]]:
     """The query's rows with the columns `whole` as whole numbers (blank: 0, except the
     first, the row's key); a row with anything else is a problem, and left out."""
     out = []
@@ -170,9 +219,16 @@ def _rows(db: sqlite3.Connection, query: str, table: str, names: Sequence[str],
                 values[i] = int(value)
             else:
                 bad = True
-                problems.add(msg("table {table}, row {row}: '{value}' in column {column} is not "
-                                 "a whole number", table=table, row=n, value=value,
-                                 column=names[i]))
+                problems.add(
+                    msg(
+                        "table {table}, row {row}: '{value}' in column {column} is not "
+                        "a whole number",
+                        table=table,
+                        row=n,
+                        value=value,
+                        column=names[i],
+                    )
+                )
         if not bad:
             out.append(values)
     return out
@@ -187,8 +243,9 @@ def _number(value: object) -> float | None:
         return None
 
 
-def new_from_kfc(source: Path, book: Path, language: str | None = None, lite: bool = False
-                 ) -> KfcOutcome:
+def new_from_kfc(
+    source: Path, book: Path, language: str | None = None, lite: bool = False
+) -> KfcOutcome:
     """Make the workbook `book` holding the tournament's players, rounds and settings, with
     its standings; in `language`, else the file's own. Nothing is written unless all of it
     can be."""
@@ -204,26 +261,44 @@ def new_from_kfc(source: Path, book: Path, language: str | None = None, lite: bo
     if language is None:
         language = workbook_language(tournament.language) or "en"
         if tournament.language and workbook_language(tournament.language) is None:
-            notes.append(msg("the file's language ({code}) has no workbooks in keizer_xl yet; "
-                             "the workbook is in English", code=tournament.language))
+            notes.append(
+                msg(
+                    "the file's language ({code}) has no workbooks in keizer_xl yet; "
+                    "the workbook is in English",
+                    code=tournament.language,
+                )
+            )
     season = imported.season
-    players = [{"Name": p.name, "Rating": int(p.rating) or None,
-                "Joined": p.joined if p.joined > 1 else None, "Left": p.left}
-               for p in season.players]
+    players = [
+        {
+            "Name": p.name,
+            "Rating": int(p.rating) or None,
+            "Joined": p.joined if p.joined > 1 else None,
+            "Left": p.left,
+        }
+        for p in season.players
+    ]
     made: list[Standings] = []
-    create(book, players, fill=lambda tmp: made.append(_fill(tmp, imported, source.stem)),
-           language=language, lite=lite)
+    create(
+        book,
+        players,
+        fill=lambda tmp: made.append(_fill(tmp, imported, source.stem)),
+        language=language,
+        lite=lite,
+    )
     notes += imported.notes
     notes.append(_settings_note(imported.settings))
-    if made and imported.totals and season.last_round \
-            and made[0].after_round == season.last_round:
+    if made and imported.totals and season.last_round and made[0].after_round == season.last_round:
         notes.append(_agreement(made[0], imported.totals))
     return KfcOutcome(book, len(season.players), season.last_round, language, notes)
 
 
 def _no_players(source: Path) -> KfcFileProblem:
-    return KfcFileProblem(msg("{file}: the tournament has no players; enter them in "
-                              "KeizerForClubs first", file=source))
+    return KfcFileProblem(
+        msg(
+            "{file}: the tournament has no players; enter them in KeizerForClubs first", file=source
+        )
+    )
 
 
 def file_language(path: Path) -> str | None:
@@ -238,10 +313,12 @@ def file_language(path: Path) -> str | None:
                 return None
         # immutable: no lock taken or waited for, so even a file KeizerForClubs is writing
         # (whose refusal this language is for) says its language
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1",
-                                     uri=True, timeout=0)) as db:
-            row = db.execute("SELECT CfgText FROM ConfigTab WHERE CfgKey = ?",
-                             (LANGUAGE_KEY,)).fetchone()
+        with closing(
+            sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, timeout=0)
+        ) as db:
+            row = db.execute(
+                "SELECT CfgText FROM ConfigTab WHERE CfgKey = ?", (LANGUAGE_KEY,)
+            ).fetchone()
     except (OSError, sqlite3.Error):
         return None
     return workbook_language(str(row[0])) if row and row[0] is not None else None
@@ -250,8 +327,9 @@ def file_language(path: Path) -> str | None:
 def _settings_note(settings: Sequence[tuple[str, str]]) -> str:
     from keizer_xl.core.settings import parse_settings
 
-    return msg("settings from the file: {settings}",
-               settings=parse_settings(dict(settings)).describe())
+    return msg(
+        "settings from the file: {settings}", settings=parse_settings(dict(settings)).describe()
+    )
 
 
 def _agreement(standings: Standings, totals: Mapping[str, float]) -> str:
@@ -260,13 +338,20 @@ def _agreement(standings: Standings, totals: Mapping[str, float]) -> str:
 
     scores = {row.name: row.score for row in standings.rows if row.score is not None}
     both = [name for name in scores if name in totals]
-    differ = [f"{name} {shown(scores[name])} (KeizerForClubs {totals[name]:.2f})"
-              for name in both if abs(scores[name] - Fraction(totals[name])) >= CENT]
+    differ = [
+        f"{name} {shown(scores[name])} (KeizerForClubs {totals[name]:.2f})"
+        for name in both
+        if abs(scores[name] - Fraction(totals[name])) >= CENT
+    ]
     if differ:
-        return msg("the standings differ from KeizerForClubs' own totals for {players}",
-                   players=", ".join(differ))
-    return msg("the standings agree with KeizerForClubs' own totals to the cent ({count} "
-               "players)", count=len(both))
+        return msg(
+            "the standings differ from KeizerForClubs' own totals for {players}",
+            players=", ".join(differ),
+        )
+    return msg(
+        "the standings agree with KeizerForClubs' own totals to the cent ({count} players)",
+        count=len(both),
+    )
 
 
 def _fill(path: Path, imported: KfcSeason, name: str) -> Standings:
@@ -280,11 +365,18 @@ def _fill(path: Path, imported: KfcSeason, name: str) -> Standings:
     grids = read_grids(path)
     _, layout = read_book(grids)
     settings = [*imported.settings, (NAME_SETTING, name)]
-    save_edits(path, [
-        SheetEdit(layout.sheet["Rounds"], dict(entry_cells(imported.season.entries, layout))),
-        SheetEdit(layout.sheet["Settings"], dict(settings_cells(settings, layout)))],
-        backup=False)
+    save_edits(
+        path,
+        [
+            SheetEdit(layout.sheet["Rounds"], dict(entry_cells(imported.season.entries, layout))),
+            SheetEdit(layout.sheet["Settings"], dict(settings_cells(settings, layout))),
+        ],
+        backup=False,
+    )
     standings, edits = plan_recalc(read_grids(path))
-    save_edits(path, [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None)
-                      for e in edits], backup=False)
+    save_edits(
+        path,
+        [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None) for e in edits],
+        backup=False,
+    )
     return standings

@@ -67,8 +67,9 @@ def read_members(path: Path, language: str = "en") -> MemberList:
         return parse_members(rows, source, language=language)
     problems = Problems(file=path.name)
     listed = _text_records(path, problems)
-    return parse_members([r.cells for r in listed], path.name, [r.line for r in listed],
-                         problems, language)
+    return parse_members(
+        [r.cells for r in listed], path.name, [r.line for r in listed], problems, language
+    )
 
 
 def _workbook_rows(path: Path) -> tuple[Sequence[Sequence[object]], str]:
@@ -94,20 +95,31 @@ def _text_records(path: Path, problems: Problems) -> list[Record]:
     most = ROWS["Players"]
     listed = list(itertools.islice(records(file_lines(path), problems), most + 1))
     if len(listed) > most:
-        raise TextFileProblem(msg("{file}: more than {most} lines; keizer_xl takes at most "
-                                  "{players} players from a list", file=path.name,
-                                  most=f"{most:,}", players=f"{most - 1:,}"))
+        raise TextFileProblem(
+            msg(
+                "{file}: more than {most} lines; keizer_xl takes at most "
+                "{players} players from a list",
+                file=path.name,
+                most=f"{most:,}",
+                players=f"{most - 1:,}",
+            )
+        )
     return listed
 
 
 def _has_names(keys: Sequence[str]) -> bool:
-    return any(_COLUMN.get(k) == "Name" for k in keys) or \
-        {"first", "last"} <= {_PART.get(k) for k in keys}
+    return any(_COLUMN.get(k) == "Name" for k in keys) or {"first", "last"} <= {
+        _PART.get(k) for k in keys
+    }
 
 
-def parse_members(rows: Sequence[Sequence[object]], source: str,
-                  lines: Sequence[int] | None = None,
-                  problems: Problems | None = None, language: str = "en") -> MemberList:
+def parse_members(
+    rows: Sequence[Sequence[object]],
+    source: str,
+    lines: Sequence[int] | None = None,
+    problems: Problems | None = None,
+    language: str = "en",
+) -> MemberList:
     """The list's rows (the first is the header row) as players and own columns; `lines`
     are the rows' line numbers (by default 1, 2, 3, ...), and `problems` those found while
     reading them. Each player's values are checked by the Players sheet's own checks, so
@@ -124,11 +136,21 @@ def parse_members(rows: Sequence[Sequence[object]], source: str,
 
     problems.raise_if_any()
     own = [(header[c], [_own(row[c]) for _, _, row in listed]) for c in columns.own]
-    names = (header[columns.ours["Name"]],) if "Name" in columns.ours else tuple(
-        header[columns.parts[p]] for p in ("first", "infix", "last") if p in columns.parts)
+    names = (
+        (header[columns.ours["Name"]],)
+        if "Name" in columns.ours
+        else tuple(
+            header[columns.parts[p]] for p in ("first", "infix", "last") if p in columns.parts
+        )
+    )
     rating = columns.ours.get("Rating")
-    return MemberList(players, own, names, header[rating] if rating is not None else "",
-                      header[columns.kept] if columns.kept is not None else "")
+    return MemberList(
+        players,
+        own,
+        names,
+        header[rating] if rating is not None else "",
+        header[columns.kept] if columns.kept is not None else "",
+    )
 
 
 @dataclass(frozen=True)
@@ -143,14 +165,20 @@ class _Columns:
     kept: int | None = None
 
 
-def _columns(header: Sequence[str], line: int, problems: Problems,
-             language: str = "en") -> _Columns:
+def _columns(
+    header: Sequence[str], line: int, problems: Problems, language: str = "en"
+) -> _Columns:
     """The header row's columns; a list without a name column (or first and last name
     columns) is refused at once, naming the headers of the workbook's language."""
     keys = [header_key(h) for h in header]
     if not _has_names(keys):
-        problems.add(msg("the first line should name the columns, with one for the name "
-                         "({headers})", headers=_name_headers(language)), line=line)
+        problems.add(
+            msg(
+                "the first line should name the columns, with one for the name ({headers})",
+                headers=_name_headers(language),
+            ),
+            line=line,
+        )
         problems.raise_if_any()
     part = _name_as_part(keys)
     ours: dict[str, int] = {}
@@ -167,8 +195,9 @@ def _columns(header: Sequence[str], line: int, problems: Problems,
     kept = fide if "Rating" in ours else None
     if fide is not None and kept is None:
         ours["Rating"] = fide  # no national rating: the FIDE one is the rating
-    own = [i for i, h in enumerate(header) if h and i not in ours.values()
-           and i not in parts.values()]
+    own = [
+        i for i, h in enumerate(header) if h and i not in ours.values() and i not in parts.values()
+    ]
     return _Columns(ours, parts, own, kept)
 
 
@@ -178,8 +207,14 @@ def _name_as_part(keys: Sequence[str]) -> int | None:
     Italian ones `Cognome` and `Nome` (alone, `Name` and `Nome` are the whole name)."""
     parts = [_PART.get(k) for k in keys]
     other = {"first": "last", "last": "first"}
-    return next((i for i, k in enumerate(keys) if _COLUMN.get(k) == "Name"
-                 and parts[i] in other and other[parts[i] or ""] in parts), None)
+    return next(
+        (
+            i
+            for i, k in enumerate(keys)
+            if _COLUMN.get(k) == "Name" and parts[i] in other and other[parts[i] or ""] in parts
+        ),
+        None,
+    )
 
 
 def _name_headers(language: str) -> str:
@@ -189,21 +224,33 @@ def _name_headers(language: str) -> str:
 
     record = record_of(language)
     parts = record.name_parts
-    return msg("{name}, or {first} and {last}", name=record.member_headers["Name"][0],
-               first=parts["first"][0], last=parts["last"][0])
+    return msg(
+        "{name}, or {first} and {last}",
+        name=record.member_headers["Name"][0],
+        first=parts["first"][0],
+        last=parts["last"][0],
+    )
 
 
 def reading(found: MemberList) -> list[Message]:
     """How the list was read, in parts of one line: which columns make the name, which
     is the rating, and which other rating is kept as an own column."""
-    said = [msg("read {last} as the surname and {first} as the first name",
-                last=found.name_headers[-1], first=found.name_headers[0])
-            if len(found.name_headers) == 2 else
-            msg("read {last} as the surname, {infix} as the infix and {first} as the first "
-                "name", first=found.name_headers[0], infix=found.name_headers[1],
-                last=found.name_headers[2])
-            if len(found.name_headers) == 3 else
-            msg("read {name} as the name", name=found.name_headers[0])]
+    said = [
+        msg(
+            "read {last} as the surname and {first} as the first name",
+            last=found.name_headers[-1],
+            first=found.name_headers[0],
+        )
+        if len(found.name_headers) == 2
+        else msg(
+            "read {last} as the surname, {infix} as the infix and {first} as the first name",
+            first=found.name_headers[0],
+            infix=found.name_headers[1],
+            last=found.name_headers[2],
+        )
+        if len(found.name_headers) == 3
+        else msg("read {name} as the name", name=found.name_headers[0])
+    ]
     if found.rating_header:
         said.append(msg("{rating} as the rating", rating=found.rating_header))
     else:
@@ -213,8 +260,12 @@ def reading(found: MemberList) -> list[Message]:
     return said
 
 
-def _listed(numbered: Iterable[tuple[int, Sequence[object]]], header: Sequence[str],
-            columns: _Columns, problems: Problems) -> list[tuple[int, str, list[object]]]:
+def _listed(
+    numbered: Iterable[tuple[int, Sequence[object]]],
+    header: Sequence[str],
+    columns: _Columns,
+    problems: Problems,
+) -> list[tuple[int, str, list[object]]]:
     """(line, name, cells) of each player line, blank lines skipped; a line whose name
     keeps it out is a problem at its line."""
     listed: list[tuple[int, str, list[object]]] = []
@@ -233,25 +284,37 @@ def _listed(numbered: Iterable[tuple[int, Sequence[object]]], header: Sequence[s
     return listed
 
 
-def _name_problem(name: str, row: Sequence[object], header: Sequence[str],
-                  ours: dict[str, int], first_line: dict[str, int]) -> Message | None:
+def _name_problem(
+    name: str,
+    row: Sequence[object],
+    header: Sequence[str],
+    ours: dict[str, int],
+    first_line: dict[str, int],
+) -> Message | None:
     """What keeps a line out by its name or text (None: nothing): no name, a cell longer
     than a cell holds, a name longer than the Players sheet holds, a name listed before."""
     if not name:
         return msg("this line has no name")
-    too_long = [header[i] for i, cell in enumerate(row)
-                if isinstance(cell, str) and len(cell) > MAX_TEXT]
+    too_long = [
+        header[i] for i, cell in enumerate(row) if isinstance(cell, str) and len(cell) > MAX_TEXT
+    ]
     if too_long or len(name) > MAX_TEXT:
-        return msg("{column}: longer than a cell holds ({most} characters)",
-                   column=too_long[0] if too_long else header[ours.get("Name", 0)],
-                   most=f"{MAX_TEXT:,}")
+        return msg(
+            "{column}: longer than a cell holds ({most} characters)",
+            column=too_long[0] if too_long else header[ours.get("Name", 0)],
+            most=f"{MAX_TEXT:,}",
+        )
     if len(name) > MAX_NAME:  # as the Players sheet holds it (`checks.read_players`)
-        return msg("a name of {length} characters; at most {most}",
-                   length=f"{len(name):,}", most=MAX_NAME)
+        return msg(
+            "a name of {length} characters; at most {most}", length=f"{len(name):,}", most=MAX_NAME
+        )
     key = name_key(name)
     if key in first_line:
-        return msg("'{name}' is listed twice (also on line {line}); names must be unique",
-                   name=name, line=first_line[key])
+        return msg(
+            "'{name}' is listed twice (also on line {line}); names must be unique",
+            name=name,
+            line=first_line[key],
+        )
     return None
 
 
@@ -259,8 +322,9 @@ def _header(cell: object) -> str:
     return "" if cell is None else tidy_name(str(cell))
 
 
-def _check_size(header: Sequence[str], own: Sequence[int], count: int, line: int,
-                problems: Problems) -> None:
+def _check_size(
+    header: Sequence[str], own: Sequence[int], count: int, line: int, problems: Problems
+) -> None:
     """A list that would make a Players sheet larger than keizer_xl reads is refused."""
     from keizer_xl.core.checks import PLAYER_COLUMNS
     from keizer_xl.workbook.files import ROWS
@@ -269,17 +333,28 @@ def _check_size(header: Sequence[str], own: Sequence[int], count: int, line: int
     most_rows = ROWS["Players"]
     columns = len(PLAYER_COLUMNS) + len(own)
     if columns > MAX_COLUMNS or count + 1 > most_rows or columns * (count + 1) > MAX_CELLS:
-        problems.add(msg("the list has {rows} lines and {columns} columns; a Players sheet "
-                         "keizer_xl reads has at most {most_rows} rows, {most_columns} "
-                         "columns and {most_cells} cells", rows=f"{count + 1:,}",
-                         columns=f"{len(header):,}", most_rows=f"{most_rows:,}",
-                         most_columns=f"{MAX_COLUMNS:,}", most_cells=f"{MAX_CELLS:,}"),
-                     line=line)
+        problems.add(
+            msg(
+                "the list has {rows} lines and {columns} columns; a Players sheet "
+                "keizer_xl reads has at most {most_rows} rows, {most_columns} "
+                "columns and {most_cells} cells",
+                rows=f"{count + 1:,}",
+                columns=f"{len(header):,}",
+                most_rows=f"{most_rows:,}",
+                most_columns=f"{MAX_COLUMNS:,}",
+                most_cells=f"{MAX_CELLS:,}",
+            ),
+            line=line,
+        )
         problems.raise_if_any()
 
 
-def _checked(listed: Sequence[tuple[int, str, Sequence[object]]], header: Sequence[str],
-             ours: dict[str, int], problems: Problems) -> list[dict[str, object]]:
+def _checked(
+    listed: Sequence[tuple[int, str, Sequence[object]]],
+    header: Sequence[str],
+    ours: dict[str, int],
+    problems: Problems,
+) -> list[dict[str, object]]:
     """The players' values read and checked as the Players sheet's are (`read_players`),
     each problem placed at its line and named by the list's own header."""
     from keizer_xl.core.checks import Table, read_players, without_errors
@@ -292,9 +367,12 @@ def _checked(listed: Sequence[tuple[int, str, Sequence[object]]], header: Sequen
     table = without_errors(Table("Players", [line for line, _, _ in listed], cells), found)
     read = {p.source: p for p in read_players(table, Settings(), found)}
     for p in found.items:
-        problems.add(msg("{column}: {problem}", column=header[ours[p.column]],
-                         problem=p.message) if p.column in ours else p.message,
-                     line=p.row)  # type: ignore[arg-type]
+        problems.add(
+            msg("{column}: {problem}", column=header[ours[p.column]], problem=p.message)
+            if p.column in ours
+            else p.message,
+            line=p.row,  # type: ignore[arg-type]
+        )
     bad = {p.row for p in found.items}
     players = []
     for n, (line, name, _) in enumerate(listed):
@@ -332,8 +410,9 @@ def _blank(cell: object) -> bool:
 def _name(row: Sequence[object], ours: dict[str, int], parts: dict[str, int]) -> str:
     if "Name" in ours:
         return tidy_name(_text(row[ours["Name"]]))
-    return tidy_name(" ".join(_text(row[parts[p]]) for p in ("first", "infix", "last")
-                              if p in parts))
+    return tidy_name(
+        " ".join(_text(row[parts[p]]) for p in ("first", "infix", "last") if p in parts)
+    )
 
 
 def _text(cell: object) -> str:
@@ -362,13 +441,19 @@ def _own(cell: object) -> str | int | float | None:
     return word
 
 
-def new_from_members(members: Path, book: Path, language: str = "en", lite: bool = False
-                     ) -> MemberList:
+def new_from_members(
+    members: Path, book: Path, language: str = "en", lite: bool = False
+) -> MemberList:
     """Make the workbook `book` with the list's players and own columns (nothing is
     written when the list has a problem)."""
     from keizer_xl.workbook.newbook import add_own_columns, create
 
     found = read_members(members, language)
-    create(book, found.players, language=language, lite=lite,
-           fill=(lambda tmp: add_own_columns(tmp, found.own)) if found.own else None)
+    create(
+        book,
+        found.players,
+        language=language,
+        lite=lite,
+        fill=(lambda tmp: add_own_columns(tmp, found.own)) if found.own else None,
+    )
     return found

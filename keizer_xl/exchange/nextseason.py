@@ -45,8 +45,13 @@ def next_order(players: Sequence[Player], standings: Standings, order: str) -> l
     return sorted(players, key=lambda p: (-rating.get(p.name, p.rating), p.order))
 
 
-def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: Fraction | None,
-                  order: str, rounding: str = "even") -> tuple[list[tuple[str, str]], list[str]]:
+def next_settings(
+    filled: Sequence[tuple[str, str]],
+    season: Season,
+    top_value: Fraction | None,
+    order: str,
+    rounding: str = "even",
+) -> tuple[list[tuple[str, str]], list[str]]:
     """Last season's settings for the next, and notes on what was changed or must be: the
     competition name is carried over, with a reminder to change it (the club's is not).
 
@@ -57,17 +62,31 @@ def next_settings(filled: Sequence[tuple[str, str]], season: Season, top_value: 
     for name, value in filled:
         if name == "Initial order":
             continue
-        if name == "Top value" and top_value is not None and fixed_at_round_one(
-                top_value, season, rounding):
-            notes.append(msg("{setting} {value} was last season's automatic value; it is "
-                             "blank again, to be fixed for this season's players when round 1 "
-                             "is paired", setting=Name("Top value", "setting"), value=value))
+        if (
+            name == "Top value"
+            and top_value is not None
+            and fixed_at_round_one(top_value, season, rounding)
+        ):
+            notes.append(
+                msg(
+                    "{setting} {value} was last season's automatic value; it is "
+                    "blank again, to be fixed for this season's players when round 1 "
+                    "is paired",
+                    setting=Name("Top value", "setting"),
+                    value=value,
+                )
+            )
             continue
         if name == "Competition name":
-            notes.append(msg("{setting} is still last season's, {value}: change it on "
-                             "{sheet} before anything is published",
-                             setting=Name("Competition name", "setting"), value=repr(value),
-                             sheet=Name("Settings")))
+            notes.append(
+                msg(
+                    "{setting} is still last season's, {value}: change it on "
+                    "{sheet} before anything is published",
+                    setting=Name("Competition name", "setting"),
+                    value=repr(value),
+                    sheet=Name("Settings"),
+                )
+            )
         out.append((name, value))
     if order == "standings":
         out.append(("Initial order", "as listed"))
@@ -80,8 +99,10 @@ def fixed_at_round_one(top_value: Fraction, season: Season, rounding: str = "eve
     entrants were added afterwards (or, listed in advance with their Joined round, were
     there too: the value for everyone counts as well)."""
     at_round_one = sum(1 for p in season.players if p.joined <= 1)
-    return top_value in {automatic_top_value(at_round_one, rounding),
-                         automatic_top_value(len(season.players), rounding)}
+    return top_value in {
+        automatic_top_value(at_round_one, rounding),
+        automatic_top_value(len(season.players), rounding),
+    }
 
 
 def _cell(value: object) -> str | int | float | None:
@@ -99,8 +120,9 @@ def _cell(value: object) -> str | int | float | None:
     return str(value)
 
 
-def new_from_last(last: Path, book: Path, order: str = "rating",
-                  language: str | None = None, lite: bool = False) -> NextSeasonOutcome:
+def new_from_last(
+    last: Path, book: Path, order: str = "rating", language: str | None = None, lite: bool = False
+) -> NextSeasonOutcome:
     """Make `book` for next season from last season's workbook `last` (only read), in
     `language` (default: last season's)."""
     from keizer_xl.workbook.files import read_grids
@@ -114,9 +136,13 @@ def new_from_last(last: Path, book: Path, order: str = "rating",
     stay = next_order(staying(season), standings, order)
     rating = {row.name: row.rating for row in standings.rows}
     players = [{"Name": p.name, "Rating": rating.get(p.name, p.rating) or None} for p in stay]
-    settings, notes = next_settings(filled_settings(grids, layout), season,
-                                    competition.settings.top_value, order,
-                                    competition.settings.top_value_rounding)
+    settings, notes = next_settings(
+        filled_settings(grids, layout),
+        season,
+        competition.settings.top_value,
+        order,
+        competition.settings.top_value_rounding,
+    )
     grid = grids[layout.sheet["Players"]]
     ours = set(layout.columns["Players"].values())
     header = list(grid[0]) if grid else []
@@ -130,21 +156,39 @@ def new_from_last(last: Path, book: Path, order: str = "rating",
             values.append(_cell(row[c - 1]) if c <= len(row) else None)
         own.append((_cell(title), values))
     if last.suffix.lower() == ".xlsm" and book.suffix.lower() != ".xlsm":
-        notes.append(msg("{last} has the buttons; {book} has none (name it .xlsm to keep them)",
-                         last=last.name, book=book.name))
+        notes.append(
+            msg(
+                "{last} has the buttons; {book} has none (name it .xlsm to keep them)",
+                last=last.name,
+                book=book.name,
+            )
+        )
 
-    notes.append(msg("a member who joins during the season: add them on {players} with "
-                     "{joined} blank, and they join at the next round to be paired (nobody's "
-                     "standings change); a round in {joined} gives them the rounds before",
-                     players=Name("Players"), joined=Name("Joined")))
-    create(book, players, fill=lambda tmp: _fill(tmp, own, settings),
-           language=language or layout.language, lite=lite)
+    notes.append(
+        msg(
+            "a member who joins during the season: add them on {players} with "
+            "{joined} blank, and they join at the next round to be paired (nobody's "
+            "standings change); a round in {joined} gives them the rounds before",
+            players=Name("Players"),
+            joined=Name("Joined"),
+        )
+    )
+    create(
+        book,
+        players,
+        fill=lambda tmp: _fill(tmp, own, settings),
+        language=language or layout.language,
+        lite=lite,
+    )
     left_out = [p.name for p in season.players if p not in stay]
     return NextSeasonOutcome(book, len(stay), left_out, notes)
 
 
-def _fill(path: Path, own: Sequence[tuple[object, Sequence[str | int | float | None]]],
-          settings: Sequence[tuple[str, str]]) -> None:
+def _fill(
+    path: Path,
+    own: Sequence[tuple[object, Sequence[str | int | float | None]]],
+    settings: Sequence[tuple[str, str]],
+) -> None:
     """The club's own Players columns (in their order, after keizer_xl's) and the settings."""
     from keizer_xl.workbook.cells import settings_cells
     from keizer_xl.workbook.files import read_grids

@@ -36,25 +36,38 @@ def update_ratings(book: Path, rating_list: Path, everyone: bool = False) -> Rat
     season = competition.season
     grid = grids[layout.sheet["Players"]]
     columns = identity_columns(grid[0]) if grid else {}
-    ids = {column: _ids(season, grid, at) for column, at in columns.items()
-           if column in ("KNSB id", "FIDE id")}
+    ids = {
+        column: _ids(season, grid, at)
+        for column, at in columns.items()
+        if column in ("KNSB id", "FIDE id")
+    }
     known = [ident for found in ids.values() for ident in found.values()]
     members = _members(season, grid, columns)
-    listed = parse_rating_list(file_lines(rating_list), rating_list.name,
-                               wanted_for(season, known, members.values()), layout.language)
+    listed = parse_rating_list(
+        file_lines(rating_list),
+        rating_list.name,
+        wanted_for(season, known, members.values()),
+        layout.language,
+    )
     plan = plan_ratings(season, ids.get(listed.id_column, {}), listed, everyone, members)
-    places = {p.name: layout.place(Problem("", "Players", p.source, "Name"))
-              for p in season.players}
+    places = {
+        p.name: layout.place(Problem("", "Players", p.source, "Name")) for p in season.players
+    }
     if not plan.changes:
         return RatingsOutcome(plan, places, False)
     rating_col = layout.columns["Players"].get("Rating")
     if rating_col is None:
-        raise FileProblem(msg("{file}: the Players sheet has no column headed 'Rating' to "
-                              "write the ratings in", file=book))
+        raise FileProblem(
+            msg(
+                "{file}: the Players sheet has no column headed 'Rating' to write the ratings in",
+                file=book,
+            )
+        )
 
     cells: dict[Cell, CellValue] = {
         (int(m.player.source), rating_col): int(m.entry.rating or 0)  # type: ignore[call-overload]
-        for m in plan.changes}
+        for m in plan.changes
+    }
     written = write_cells(book, [SheetCells("Players", layout.sheet["Players"], cells)])
     return RatingsOutcome(plan, places, written)
 

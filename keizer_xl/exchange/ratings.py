@@ -27,15 +27,46 @@ from keizer_xl.i18n import RECORDS, RatingListHeaders
 
 # Dutch and Flemish tussenvoegsels (and the usual foreign ones), written after the first
 # name in `Vries, Anna de`.
-PREFIXES = frozenset({"van", "de", "der", "den", "het", "t", "ter", "ten", "te", "in", "op",
-                      "la", "le", "du", "des", "di", "da", "von", "vom", "zu", "d", "l",
-                      "uit", "onder", "over", "aan", "bij", "vd"})
+PREFIXES = frozenset(
+    {
+        "van",
+        "de",
+        "der",
+        "den",
+        "het",
+        "t",
+        "ter",
+        "ten",
+        "te",
+        "in",
+        "op",
+        "la",
+        "le",
+        "du",
+        "des",
+        "di",
+        "da",
+        "von",
+        "vom",
+        "zu",
+        "d",
+        "l",
+        "uit",
+        "onder",
+        "over",
+        "aan",
+        "bij",
+        "vd",
+    }
+)
 
 
 # The federations' lists, from the language records: a country's own before FIDE's (the
 # international list, which no header marks), whose headers are read when no other's are.
-_LISTS = sorted((r.rating_list for r in RECORDS.values() if r.rating_list is not None),
-                key=lambda headers: not headers.marks)
+_LISTS = sorted(
+    (r.rating_list for r in RECORDS.values() if r.rating_list is not None),
+    key=lambda headers: not headers.marks,
+)
 INTERNATIONAL = _LISTS[-1]
 # Headers, compared as letters and digits only, case ignored: the id headers by the
 # Players column they fill, the name headers (one column, or last and first name), the
@@ -109,8 +140,12 @@ def _rating(word: str) -> Fraction | None:
 Wanted = Callable[[str, str, str], bool]  # (id, name, member): may the line be a player's?
 
 
-def parse_rating_list(text: str | Iterable[str], source: str = "the rating list",
-                      wanted: Wanted | None = None, language: str = "en") -> RatingList:
+def parse_rating_list(
+    text: str | Iterable[str],
+    source: str = "the rating list",
+    wanted: Wanted | None = None,
+    language: str = "en",
+) -> RatingList:
     """A KNSB list (`Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S`), a DSB list (DWZ,
     either shape) or a FIDE list as CSV (`ID Number`/`fideid`, `Name`, `SRtng`/`Rating`,
     …), separator sniffed; its text, or its lines as they are read (see `file_lines`).
@@ -129,8 +164,13 @@ def parse_rating_list(text: str | Iterable[str], source: str = "the rating list"
         problems.add(msg("no players listed under the first line"))
 
     problems.raise_if_any()
-    return RatingList(columns.kind.federation, columns.kind.players_column, tuple(entries),
-                      source, columns.headers)
+    return RatingList(
+        columns.kind.federation,
+        columns.kind.players_column,
+        tuple(entries),
+        source,
+        columns.headers,
+    )
 
 
 @dataclass(frozen=True)
@@ -150,45 +190,64 @@ class _Columns:
     headers: dict[str, str]
 
 
-def _find(header: Sequence[str], own: Iterable[str],
-          others: Iterable[str] = ()) -> int | None:
+def _find(header: Sequence[str], own: Iterable[str], others: Iterable[str] = ()) -> int | None:
     """The column of the first of the list's `own` spellings it has, else the first
     column with one of the `others` (header keys)."""
     found = next((header.index(key) for key in map(header_key, own) if key in header), None)
     wanted = frozenset(others)
-    return found if found is not None else \
-        next((i for i, h in enumerate(header) if h in wanted), None)
+    return (
+        found if found is not None else next((i for i, h in enumerate(header) if h in wanted), None)
+    )
 
 
-def _columns(first: Record | None, rows: Iterator[Record], problems: Problems,
-             language: str) -> _Columns:
+def _columns(
+    first: Record | None, rows: Iterator[Record], problems: Problems, language: str
+) -> _Columns:
     """The columns the header row names, and whose list it is: a marked list is read by
     its own headers first (a DSB list's `ID` is no FIDE id)."""
     header = [header_key(cell) for cell in first.cells] if first else []
-    kind = next((headers for mark, headers in _MARKS
-                 if any(h.startswith(mark) for h in header)), None)
+    kind = next(
+        (headers for mark, headers in _MARKS if any(h.startswith(mark) for h in header)), None
+    )
     own = kind or RatingListHeaders("", (), (), (), ())
-    id_col = _find(header, own.ids) if kind else \
-        next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
+    id_col = (
+        _find(header, own.ids)
+        if kind
+        else next((i for i, h in enumerate(header) if h in ID_HEADERS), None)
+    )
     name_col = _find(header, own.names, NAME_HEADERS)
     last_col = _find(header, own.last_names, LAST_NAME_HEADERS)
     first_col = _find(header, own.first_names, FIRST_NAME_HEADERS)
     named = name_col is not None or (last_col is not None and first_col is not None)
     rating_col = _find(header, (*own.ratings, *RATING_HEADERS))  # the preferred one
     if not named or rating_col is None:
-        _refuse(not named, rating_col is None, kind or _listed_in(language), first, rows,
-                problems)
+        _refuse(not named, rating_col is None, kind or _listed_in(language), first, rows, problems)
     assert rating_col is not None
     if kind is None:
         column = ID_HEADERS[header[id_col]] if id_col is not None else "FIDE id"
         kind = _BY_COLUMN[column]
-    cols = {"id": id_col, "name": name_col, "last": last_col, "first": first_col,
-            "rating": rating_col, "club": _find(header, own.clubs, CLUB_HEADERS),
-            "member": _find(header, own.members, MEMBER_HEADERS)}
+    cols = {
+        "id": id_col,
+        "name": name_col,
+        "last": last_col,
+        "first": first_col,
+        "rating": rating_col,
+        "club": _find(header, own.clubs, CLUB_HEADERS),
+        "member": _find(header, own.members, MEMBER_HEADERS),
+    }
     typed = first.cells if first else []
-    return _Columns(len(header), id_col, name_col, last_col, first_col, rating_col,
-                    cols["club"], cols["member"], kind,
-                    {role: typed[i].strip() for role, i in cols.items() if i is not None})
+    return _Columns(
+        len(header),
+        id_col,
+        name_col,
+        last_col,
+        first_col,
+        rating_col,
+        cols["club"],
+        cols["member"],
+        kind,
+        {role: typed[i].strip() for role, i in cols.items() if i is not None},
+    )
 
 
 def _listed_in(language: str) -> RatingListHeaders:
@@ -199,8 +258,14 @@ def _listed_in(language: str) -> RatingListHeaders:
     return record_of(language).rating_list or INTERNATIONAL
 
 
-def _refuse(no_name: bool, no_rating: bool, kind: RatingListHeaders, first: Record | None,
-            rows: Iterator[Record], problems: Problems) -> None:
+def _refuse(
+    no_name: bool,
+    no_rating: bool,
+    kind: RatingListHeaders,
+    first: Record | None,
+    rows: Iterator[Record],
+    problems: Problems,
+) -> None:
     """A list without a name or rating column is refused (FileError) after reading it to
     the end: a quote left open may have merged any of its lines, and that is said first.
     The headers named are those of the list's kind, then FIDE's."""
@@ -208,20 +273,39 @@ def _refuse(no_name: bool, no_rating: bool, kind: RatingListHeaders, first: Reco
         pass
     problems.raise_if_any()
     lists = (kind, INTERNATIONAL)
-    names = " / ".join(dict.fromkeys(
-        name for headers in lists for name in (
-            *headers.names[:1],
-            *([f"{headers.last_names[0]} + {headers.first_names[0]}"]
-              if headers.last_names and headers.first_names else []))))
+    names = " / ".join(
+        dict.fromkeys(
+            name
+            for headers in lists
+            for name in (
+                *headers.names[:1],
+                *(
+                    [f"{headers.last_names[0]} + {headers.first_names[0]}"]
+                    if headers.last_names and headers.first_names
+                    else []
+                ),
+            )
+        )
+    )
     ratings = " / ".join(dict.fromkeys((*kind.ratings[:1], *INTERNATIONAL.ratings[:2])))
-    problems.add(msg("the first line should name the columns; found no name column "
-                     "({names}) and no rating column ({ratings})", names=names,
-                     ratings=ratings)
-                 if no_name and no_rating else
-                 msg("the first line should name the columns; found no name column "
-                     "({names})", names=names) if no_name else
-                 msg("the first line should name the columns; found no rating column "
-                     "({ratings})", ratings=ratings), line=first.line if first else 1)
+    problems.add(
+        msg(
+            "the first line should name the columns; found no name column "
+            "({names}) and no rating column ({ratings})",
+            names=names,
+            ratings=ratings,
+        )
+        if no_name and no_rating
+        else msg(
+            "the first line should name the columns; found no name column ({names})", names=names
+        )
+        if no_name
+        else msg(
+            "the first line should name the columns; found no rating column ({ratings})",
+            ratings=ratings,
+        ),
+        line=first.line if first else 1,
+    )
     problems.raise_if_any()
 
 
@@ -239,8 +323,9 @@ def _name(cells: Sequence[str], columns: _Columns) -> str:
     return f"{last}, {first}" if last and first else last or first
 
 
-def _entries(rows: Iterable[Record], columns: _Columns,
-             wanted: Wanted | None) -> tuple[list[ListedRating], int]:
+def _entries(
+    rows: Iterable[Record], columns: _Columns, wanted: Wanted | None
+) -> tuple[list[ListedRating], int]:
     """The lines `wanted` keeps (every line without it), and how many lines name a player:
     blank lines and lines without a name are no player's."""
     entries = []
@@ -252,8 +337,11 @@ def _entries(rows: Iterable[Record], columns: _Columns,
             continue
         listed += 1
         ident = federation_id(cells[columns.id]) if columns.id is not None else ""
-        member = member_key(cells[columns.club], cells[columns.member]) \
-            if columns.club is not None and columns.member is not None else ""
+        member = (
+            member_key(cells[columns.club], cells[columns.member])
+            if columns.club is not None and columns.member is not None
+            else ""
+        )
         if wanted is not None and not wanted(ident, name, member):
             continue
         typed, problem = cells[columns.rating].strip(), ""
@@ -295,8 +383,7 @@ def _parts(name: str) -> tuple[list[str], list[str]]:
     words = _words(name)
     if len(words) < 2:
         return [], words
-    start = next((i for i in range(1, len(words) - 1) if words[i] in PREFIXES),
-                 len(words) - 1)
+    start = next((i for i in range(1, len(words) - 1) if words[i] in PREFIXES), len(words) - 1)
     return words[:start], words[start:]
 
 
@@ -334,6 +421,7 @@ def wanted_for(season: Season, ids: Iterable[str], members: Iterable[str] = ()) 
 
 # -- matching -----------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Match:
     """A player found in the list; `how`: `id`, `member` (club code and member number),
@@ -363,31 +451,42 @@ class RatingPlan:
 
     @property
     def by_name(self) -> tuple[Match, ...]:
-        return tuple(m for m in (*self.changes, *self.same, *self.kept, *self.unrated)
-                     if m.by_name)
+        return tuple(m for m in (*self.changes, *self.same, *self.kept, *self.unrated) if m.by_name)
 
 
-def plan_ratings(season: Season, ids: Mapping[str, str], rating_list: RatingList,
-                 everyone: bool = False, members: Mapping[str, str] | None = None
-                 ) -> RatingPlan:
+def plan_ratings(
+    season: Season,
+    ids: Mapping[str, str],
+    rating_list: RatingList,
+    everyone: bool = False,
+    members: Mapping[str, str] | None = None,
+) -> RatingPlan:
     """Match every player (id first, then club code and member number, then name, then
     initials) and decide what changes; `ids` and `members` are each player's, by name.
 
     Once round 1 is paired the ratings have set the initial ranking and its tie-breaks, so
     only players who are in no round yet change, unless `everyone`."""
     index = _index(rating_list.entries)
-    played = {name for e in season.entries
-              for name in ((e.white, e.black) if isinstance(e, Game) else (e.player,))}
+    played = {
+        name
+        for e in season.entries
+        for name in ((e.white, e.black) if isinstance(e, Game) else (e.player,))
+    }
     paired = season.last_round >= 1
     changes, same, kept, unrated = [], [], [], []
     missing: list[Player] = []
     ambiguous: list[tuple[Player, tuple[ListedRating, ...]]] = []
     for player in season.players:
-        keys = {"id": federation_id(ids.get(player.name, "")),
-                "member": (members or {}).get(player.name, ""),
-                "name": name_key(player.name), "initials": initials_key(player.name)}
-        how, found = next(((how, index[how][key]) for how, key in keys.items()
-                           if key and index[how].get(key)), ("", []))
+        keys = {
+            "id": federation_id(ids.get(player.name, "")),
+            "member": (members or {}).get(player.name, ""),
+            "name": name_key(player.name),
+            "initials": initials_key(player.name),
+        }
+        how, found = next(
+            ((how, index[how][key]) for how, key in keys.items() if key and index[how].get(key)),
+            ("", []),
+        )
         if not found:
             missing.append(player)
             continue
@@ -404,17 +503,30 @@ def plan_ratings(season: Season, ids: Mapping[str, str], rating_list: RatingList
         else:
             changes.append(match)
     _refuse_unreadable(rating_list, unrated)
-    return RatingPlan(rating_list, tuple(changes), tuple(same), tuple(kept), tuple(unrated),
-                      tuple(missing), tuple(ambiguous), paired)
+    return RatingPlan(
+        rating_list,
+        tuple(changes),
+        tuple(same),
+        tuple(kept),
+        tuple(unrated),
+        tuple(missing),
+        tuple(ambiguous),
+        paired,
+    )
 
 
 def _index(entries: Iterable[ListedRating]) -> dict[str, dict[Any, list[ListedRating]]]:
     """The list's lines by each way of finding a player, in the order they are tried."""
     index: dict[str, dict[Any, list[ListedRating]]] = {
-        how: defaultdict(list) for how in ("id", "member", "name", "initials")}
+        how: defaultdict(list) for how in ("id", "member", "name", "initials")
+    }
     for entry in entries:
-        keys = {"id": entry.id, "member": entry.member, "name": name_key(entry.name),
-                "initials": initials_key(entry.name)}
+        keys = {
+            "id": entry.id,
+            "member": entry.member,
+            "name": name_key(entry.name),
+            "initials": initials_key(entry.name),
+        }
         for how, key in keys.items():
             if key:
                 index[how][key].append(entry)
@@ -428,6 +540,10 @@ def _refuse_unreadable(rating_list: RatingList, unrated: Sequence[Match]) -> Non
     problems = Problems(file=rating_list.source)
     for match in unrated:
         if match.entry.problem:
-            problems.add(msg("{name}: {problem} (rating)", name=match.entry.name,
-                             problem=match.entry.problem), line=match.entry.line)
+            problems.add(
+                msg(
+                    "{name}: {problem} (rating)", name=match.entry.name, problem=match.entry.problem
+                ),
+                line=match.entry.line,
+            )
     problems.raise_if_any()

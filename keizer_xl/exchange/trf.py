@@ -48,14 +48,22 @@ MAX_POINTS = Fraction(199, 2)  # points have four columns: 99.5
 # Result codes: over the board, forfeits, and rounds without an opponent.
 PLAYED = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0)}
 UNRATED = {"W": "1", "D": "=", "L": "0"}  # unrated games, read as the results they are
-NO_OPPONENT = {"U": Absence.BYE, "+": Absence.BYE, "Z": Absence.EXCUSED,
-               "H": Absence.EXCUSED, "F": Absence.EXCUSED, "-": Absence.UNEXCUSED}
+NO_OPPONENT = {
+    "U": Absence.BYE,
+    "+": Absence.BYE,
+    "Z": Absence.EXCUSED,
+    "H": Absence.EXCUSED,
+    "F": Absence.EXCUSED,
+    "-": Absence.UNEXCUSED,
+}
 CODES = frozenset("10=+-UZHFWDL ")
 
 # (white's code, black's code) of each game result, and back: from the table of results.
 GAME_CODES: dict[Result, tuple[str, str]] = {r: line.trf for r, line in RESULTS.items()}
 GAME_RESULTS: dict[tuple[str, str], Result | None] = {
-    **{codes: result for result, codes in GAME_CODES.items()}, (" ", " "): None}
+    **{codes: result for result, codes in GAME_CODES.items()},
+    (" ", " "): None,
+}
 
 
 class TrfLimit(KeizerXLError):
@@ -147,17 +155,27 @@ def game_points(rounds: Iterable[TrfRound]) -> Fraction:
 
 # -- out ----------------------------------------------------------------------------------
 
-def report_from_season(season: Season, standings: Standings, name: str,
-                       identities: Mapping[str, Identity] | None = None,
-                       settings: Sequence[tuple[str, str]] = (),
-                       language: str = "en") -> TrfReport:
+
+def report_from_season(
+    season: Season,
+    standings: Standings,
+    name: str,
+    identities: Mapping[str, Identity] | None = None,
+    settings: Sequence[tuple[str, str]] = (),
+    language: str = "en",
+) -> TrfReport:
     """The season up to the round of `standings` (its completed rounds) as a TRF report;
     `settings` are the (name, value) pairs the club filled in, `language` the workbook's."""
     rounds = standings.after_round
     start = {p.name: n for n, p in enumerate(season.players, start=1)}
     if len(start) > MAX_NUMBER:
-        raise TrfLimit(msg("a TRF file holds at most {most} players, not {count}",
-                           most=MAX_NUMBER, count=len(start)))
+        raise TrfLimit(
+            msg(
+                "a TRF file holds at most {most} players, not {count}",
+                most=MAX_NUMBER,
+                count=len(start),
+            )
+        )
     blocks: dict[tuple[int, str], TrfRound] = {}
     for e in season.entries:
         if e.round > rounds:
@@ -176,20 +194,47 @@ def report_from_season(season: Season, standings: Standings, name: str,
         played = tuple(blocks.get((r, p.name), ABSENT) for r in range(1, rounds + 1))
         points = game_points(played)
         if points > MAX_POINTS:
-            raise TrfLimit(msg("{name} has {points} game points; a TRF file holds at most "
-                               "{most}", name=p.name, points=float(points),
-                               most=float(MAX_POINTS)))
-        reasons = tuple(sorted((e.round, e.reason) for e in season.entries
-                               if isinstance(e, Rest) and e.player == p.name
-                               and e.round <= rounds and e.reason in REASON_WORDS.values()))
-        players.append(TrfPlayer(start[p.name], p.name, _rating(p.rating),
-                                 ids.get(p.name, Identity()), points, ranks.get(p.name),
-                                 played, 0, p.joined, p.left, reasons))
+            raise TrfLimit(
+                msg(
+                    "{name} has {points} game points; a TRF file holds at most {most}",
+                    name=p.name,
+                    points=float(points),
+                    most=float(MAX_POINTS),
+                )
+            )
+        reasons = tuple(
+            sorted(
+                (e.round, e.reason)
+                for e in season.entries
+                if isinstance(e, Rest)
+                and e.player == p.name
+                and e.round <= rounds
+                and e.reason in REASON_WORDS.values()
+            )
+        )
+        players.append(
+            TrfPlayer(
+                start[p.name],
+                p.name,
+                _rating(p.rating),
+                ids.get(p.name, Identity()),
+                points,
+                ranks.get(p.name),
+                played,
+                0,
+                p.joined,
+                p.left,
+                reasons,
+            )
+        )
     rated = sum(1 for p in players if p.rating)
-    header = (("012", _one_line(name)), ("062", str(len(players))), ("072", str(rated)),
-              ("092", TOURNAMENT_TYPE))
-    return TrfReport(header, tuple(players), tuple(settings),
-                     "" if language == "en" else language)
+    header = (
+        ("012", _one_line(name)),
+        ("062", str(len(players))),
+        ("072", str(rated)),
+        ("092", TOURNAMENT_TYPE),
+    )
+    return TrfReport(header, tuple(players), tuple(settings), "" if language == "en" else language)
 
 
 def _rating(rating: Fraction) -> int:
@@ -214,13 +259,16 @@ def write_trf(report: TrfReport) -> str:
     for p in sorted(report.players, key=lambda p: p.start):
         ident = p.identity
         rank = "" if p.rank is None else str(p.rank)
-        head = (f"001 {p.start:>4} {_cut(ident.sex, 1):1}{_cut(ident.title, 3):<3} "
-                f"{_cut(p.name, NAME_WIDTH):<{NAME_WIDTH}} {p.rating or '':>4} "
-                f"{_cut(ident.federation, 3):<3} {_cut(ident.fide_id, 11):>11} "
-                f"{_cut(ident.born, 10):<10} {float(p.points):>4.1f} {rank:>4}  ")
+        head = (
+            f"001 {p.start:>4} {_cut(ident.sex, 1):1}{_cut(ident.title, 3):<3} "
+            f"{_cut(p.name, NAME_WIDTH):<{NAME_WIDTH}} {p.rating or '':>4} "
+            f"{_cut(ident.federation, 3):<3} {_cut(ident.fide_id, 11):>11} "
+            f"{_cut(ident.born, 10):<10} {float(p.points):>4.1f} {rank:>4}  "
+        )
         lines.append((head + "".join(_block(r) for r in p.rounds)).rstrip())
-    lines += [p.keizer_record for p in sorted(report.players, key=lambda p: p.start)
-              if p.keizer_record]
+    lines += [
+        p.keizer_record for p in sorted(report.players, key=lambda p: p.start) if p.keizer_record
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -234,6 +282,7 @@ def _block(r: TrfRound) -> str:
 
 
 # -- in -----------------------------------------------------------------------------------
+
 
 def parse_trf(text: str, source: str = "the TRF file") -> TrfReport:
     """Read TRF-16 text; a FileError lists every problem with its line.
@@ -271,8 +320,9 @@ def parse_trf(text: str, source: str = "the TRF file") -> TrfReport:
     return TrfReport(tuple(header), tuple(players), tuple(settings), language)
 
 
-def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
-                  problems: Problems) -> list[TrfPlayer]:
+def _with_records(
+    players: list[TrfPlayer], records: Sequence[tuple[int, str]], problems: Problems
+) -> list[TrfPlayer]:
     """The players with what their KZP records say (joined, left, absence reasons)."""
     import dataclasses
 
@@ -280,8 +330,13 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
     for n, line in records:
         words = line[3:].split()
         if not words or not _digits(words[0]) or int(words[0]) not in by_start:
-            problems.add(msg("'{word}' is not the starting rank of a player line",
-                             word=words[0] if words else ""), line=n)
+            problems.add(
+                msg(
+                    "'{word}' is not the starting rank of a player line",
+                    word=words[0] if words else "",
+                ),
+                line=n,
+            )
             continue
         i = by_start[int(words[0])]
         changes: dict[str, object] = {}
@@ -291,8 +346,14 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
             if word in ("joined", "left", *REASON_WORDS):
                 key = word
             elif not _digits(word) or not key or int(word) < 1:
-                problems.add(msg("'{word}' is not understood here; write e.g. joined 3 left 12 "
-                                 "club 4 7 unexcused 9", word=word), line=n)
+                problems.add(
+                    msg(
+                        "'{word}' is not understood here; write e.g. joined 3 left 12 "
+                        "club 4 7 unexcused 9",
+                        word=word,
+                    ),
+                    line=n,
+                )
                 break
             else:
                 try:
@@ -304,13 +365,19 @@ def _with_records(players: list[TrfPlayer], records: Sequence[tuple[int, str]],
                     reasons.append((number, REASON_WORDS[key]))
                 else:
                     changes[key] = number
-        players[i] = dataclasses.replace(players[i], reasons=tuple(sorted(reasons)),
-                                         **changes)  # type: ignore[arg-type]
+        players[i] = dataclasses.replace(players[i], reasons=tuple(sorted(reasons)), **changes)  # type: ignore[arg-type]
         for k, _ in reasons:
             block = players[i].rounds[k - 1] if k <= len(players[i].rounds) else BLANK
             if block.result not in "Z ":
-                problems.add(msg("round {round} is listed as an absence, but the player line "
-                                 "has '{result}' in it", round=k, result=block.result), line=n)
+                problems.add(
+                    msg(
+                        "round {round} is listed as an absence, but the player line "
+                        "has '{result}' in it",
+                        round=k,
+                        result=block.result,
+                    ),
+                    line=n,
+                )
     return players
 
 
@@ -332,17 +399,26 @@ def _setting_line(line: str, n: int, problems: Problems) -> tuple[str, str] | No
     return (name, value.strip())
 
 
-def _number(text: str, what: Message, columns: str, line: int, problems: Problems,
-            blank: int | None = None) -> int | None:
+def _number(
+    text: str, what: Message, columns: str, line: int, problems: Problems, blank: int | None = None
+) -> int | None:
     word = text.strip()
     if not word:
         if blank is None:
-            problems.add(msg("no {what} (columns {columns})", what=what, columns=columns),
-                         line=line)
+            problems.add(
+                msg("no {what} (columns {columns})", what=what, columns=columns), line=line
+            )
         return blank
     if not _digits(word):
-        problems.add(msg("'{word}' is not a {what} (columns {columns})", word=word, what=what,
-                         columns=columns), line=line)
+        problems.add(
+            msg(
+                "'{word}' is not a {what} (columns {columns})",
+                word=word,
+                what=what,
+                columns=columns,
+            ),
+            line=line,
+        )
         return None
     return int(word)
 
@@ -359,55 +435,90 @@ def _player_line(line: str, n: int, problems: Problems) -> TrfPlayer | None:
     try:
         points = Fraction(points_text) if points_text else Fraction(0)
     except ValueError:
-        problems.add(msg("'{value}' is not a number of points (columns 81–84)",
-                         value=points_text), line=n)
+        problems.add(
+            msg("'{value}' is not a number of points (columns 81–84)", value=points_text), line=n
+        )
         points = Fraction(0)
     rounds: list[TrfRound] = []
     rest = line[FIRST_BLOCK:].rstrip()
     if len(rest) > MAX_ROUND * BLOCK_WIDTH:
-        problems.add(msg("the line has more than {most} rounds; a season has at most {most}",
-                         most=f"{MAX_ROUND:,}"), line=n)
-        rest = rest[:MAX_ROUND * BLOCK_WIDTH]
+        problems.add(
+            msg(
+                "the line has more than {most} rounds; a season has at most {most}",
+                most=f"{MAX_ROUND:,}",
+            ),
+            line=n,
+        )
+        rest = rest[: MAX_ROUND * BLOCK_WIDTH]
     for k in range(0, len(rest), BLOCK_WIDTH):
-        rounds.append(_round_block(rest[k:k + BLOCK_WIDTH], k // BLOCK_WIDTH + 1, n, problems))
+        rounds.append(_round_block(rest[k : k + BLOCK_WIDTH], k // BLOCK_WIDTH + 1, n, problems))
     while rounds and rounds[-1].blank:
         rounds.pop()
     if start is None:
         return None  # a line without its number cannot be checked against the others
-    identity = Identity(padded[9].strip(), padded[10:13].strip(), padded[53:56].strip(),
-                        padded[57:68].strip(), padded[69:79].strip())
-    return TrfPlayer(start, name, rating or 0, identity, points, rank or None,
-                     tuple(rounds), n)
+    identity = Identity(
+        padded[9].strip(),
+        padded[10:13].strip(),
+        padded[53:56].strip(),
+        padded[57:68].strip(),
+        padded[69:79].strip(),
+    )
+    return TrfPlayer(start, name, rating or 0, identity, points, rank or None, tuple(rounds), n)
 
 
 def _round_block(block: str, round_no: int, n: int, problems: Problems) -> TrfRound:
     block = block.ljust(BLOCK_WIDTH)
     first = FIRST_BLOCK + 1 + (round_no - 1) * BLOCK_WIDTH
-    where = msg("round {round} (columns {first}–{last})", round=round_no, first=first,
-                last=first + BLOCK_WIDTH - 1)
+    where = msg(
+        "round {round} (columns {first}–{last})",
+        round=round_no,
+        first=first,
+        last=first + BLOCK_WIDTH - 1,
+    )
     if not block.strip():
         return BLANK
     opponent_text, colour, result = block[0:4].strip(), block[5].lower(), block[7].upper()
     opponent = 0
     if opponent_text:
         if not _digits(opponent_text):
-            problems.add(msg("{where}: '{value}' is not a starting rank", where=where,
-                             value=opponent_text), line=n)
+            problems.add(
+                msg("{where}: '{value}' is not a starting rank", where=where, value=opponent_text),
+                line=n,
+            )
         else:
             opponent = int(opponent_text)
     if colour not in "wb- ":
-        problems.add(msg("{where}: '{value}' is not a colour; use w, b or -", where=where,
-                         value=colour), line=n)
+        problems.add(
+            msg("{where}: '{value}' is not a colour; use w, b or -", where=where, value=colour),
+            line=n,
+        )
     if result not in CODES:
-        problems.add(msg("{where}: '{value}' is not a result; use 1, 0, =, +, -, U, Z, H or F",
-                         where=where, value=block[7]), line=n)
+        problems.add(
+            msg(
+                "{where}: '{value}' is not a result; use 1, 0, =, +, -, U, Z, H or F",
+                where=where,
+                value=block[7],
+            ),
+            line=n,
+        )
     if not opponent and result in "10=WDL":
-        problems.add(msg("{where}: a game result '{result}' without an opponent", where=where,
-                         result=result), line=n)
+        problems.add(
+            msg(
+                "{where}: a game result '{result}' without an opponent", where=where, result=result
+            ),
+            line=n,
+        )
     if opponent and result in "UZHF":
-        problems.add(msg("{where}: '{result}' is for a round without an opponent, but "
-                         "opponent {opponent} is given", where=where, result=result,
-                         opponent=opponent), line=n)
+        problems.add(
+            msg(
+                "{where}: '{result}' is for a round without an opponent, but "
+                "opponent {opponent} is given",
+                where=where,
+                result=result,
+                opponent=opponent,
+            ),
+            line=n,
+        )
     return TrfRound(opponent, "-" if colour == " " else colour, result)
 
 
@@ -419,8 +530,14 @@ def _check_pairings(players: Sequence[TrfPlayer], problems: Problems) -> None:
     by_start: dict[int, TrfPlayer] = {}
     for p in players:
         if p.start in by_start:
-            problems.add(msg("starting rank {start} is used twice (also line {line})",
-                             start=p.start, line=by_start[p.start].line), line=p.line)
+            problems.add(
+                msg(
+                    "starting rank {start} is used twice (also line {line})",
+                    start=p.start,
+                    line=by_start[p.start].line,
+                ),
+                line=p.line,
+            )
         else:
             by_start[p.start] = p
     for p in players:
@@ -429,23 +546,49 @@ def _check_pairings(players: Sequence[TrfPlayer], problems: Problems) -> None:
                 continue
             q = by_start.get(r.opponent)
             if q is None or q is p:
-                problems.add(msg("round {round}: opponent {opponent} has no player line",
-                                 round=k, opponent=r.opponent)
-                             if q is None else msg("round {round}: {name} cannot play himself",
-                                                   round=k, name=p.name), line=p.line)
+                problems.add(
+                    msg(
+                        "round {round}: opponent {opponent} has no player line",
+                        round=k,
+                        opponent=r.opponent,
+                    )
+                    if q is None
+                    else msg("round {round}: {name} cannot play himself", round=k, name=p.name),
+                    line=p.line,
+                )
                 continue
             back = q.rounds[k - 1] if k <= len(q.rounds) else BLANK
             if back.opponent != p.start:
-                problems.add(msg("round {round}: {name} plays {other} (number {start}), but "
-                                 "line {line} does not have that game", round=k, name=p.name,
-                                 other=q.name, start=q.start, line=q.line), line=p.line)
-            elif p.start < q.start and (back.colour != _OPPOSITE.get(r.colour)
-                                        or _codes(r, back) not in GAME_RESULTS):
-                problems.add(msg("round {round}: {name} ({colour} {result}) and {other} "
-                                 "({back_colour} {back_result}, line {line}) do not agree",
-                                 round=k, name=p.name, colour=r.colour, result=r.result,
-                                 other=q.name, back_colour=back.colour,
-                                 back_result=back.result, line=q.line), line=p.line)
+                problems.add(
+                    msg(
+                        "round {round}: {name} plays {other} (number {start}), but "
+                        "line {line} does not have that game",
+                        round=k,
+                        name=p.name,
+                        other=q.name,
+                        start=q.start,
+                        line=q.line,
+                    ),
+                    line=p.line,
+                )
+            elif p.start < q.start and (
+                back.colour != _OPPOSITE.get(r.colour) or _codes(r, back) not in GAME_RESULTS
+            ):
+                problems.add(
+                    msg(
+                        "round {round}: {name} ({colour} {result}) and {other} "
+                        "({back_colour} {back_result}, line {line}) do not agree",
+                        round=k,
+                        name=p.name,
+                        colour=r.colour,
+                        result=r.result,
+                        other=q.name,
+                        back_colour=back.colour,
+                        back_result=back.result,
+                        line=q.line,
+                    ),
+                    line=p.line,
+                )
 
 
 def _codes(a: TrfRound, b: TrfRound) -> tuple[str, str]:
@@ -478,18 +621,29 @@ def season_from_report(report: TrfReport, source: str = "the TRF file") -> Impor
     for p in players:
         first = names.take(p.name, p)
         if first is not None:
-            problems.add(msg("'{name}' is on line {line} too; each player needs a name of "
-                             "their own", name=p.name, line=first.line), line=p.line)
+            problems.add(
+                msg(
+                    "'{name}' is on line {line} too; each player needs a name of their own",
+                    name=p.name,
+                    line=first.line,
+                ),
+                line=p.line,
+            )
     problems.raise_if_any()
     people = [_person(order, p, report.rounds, problems) for order, p in enumerate(players)]
     problems.raise_if_any()
     rounds = _Rounds(report, players, problems)
-    entries = [entry for k in range(1, report.rounds + 1)
-               for entry in rounds.entries(k, people)]
+    entries = [entry for k in range(1, report.rounds + 1) for entry in rounds.entries(k, people)]
     problems.raise_if_any()
     identities = {p.name: p.identity for p in players if p.identity != Identity()}
-    return ImportedSeason(report.header_text("012"), Season(tuple(people), tuple(entries)),
-                          identities, rounds.notes(), report.settings, report.language)
+    return ImportedSeason(
+        report.header_text("012"),
+        Season(tuple(people), tuple(entries)),
+        identities,
+        rounds.notes(),
+        report.settings,
+        report.language,
+    )
 
 
 def _person(order: int, p: TrfPlayer, rounds: int, problems: Problems) -> Player:
@@ -497,29 +651,50 @@ def _person(order: int, p: TrfPlayer, rounds: int, problems: Problems) -> Player
     in (or as his KZP record says), left after his last when that was not the last round."""
     taken = [k for k, r in enumerate(p.rounds, start=1) if not r.blank]
     joined = p.joined if p.joined > 1 else taken[0] if taken else rounds + 1
-    left = p.left if p.left is not None else (
-        taken[-1] if taken and taken[-1] < rounds else None)
+    left = p.left if p.left is not None else (taken[-1] if taken and taken[-1] < rounds else None)
     if joined > MAX_ROUND:
-        problems.add(msg("the player takes part in no round of the {most} a season has",
-                         most=f"{MAX_ROUND:,}"), line=p.line)
+        problems.add(
+            msg(
+                "the player takes part in no round of the {most} a season has",
+                most=f"{MAX_ROUND:,}",
+            ),
+            line=p.line,
+        )
     elif left is not None and left < joined:
-        problems.add(msg("{name} leaves after round {left} but joins in round {joined}",
-                         name=p.name, left=left, joined=joined), line=p.line)
+        problems.add(
+            msg(
+                "{name} leaves after round {left} but joins in round {joined}",
+                name=p.name,
+                left=left,
+                joined=joined,
+            ),
+            line=p.line,
+        )
     for k, r in enumerate(p.rounds, start=1):
         if (k < joined or (left is not None and k > left)) and r.result not in "Z ":
-            problems.add(msg("round {round} has a game or a bye, but the player joined in "
-                             "round {joined} and left after round {left}", round=k,
-                             joined=joined, left=left) if left else
-                         msg("round {round} has a game or a bye, but the player joined in "
-                             "round {joined}", round=k, joined=joined), line=p.line)
+            problems.add(
+                msg(
+                    "round {round} has a game or a bye, but the player joined in "
+                    "round {joined} and left after round {left}",
+                    round=k,
+                    joined=joined,
+                    left=left,
+                )
+                if left
+                else msg(
+                    "round {round} has a game or a bye, but the player joined in round {joined}",
+                    round=k,
+                    joined=joined,
+                ),
+                line=p.line,
+            )
     return Player(p.name, Fraction(p.rating), joined, left, None, order)
 
 
 class _Rounds:
     """The report's rounds read one at a time, counting what the notes say afterwards."""
 
-    def __init__(self, report: TrfReport, players: Sequence[TrfPlayer],
-                 problems: Problems) -> None:
+    def __init__(self, report: TrfReport, players: Sequence[TrfPlayer], problems: Problems) -> None:
         self.last = report.rounds
         self.players = players
         self.by_start = {p.start: p for p in players}  # unique: checked by parse_trf
@@ -551,9 +726,17 @@ class _Rounds:
         white, black, w, b = (q, p, back, r) if r.colour == "b" else (p, q, r, back)
         result = GAME_RESULTS[_codes(w, b)]  # the codes agree: checked by parse_trf
         if result is None and k < self.last:
-            self.problems.add(msg("round {round}: the game {white}–{black} has no result, "
-                                  "but round {last} follows", round=k, white=white.name,
-                                  black=black.name, last=self.last), line=p.line)
+            self.problems.add(
+                msg(
+                    "round {round}: the game {white}–{black} has no result, "
+                    "but round {last} follows",
+                    round=k,
+                    white=white.name,
+                    black=black.name,
+                    last=self.last,
+                ),
+                line=p.line,
+            )
         self.unplayed += result is None
         return Game(k, board, white.name, black.name, result)
 
@@ -561,11 +744,19 @@ class _Rounds:
         """What the secretary should check after the import."""
         notes = []
         if self.guessed:
-            notes.append(msg("1 absence (Z, H or F in the TRF file) entered as excused; change "
-                             "it to club or unexcused in the Rounds sheet if that is what it "
-                             "was") if self.guessed == 1 else
-                         msg("{count} absences (Z, H or F in the TRF file) entered as excused; "
-                             "change them to club or unexcused in the Rounds sheet where that "
-                             "is what they were", count=self.guessed))
+            notes.append(
+                msg(
+                    "1 absence (Z, H or F in the TRF file) entered as excused; change "
+                    "it to club or unexcused in the Rounds sheet if that is what it "
+                    "was"
+                )
+                if self.guessed == 1
+                else msg(
+                    "{count} absences (Z, H or F in the TRF file) entered as excused; "
+                    "change them to club or unexcused in the Rounds sheet where that "
+                    "is what they were",
+                    count=self.guessed,
+                )
+            )
         unplayed = open_games_note(self.unplayed, self.last)
         return (*notes, unplayed) if unplayed else tuple(notes)

@@ -23,8 +23,13 @@ from keizer_xl.exchange.trf import (
 
 NAME_SETTING = "Competition name"  # travels as the TRF's line 012
 # Identity fields and the Players columns (workbook.layout.IDENTITY_COLUMNS) they live in.
-FIELDS = {"sex": "Sex", "title": "Title", "federation": "Federation", "fide_id": "FIDE id",
-          "born": "Born"}
+FIELDS = {
+    "sex": "Sex",
+    "title": "Title",
+    "federation": "Federation",
+    "fide_id": "FIDE id",
+    "born": "Born",
+}
 
 
 @dataclass
@@ -49,21 +54,32 @@ def export_trf(book: Path, out: Path, name: str | None = None) -> TrfOutcome:
     season = competition.season
     identities = read_identities(season, grids[layout.sheet["Players"]])
     standings = competition.standings()
-    settings = [(setting, value) for setting, value in filled_settings(grids, layout)
-                if setting != NAME_SETTING]  # the name is line 012
+    settings = [
+        (setting, value)
+        for setting, value in filled_settings(grids, layout)
+        if setting != NAME_SETTING
+    ]  # the name is line 012
     title = name or competition.settings.competition_name or book.stem
-    report = report_from_season(season, standings, title, identities, settings,
-                                layout.language)
+    report = report_from_season(season, standings, title, identities, settings, layout.language)
     write_text(out, write_trf(report))
     notes: list[str] = []
     if season.last_round > standings.after_round:
-        notes.append(msg("round {round} is not complete yet, so the file ends with round "
-                         "{last}", round=season.last_round, last=standings.after_round))
+        notes.append(
+            msg(
+                "round {round} is not complete yet, so the file ends with round {last}",
+                round=season.last_round,
+                last=standings.after_round,
+            )
+        )
     long = [p.name for p in season.players if len(p.name) > NAME_WIDTH]
     if long:
-        notes.append(msg("names longer than {width} characters were cut short in the file: "
-                         "{names}", width=NAME_WIDTH,
-                         names=", ".join(shortened(n, 2 * NAME_WIDTH) for n in long)))
+        notes.append(
+            msg(
+                "names longer than {width} characters were cut short in the file: {names}",
+                width=NAME_WIDTH,
+                names=", ".join(shortened(n, 2 * NAME_WIDTH) for n in long),
+            )
+        )
     return TrfOutcome(out, len(season.players), standings.after_round, notes)
 
 
@@ -93,15 +109,17 @@ def read_identities(season: Season, grid: Sequence[Sequence[object]]) -> dict[st
     out: dict[str, Identity] = {}
     for p in season.players:
         row = grid[int(p.source) - 1] if isinstance(p.source, int) else ()
-        values = {attr: _identity_text(row[col]) if col < len(row) else ""
-                  for attr, col in wanted.items()}
+        values = {
+            attr: _identity_text(row[col]) if col < len(row) else "" for attr, col in wanted.items()
+        }
         values["sex"] = _sex(values.get("sex", ""))
         out[p.name] = Identity(**values)
     return out
 
 
-def new_from_trf(source: Path, book: Path, language: str | None = None, lite: bool = False
-                 ) -> tuple[TrfOutcome, ImportedSeason]:
+def new_from_trf(
+    source: Path, book: Path, language: str | None = None, lite: bool = False
+) -> tuple[TrfOutcome, ImportedSeason]:
     """Make the workbook `book` holding the TRF file's players and rounds, with its
     standings, in `language`, else in the language of the workbook the file was made
     from (its `KZL` record), else in English; nothing is written unless all of it can be."""
@@ -113,13 +131,19 @@ def new_from_trf(source: Path, book: Path, language: str | None = None, lite: bo
     if language is None:
         language = imported.language if imported.language in LANGUAGES else "en"
     season = imported.season
-    players = [{"Name": p.name, "Rating": int(p.rating) if p.rating else None,
-                "Joined": p.joined if p.joined > 1 else None, "Left": p.left}
-               for p in season.players]
-    create(book, players, fill=lambda tmp: _fill(tmp, imported), language=language,
-           lite=lite)
-    return TrfOutcome(book, len(season.players), season.last_round,
-                      list(imported.notes), language), imported
+    players = [
+        {
+            "Name": p.name,
+            "Rating": int(p.rating) if p.rating else None,
+            "Joined": p.joined if p.joined > 1 else None,
+            "Left": p.left,
+        }
+        for p in season.players
+    ]
+    create(book, players, fill=lambda tmp: _fill(tmp, imported), language=language, lite=lite)
+    return TrfOutcome(
+        book, len(season.players), season.last_round, list(imported.notes), language
+    ), imported
 
 
 def _fill(path: Path, imported: ImportedSeason) -> None:
@@ -149,10 +173,14 @@ def _fill(path: Path, imported: ImportedSeason) -> None:
             for row, p in enumerate(season.players, start=2):
                 value = getattr(identities.get(p.name, Identity()), attr)
                 if value:
-                    cells[(row, col)] = int(value) if attr == "fide_id" and value.isdigit() \
-                        else value
+                    cells[(row, col)] = (
+                        int(value) if attr == "fide_id" and value.isdigit() else value
+                    )
         edits.append(SheetEdit(layout.sheet["Players"], cells))
     save_edits(path, edits, backup=False)
     _, standings = plan_recalc(read_grids(path))
-    save_edits(path, [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None)
-                      for e in standings], backup=False)
+    save_edits(
+        path,
+        [SheetEdit(e.sheet, dict(e.cells), clear_below=1 if e.clear else None) for e in standings],
+        backup=False,
+    )

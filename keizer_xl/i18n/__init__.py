@@ -63,6 +63,7 @@ __all__ = [
     "translate",
 ]
 
+
 @functools.cache
 def catalog(language: str) -> gettext.NullTranslations:
     """The compiled catalog of a language (none for English: the ids are English)."""
@@ -104,11 +105,16 @@ def crosstable_marks(language: str) -> CrosstableMarks:
     from keizer_xl.core.report import CrosstableMarks
 
     white, black = record_of(language).colour_marks
-    return CrosstableMarks(white, black, (
-        (Absence.BYE.value, translate("bye", language)),
-        (Absence.EXCUSED.value, translate("exc", language)),
-        (Absence.CLUB.value, translate("club", language)),
-        (Absence.UNEXCUSED.value, "—")))
+    return CrosstableMarks(
+        white,
+        black,
+        (
+            (Absence.BYE.value, translate("bye", language)),
+            (Absence.EXCUSED.value, translate("exc", language)),
+            (Absence.CLUB.value, translate("club", language)),
+            (Absence.UNEXCUSED.value, "—"),
+        ),
+    )
 
 
 def legend_marks(language: str) -> dict[str, str]:
@@ -116,9 +122,13 @@ def legend_marks(language: str) -> dict[str, str]:
     from keizer_xl.core.model import Absence
 
     marks = crosstable_marks(language)
-    return {"white": marks.white, "black": marks.black,
-            "bye": marks.rest(Absence.BYE.value), "excused": marks.rest(Absence.EXCUSED.value),
-            "club": marks.rest(Absence.CLUB.value)}
+    return {
+        "white": marks.white,
+        "black": marks.black,
+        "bye": marks.rest(Absence.BYE.value),
+        "excused": marks.rest(Absence.EXCUSED.value),
+        "club": marks.rest(Absence.CLUB.value),
+    }
 
 
 @functools.cache

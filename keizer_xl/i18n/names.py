@@ -18,13 +18,17 @@ from keizer_xl.i18n.languages import LANGUAGES, RECORDS
 # (whose record leaves them empty: they are the contract's own): sheets, headers, setting
 # names and the words of bye and absence rows.
 TRANSLATIONS: dict[str, dict[str, str]] = {
-    code: dict(record.names) for code, record in RECORDS.items() if record.names}
+    code: dict(record.names) for code, record in RECORDS.items() if record.names
+}
 SETTING_TRANSLATIONS: dict[str, dict[str, str]] = {
-    code: dict(record.settings) for code, record in RECORDS.items() if record.settings}
+    code: dict(record.settings) for code, record in RECORDS.items() if record.settings
+}
 # How keizer_xl writes a bye or absence row in each language (all are read in every one).
 REST_WORDS: dict[str, dict[Absence, str]] = {
     code: {Absence(reason): word for reason, word in record.rest_words.items()}
-    for code, record in RECORDS.items() if record.rest_words}
+    for code, record in RECORDS.items()
+    if record.rest_words
+}
 # The word a workbook's Present dropdown offers first for "here this week".
 PRESENT_MARKS: dict[str, str] = {code: record.present_mark for code, record in RECORDS.items()}
 
@@ -35,10 +39,14 @@ def name_key(name: object) -> str:
 
 
 # Any language's name (as matched: spaces and case ignored) -> the contract's name.
-_TO_CONTRACT = {name_key(local): name for names in TRANSLATIONS.values()
-                for name, local in names.items()}
-SETTINGS_TO_CONTRACT = {name_key(local): name for names in SETTING_TRANSLATIONS.values()
-                         for name, local in names.items()}
+_TO_CONTRACT = {
+    name_key(local): name for names in TRANSLATIONS.values() for name, local in names.items()
+}
+SETTINGS_TO_CONTRACT = {
+    name_key(local): name
+    for names in SETTING_TRANSLATIONS.values()
+    for name, local in names.items()
+}
 
 
 def local_name(name: str, language: str) -> str:

@@ -114,10 +114,19 @@ def _pair(book: Any, language: str) -> None:
     written = pair_in(book)
     _show(book, written.shown)
     if written.notes:
-        _note(book, "\n\n".join([translate("Round {round} is paired. Please note:", language)
-                                  .format(round=written.round),
-                                  *(say(note, language) for note in written.notes)]),
-              "Pair next round", language)
+        _note(
+            book,
+            "\n\n".join(
+                [
+                    translate("Round {round} is paired. Please note:", language).format(
+                        round=written.round
+                    ),
+                    *(say(note, language) for note in written.notes),
+                ]
+            ),
+            "Pair next round",
+            language,
+        )
 
 
 def _unpair(book: Any, language: str) -> None:
@@ -128,9 +137,11 @@ def _unpair(book: Any, language: str) -> None:
 
 def taken_back(round_no: int, language: str) -> str:
     """What Undo last pairing says it did."""
-    return translate("Round {round} is taken back: its rows are gone from the Rounds sheet "
-                     "and the Standings are as before it was paired.", language).format(
-        round=round_no)
+    return translate(
+        "Round {round} is taken back: its rows are gone from the Rounds sheet "
+        "and the Standings are as before it was paired.",
+        language,
+    ).format(round=round_no)
 
 
 def _publish(book: Any, language: str) -> None:
@@ -149,17 +160,29 @@ def _publish(book: Any, language: str) -> None:
     except Exception:  # a book never saved, or an engine that cannot tell
         saved = False
     if not saved:
-        raise _NotSaved(msg("Save the workbook first: the web pages are written in a folder "
-                            "beside it, named after it."))
+        raise _NotSaved(
+            msg(
+                "Save the workbook first: the web pages are written in a folder "
+                "beside it, named after it."
+            )
+        )
     competition, layout = read_book(read_grids(book))  # BookError names the cells
     refuse_gameless(competition, layout)
     report, titles = competition_report(competition, language)
     folder = default_folder(path)
     pages = build_site(report, titles)
     write_site(pages, folder)
-    _note(book, translate("The web pages are written to the folder {folder}. Open index.html "
-                          "there to look at them, or copy the whole folder to the club's "
-                          "website.", language).format(folder=folder), "Publish", language)
+    _note(
+        book,
+        translate(
+            "The web pages are written to the folder {folder}. Open index.html "
+            "there to look at them, or copy the whole folder to the club's "
+            "website.",
+            language,
+        ).format(folder=folder),
+        "Publish",
+        language,
+    )
 
 
 class _NotSaved(KeizerXLError):
@@ -170,11 +193,16 @@ def _recalc(book: Any, language: str) -> None:
     written = recalc_in(book)
     _show(book, written.shown)
     if written.notes:
-        _note(book, "\n\n".join(say(note, language) for note in written.notes), "Recalculate",
-              language)
+        _note(
+            book,
+            "\n\n".join(say(note, language) for note in written.notes),
+            "Recalculate",
+            language,
+        )
 
 
 # -- the work, shared with the buttons of xlwings Lite (`keizer_xl.lite`) ------------------
+
 
 @dataclass(frozen=True)
 class Written:
@@ -195,8 +223,12 @@ def pair_in(book: Any) -> Written:
     grids = read_grids(book)
     next_round, edits = plan_pair(grids)
     write(book, edits)
-    notes = [*([next_round.standings.note] if next_round.standings.note else []),
-             *next_round.notes, *_warnings(next_round.standings), *board_notes(grids)]
+    notes = [
+        *([next_round.standings.note] if next_round.standings.note else []),
+        *next_round.notes,
+        *_warnings(next_round.standings),
+        *board_notes(grids),
+    ]
     return Written(next(e for e in edits if e.table == "Rounds"), next_round.round, notes)
 
 
@@ -208,8 +240,11 @@ def recalc_in(book: Any) -> Written:
     grids = read_grids(book)
     standings, edits = plan_recalc(grids)
     write(book, edits)
-    notes = [*([standings.note] if standings.note else []), *_warnings(standings),
-             *board_notes(grids)]
+    notes = [
+        *([standings.note] if standings.note else []),
+        *_warnings(standings),
+        *board_notes(grids),
+    ]
     return Written(edits[0], standings.after_round, notes)
 
 
@@ -228,6 +263,7 @@ def _warnings(standings: Any) -> list[str]:
 
 
 # -- reading --------------------------------------------------------------------------------
+
 
 def read_grids(book: Any) -> dict[str, Grid]:
     """The values of the contract's sheets, row 0 = sheet row 1 and column 0 = column A.
@@ -258,17 +294,25 @@ def _grid(sheet: Any) -> list[list[object]]:
     bottom, right = _top_left(address.split(":")[-1])
     rows = most_rows(sheet.name)
     if bottom > rows or right > MAX_COLUMNS or bottom * right > MAX_CELLS:
-        raise FileProblem(msg(
-            "{sheet}!{cell}: the sheet's used range reaches this cell; keizer_xl reads at most "
-            "{rows} rows, {columns} columns and {cells} cells of a sheet. Clear what is there "
-            "(and any formatting) and try again.", sheet=sheet.name,
-            cell=f"{column_letters(right)}{bottom}", rows=f"{rows:,}",
-            columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}"))
+        raise FileProblem(
+            msg(
+                "{sheet}!{cell}: the sheet's used range reaches this cell; keizer_xl reads at most "
+                "{rows} rows, {columns} columns and {cells} cells of a sheet. Clear what is there "
+                "(and any formatting) and try again.",
+                sheet=sheet.name,
+                cell=f"{column_letters(right)}{bottom}",
+                rows=f"{rows:,}",
+                columns=f"{MAX_COLUMNS:,}",
+                cells=f"{MAX_CELLS:,}",
+            )
+        )
     values = _values(used)
     grid: list[list[object]] = [[] for _ in range(top - 1)]
     pad: list[object] = [None] * (left - 1)
-    grid.extend([*pad, *(CellError(v) if type(v) is str and v in ERROR_VALUES else v
-                         for v in row)] for row in values)
+    grid.extend(
+        [*pad, *(CellError(v) if type(v) is str and v in ERROR_VALUES else v for v in row)]
+        for row in values
+    )
     _no_collections(grid, sheet.name)
     return grid
 
@@ -282,8 +326,10 @@ def _values(used: Any) -> list[list[object]]:
     if used.sheet.book.app.engine.name == "remote":
         raw = used.raw_value
         if all(isinstance(row, (list, tuple)) for row in raw) and not any(
-                type(v) is str and (v[:1].isdigit() or v[:1] == "-") and "T" in v
-                for row in raw for v in row):
+            type(v) is str and (v[:1].isdigit() or v[:1] == "-") and "T" in v
+            for row in raw
+            for v in row
+        ):
             return [[None if v == "" else v for v in row] for row in raw]
     values: list[list[object]] = used.options(ndim=2, err_to_str=True).value
     return values
@@ -299,10 +345,14 @@ def _no_collections(grid: list[list[object]], sheet: str) -> None:
     for r, row in enumerate(grid, start=1):
         for c, value in enumerate(row, start=1):
             if isinstance(value, list | tuple | dict | set):
-                raise FileProblem(msg(
-                    "{sheet}!{cell}: this cell holds a list or a record, not a value "
-                    "keizer_xl can read; type a number or a word in it", sheet=sheet,
-                    cell=f"{column_letters(c)}{r}"))
+                raise FileProblem(
+                    msg(
+                        "{sheet}!{cell}: this cell holds a list or a record, not a value "
+                        "keizer_xl can read; type a number or a word in it",
+                        sheet=sheet,
+                        cell=f"{column_letters(c)}{r}",
+                    )
+                )
 
 
 _ADDRESS = re.compile(r"\$?([A-Za-z]+)\$?(\d+)")
@@ -321,13 +371,15 @@ def _top_left(address: str) -> tuple[int, int]:
 
 # -- writing --------------------------------------------------------------------------------
 
+
 def write(book: Any, edits: list[SheetCells]) -> None:
     """Write the planned cells, in their order, each block of cells in one go."""
     changed = False
     for edit in edits:
         try:
             if edit.create and edit.sheet.casefold() not in {
-                    s.name.casefold() for s in book.sheets}:  # made by version 0.1
+                s.name.casefold() for s in book.sheets
+            }:  # made by version 0.1
                 book.sheets.add(edit.sheet, after=book.sheets[len(book.sheets) - 1])
             sheet = book.sheets[edit.sheet]
             if edit.clear:
@@ -353,8 +405,10 @@ def _set_values(sheet: Any, row: int, column: int, values: list[list[Any]]) -> N
         sheet.range((row, column)).value = values
         return
     clean = sheet.book.app.engine.impl.prepare_xl_data_element
-    rows = [[v if type(v) in _PLAIN and v == v else "" if v is None else clean(v, {})
-             for v in line] for line in values]
+    rows = [
+        [v if type(v) in _PLAIN and v == v else "" if v is None else clean(v, {}) for v in line]
+        for line in values
+    ]
     bottom, right = row + len(rows) - 1, column + len(rows[0]) - 1
     sheet.range((row, column), (bottom, right)).raw_value = rows
 
@@ -384,14 +438,19 @@ def blocks(cells: Mapping[Cell, CellValue], fill_gaps: bool = False) -> list[Blo
     from keizer_xl.workbook.cells import SheetRows
 
     if isinstance(cells, SheetRows):  # its rows are lists already: a slice of each
+
         def line(r: int, left: int, right: int) -> list[Any]:
-            part = cells.rows.get(r, [])[left - 1:right]
+            part = cells.rows.get(r, [])[left - 1 : right]
             return part + [None] * (right - left + 1 - len(part))
     else:
+
         def line(r: int, left: int, right: int) -> list[Any]:
             return [cells.get((r, c)) for c in range(left, right + 1)]
-    return [((top, left), [line(r, left, right) for r in range(top, bottom + 1)])
-            for top, left, bottom, right in rectangles]
+
+    return [
+        ((top, left), [line(r, left, right) for r in range(top, bottom + 1)])
+        for top, left, bottom, right in rectangles
+    ]
 
 
 def _runs(numbers: set[int]) -> list[list[int]]:
@@ -421,37 +480,70 @@ def _show(book: Any, edit: SheetCells) -> None:
 
 # -- telling the secretary ------------------------------------------------------------------
 
+
 def failure_message(exc: BaseException, button: str, language: str = "en") -> str:
     """What went wrong, in the secretary's words (and language), with each problem's cell."""
     if isinstance(exc, _WriteFailed):
         sheet, changed, cause = exc.args
-        partly = translate("Some cells were already written: check the Rounds and Standings "
-                           "sheets, or close the workbook without saving to go back to the "
-                           "last saved version.", language) if changed else \
-            translate("Nothing was changed.", language)
-        return translate("Excel did not accept the new values for the sheet '{sheet}' "
-                         "({cause}). Is the sheet protected, or a cell being edited?",
-                         language).format(sheet=sheet, cause=_plain(cause)) + \
-            f"\n\n{partly}"
+        partly = (
+            translate(
+                "Some cells were already written: check the Rounds and Standings "
+                "sheets, or close the workbook without saving to go back to the "
+                "last saved version.",
+                language,
+            )
+            if changed
+            else translate("Nothing was changed.", language)
+        )
+        return (
+            translate(
+                "Excel did not accept the new values for the sheet '{sheet}' "
+                "({cause}). Is the sheet protected, or a cell being edited?",
+                language,
+            ).format(sheet=sheet, cause=_plain(cause))
+            + f"\n\n{partly}"
+        )
     if isinstance(exc, KeizerXLError):
         return _problems([say(line, language) for line in exc.lines()], button, language)
-    return translate("Something went wrong inside keizer_xl ({cause}). Nothing was changed.",
-                     language).format(cause=_plain(exc)) + "\n\n" + translate(
-        "Please report this, with a copy of the workbook, to whoever looks after keizer_xl "
-        "at your club.", language)
+    return (
+        translate(
+            "Something went wrong inside keizer_xl ({cause}). Nothing was changed.", language
+        ).format(cause=_plain(exc))
+        + "\n\n"
+        + translate(
+            "Please report this, with a copy of the workbook, to whoever looks after keizer_xl "
+            "at your club.",
+            language,
+        )
+    )
 
 
 def _problems(lines: list[str], button: str, language: str) -> str:
     n = len(lines)
-    head = translate("One problem in the workbook; nothing was changed. Please fix:",
-                     language) if n == 1 else translate(
-        "{count} problems in the workbook; nothing was changed. Please fix:",
-        language).format(count=n)
-    shown = lines if n <= MAX_LINES else [
-        *lines[:MAX_LINES - 1], translate("... and {count} more.", language).format(
-            count=n - MAX_LINES + 1)]
-    return "\n\n".join([head, "\n".join(shown), translate(
-        "Then click '{button}' again.", language).format(button=local_name(button, language))])
+    head = (
+        translate("One problem in the workbook; nothing was changed. Please fix:", language)
+        if n == 1
+        else translate(
+            "{count} problems in the workbook; nothing was changed. Please fix:", language
+        ).format(count=n)
+    )
+    shown = (
+        lines
+        if n <= MAX_LINES
+        else [
+            *lines[: MAX_LINES - 1],
+            translate("... and {count} more.", language).format(count=n - MAX_LINES + 1),
+        ]
+    )
+    return "\n\n".join(
+        [
+            head,
+            "\n".join(shown),
+            translate("Then click '{button}' again.", language).format(
+                button=local_name(button, language)
+            ),
+        ]
+    )
 
 
 def _plain(exc: BaseException) -> str:

@@ -9,8 +9,7 @@ from keizer_xl.core.round import Competition
 from keizer_xl.publish.site import Titles
 
 
-def competition_report(competition: Competition, language: str = "en"
-                       ) -> tuple[Report, Titles]:
+def competition_report(competition: Competition, language: str = "en") -> tuple[Report, Titles]:
     """The standings after the last completed round, with everything derived from them;
     the pages, PDFs and texts made of them speak `language`."""
     standings = competition.standings()

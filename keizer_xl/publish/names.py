@@ -20,8 +20,14 @@ SHOWN = 60  # characters of a name (or a club's name) on a page or in a PDF cell
 _NOT_SAFE = re.compile(r"[^a-z0-9]+")
 _LONGEST = 60
 # Names Windows keeps for devices, whatever the extension.
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
-             *(f"lpt{i}" for i in range(10))}
+_RESERVED = {
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    *(f"com{i}" for i in range(10)),
+    *(f"lpt{i}" for i in range(10)),
+}
 
 
 def shown(name: str) -> str:

@@ -58,16 +58,22 @@ def font_files() -> dict[str, Path]:
 
 # Fonts of the usual systems with the letters DejaVu Sans lacks (Chinese, Japanese, Korean),
 # tried in this order when a name needs one: Linux (Noto, Droid, WenQuanYi), macOS, Windows.
-FALLBACK_FONTS = tuple(Path(p) for p in (
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
-    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
-    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-    "/System/Library/Fonts/Supplemental/Arial Unicode.ttf",
-    "/Library/Fonts/Arial Unicode.ttf",
-    "C:/Windows/Fonts/msyh.ttc", "C:/Windows/Fonts/malgun.ttf",
-    "C:/Windows/Fonts/meiryo.ttc", "C:/Windows/Fonts/simsun.ttc"))
+FALLBACK_FONTS = tuple(
+    Path(p)
+    for p in (
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/google-noto-cjk/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+        "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+        "/System/Library/Fonts/Supplemental/Arial Unicode.ttf",
+        "/Library/Fonts/Arial Unicode.ttf",
+        "C:/Windows/Fonts/msyh.ttc",
+        "C:/Windows/Fonts/malgun.ttf",
+        "C:/Windows/Fonts/meiryo.ttc",
+        "C:/Windows/Fonts/simsun.ttc",
+    )
+)
 
 
 @functools.cache
@@ -84,8 +90,10 @@ def fallbacks(texts: Iterable[str]) -> tuple[list[Path], list[str]]:
     Sans lacks, and the texts that even they cannot print (each said to the secretary, not
     left to a warning of the PDF library)."""
     own = _letters(FONTS / "DejaVuSans.ttf")
-    wanting = {text: {ord(c) for c in text if ord(c) not in own and c.isprintable()
-                      and not c.isspace()} for text in texts}
+    wanting = {
+        text: {ord(c) for c in text if ord(c) not in own and c.isprintable() and not c.isspace()}
+        for text in texts
+    }
     wanting = {text: lacking for text, lacking in wanting.items() if lacking}
     missing = set().union(*wanting.values())
     chosen: list[Path] = []
@@ -142,9 +150,14 @@ def _document(titles: Titles, subtitle: str, names: Iterable[str] = ()) -> Any:
             self.set_y(-10)
             self.set_font(FONT, "", 7.5)
             self.set_text_color(*_SOFT)
-            self.cell(0, 4, Words(titles.language).t("Page {page} of {pages}",
-                                                      page=self.page_no(), pages="{nb}"),
-                      align="R")
+            self.cell(
+                0,
+                4,
+                Words(titles.language).t(
+                    "Page {page} of {pages}", page=self.page_no(), pages="{nb}"
+                ),
+                align="R",
+            )
 
     pdf = Sheet(orientation="portrait", unit="mm", format="A4")
     pdf.set_margins(12, 10, 12)
@@ -155,8 +168,9 @@ def _document(titles: Titles, subtitle: str, names: Iterable[str] = ()) -> Any:
     for k, path in enumerate(extra):
         pdf.add_font(f"{FONT}-fallback-{k}", "", str(path))
     if extra:
-        pdf.set_fallback_fonts([f"{FONT}-fallback-{k}" for k in range(len(extra))],
-                               exact_match=False)
+        pdf.set_fallback_fonts(
+            [f"{FONT}-fallback-{k}" for k in range(len(extra))], exact_match=False
+        )
     pdf.set_title(f"{subtitle} · {titles.heading}")
     pdf.set_creator("keizer_xl")
     pdf.set_creation_date(_MADE)  # the same season gives the same file
@@ -168,8 +182,14 @@ def _document(titles: Titles, subtitle: str, names: Iterable[str] = ()) -> Any:
 _NAME_LEAST = 30.0  # mm: a names column never narrower, even beside wide figures
 
 
-def _fitted(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
-            least: Sequence[float], size: float, names: Sequence[int]) -> list[float]:
+def _fitted(
+    pdf: Any,
+    headings: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    least: Sequence[float],
+    size: float,
+    names: Sequence[int],
+) -> list[float]:
     """Column widths (mm): each column as wide as its widest text and its heading's longest
     word, so that no heading breaks inside a word (`Waarde`, not `Waar/de`), and at least
     its `least`; the names' columns share the rest of the page's width, so a name with its
@@ -188,10 +208,17 @@ def _fitted(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
     return [w * min(1.0, pdf.epw / total) * (1 - 1e-9) for w in widths]
 
 
-def _table(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
-           least: Sequence[float], align: Sequence[str], size: float, height: float,
-           names: Sequence[int],
-           colours: Sequence[Sequence[tuple[int, int, int] | None]] | None = None) -> None:
+def _table(
+    pdf: Any,
+    headings: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    least: Sequence[float],
+    align: Sequence[str],
+    size: float,
+    height: float,
+    names: Sequence[int],
+    colours: Sequence[Sequence[tuple[int, int, int] | None]] | None = None,
+) -> None:
     """A table across the page with its headings on every page (`_fitted` widths)."""
     from fpdf.fonts import FontFace
 
@@ -200,12 +227,19 @@ def _table(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
     pdf.set_text_color(*_INK)
     pdf.set_draw_color(208, 215, 222)
     pdf.set_line_width(0.15)
-    with pdf.table(col_widths=list(widths), width=sum(widths), align="LEFT",
-                   line_height=height, text_align=tuple(align),
-                   borders_layout="HORIZONTAL_LINES", cell_fill_mode="ROWS",
-                   cell_fill_color=_BAND_FILL, padding=(0.2, _PADDING),
-                   headings_style=FontFace(emphasis="BOLD", fill_color=_HEAD_FILL),
-                   repeat_headings=1) as table:
+    with pdf.table(
+        col_widths=list(widths),
+        width=sum(widths),
+        align="LEFT",
+        line_height=height,
+        text_align=tuple(align),
+        borders_layout="HORIZONTAL_LINES",
+        cell_fill_mode="ROWS",
+        cell_fill_color=_BAND_FILL,
+        padding=(0.2, _PADDING),
+        headings_style=FontFace(emphasis="BOLD", fill_color=_HEAD_FILL),
+        repeat_headings=1,
+    ) as table:
         table.row(list(headings))
         for i, cells in enumerate(rows):
             row = table.row()
@@ -217,11 +251,27 @@ def _table(pdf: Any, headings: Sequence[str], rows: Sequence[Sequence[str]],
 def standings_pdf(report: Report, titles: Titles) -> bytes:
     after = report.after_round
     t = Words(titles.language).t
-    pdf = _document(titles, t("Standings after round {round}", round=after) if after
-                    else t("Ranking before round 1"),
-                    [shown(p.name) for p in report.players])
-    headings = ("#", "", t("Name"), t("Score"), t("Value"), t("Pl"), t("W"), t("D"), t("L"),
-                t("Pts"), "%", t("±W"), t("Bye"), t("Abs"))
+    pdf = _document(
+        titles,
+        t("Standings after round {round}", round=after) if after else t("Ranking before round 1"),
+        [shown(p.name) for p in report.players],
+    )
+    headings = (
+        "#",
+        "",
+        t("Name"),
+        t("Score"),
+        t("Value"),
+        t("Pl"),
+        t("W"),
+        t("D"),
+        t("L"),
+        t("Pts"),
+        "%",
+        t("±W"),
+        t("Bye"),
+        t("Abs"),
+    )
     least = (8, 8, 0, 14, 13, 7, 7, 7, 7, 10, 11, 9, 9, 9)  # the name takes the rest
     align = ("R", "L", "L", *["R"] * 11)
     rows, colours = [], []
@@ -231,27 +281,46 @@ def standings_pdf(report: Report, titles: Titles) -> bytes:
         arrow, direction = change(p.change)
         name = shown(row.name)
         name = withdrawn_name(name, language) if report.withdrawn(row.name) else name
-        rows.append((str(row.rank), arrow, name, number(row.score, language),
-                     number(row.value, language), str(row.played), str(row.won),
-                     str(row.drawn), str(row.lost), points(p.game_points, language),
-                     percent(p.percentage), signed(p.colour_balance), str(row.byes),
-                     str(row.absent)))
+        rows.append(
+            (
+                str(row.rank),
+                arrow,
+                name,
+                number(row.score, language),
+                number(row.value, language),
+                str(row.played),
+                str(row.won),
+                str(row.drawn),
+                str(row.lost),
+                points(p.game_points, language),
+                percent(p.percentage),
+                signed(p.colour_balance),
+                str(row.byes),
+                str(row.absent),
+            )
+        )
         tint = _UP if direction == "up" else _DOWN if direction == "down" else None
         colours.append([None, tint, *[None] * 12])
     n = len(rows)
     # the tallest type that keeps 40, 50 or 60 players on one page; more go on over pages
-    size, height = ((9.5, 5.2) if n <= 40 else (8.5, 4.3) if n <= 50 else (8, 3.6) if n <= 60
-                    else (8.5, 4.3))
+    size, height = (
+        (9.5, 5.2) if n <= 40 else (8.5, 4.3) if n <= 50 else (8, 3.6) if n <= 60 else (8.5, 4.3)
+    )
     _table(pdf, headings, rows, least, align, size, height, (2,), colours)
     pdf.ln(2.5)
     pdf.set_font(FONT, "", 7.5)
     pdf.set_text_color(*_SOFT)
-    pdf.multi_cell(0, 3.6, t(
-        "Score: Keizer points. Value: what beating the player is worth next round. Pl W D L: "
-        "games played, won, drawn, lost; Pts: game points; %: game points per game; ±W: "
-        "games with white minus games with black; Bye: byes and forfeit wins; Abs: "
-        "absences; ▲▼: places gained or lost since the previous round. Rules: {rules}.",
-        rules=say(report.standings.settings.describe(), titles.language)))
+    pdf.multi_cell(
+        0,
+        3.6,
+        t(
+            "Score: Keizer points. Value: what beating the player is worth next round. Pl W D L: "
+            "games played, won, drawn, lost; Pts: game points; %: game points per game; ±W: "
+            "games with white minus games with black; Bye: byes and forfeit wins; Abs: "
+            "absences; ▲▼: places gained or lost since the previous round. Rules: {rules}.",
+            rules=say(report.standings.settings.describe(), titles.language),
+        ),
+    )
     return _output(pdf)
 
 
@@ -260,25 +329,45 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
     t = words.t
     round_no, games, rests = latest_round(report.season)
     complete = bool(games) and all(g.result is not None for g in games)
-    subtitle = ((t("Round {round}: results", round=round_no) if complete
-                 else t("Round {round}: pairings", round=round_no)) if round_no
-                else t("No round has been paired yet"))
+    subtitle = (
+        (
+            t("Round {round}: results", round=round_no)
+            if complete
+            else t("Round {round}: pairings", round=round_no)
+        )
+        if round_no
+        else t("No round has been paired yet")
+    )
     pdf = _document(titles, subtitle, [shown(p.name) for p in report.players])
     if games:
+
         def who(name: str) -> str:
             rank = report.rank(name)
             return f"{shown(name)} ({rank})" if rank is not None else shown(name)
 
-        rows = [(str(g.board or ""), who(g.white), g.result.value if g.result else "",
-                 who(g.black)) for g in games]
+        rows = [
+            (str(g.board or ""), who(g.white), g.result.value if g.result else "", who(g.black))
+            for g in games
+        ]
         big = len(rows) <= 30
-        _table(pdf, (t("Board"), t("White"), t("Result"), t("Black")), rows, (18, 0, 22, 0),
-               ("C", "L", "C", "L"), 12 if big else 9.5, 7.2 if big else 5.2, (1, 3))
+        _table(
+            pdf,
+            (t("Board"), t("White"), t("Result"), t("Black")),
+            rows,
+            (18, 0, 22, 0),
+            ("C", "L", "C", "L"),
+            12 if big else 9.5,
+            7.2 if big else 5.2,
+            (1, 3),
+        )
     pdf.ln(3)
     byes = [shown(r.player) for r in rests if r.reason is Absence.BYE]
     counted = report.standings.settings.club_games == "result"
-    absent = [f"{shown(r.player)} ({words.rest(r, counted)})" for r in rests
-              if r.reason is not Absence.BYE]
+    absent = [
+        f"{shown(r.player)} ({words.rest(r, counted)})"
+        for r in rests
+        if r.reason is not Absence.BYE
+    ]
     pdf.set_text_color(*_INK)
     for label, names in ((t("Bye:"), byes), (t("Absent:"), absent)):
         if names:
@@ -289,14 +378,17 @@ def pairings_pdf(report: Report, titles: Titles) -> bytes:
             pdf.ln(7)
     pdf.set_font(FONT, "", 7.5)
     pdf.set_text_color(*_SOFT)
-    pdf.multi_cell(0, 3.6, t("(n): the player's rank now. +- and -+: won by forfeit; --: "
-                             "neither came."))
+    pdf.multi_cell(
+        0, 3.6, t("(n): the player's rank now. +- and -+: won by forfeit; --: neither came.")
+    )
     return _output(pdf)
 
 
 def write_pdfs(report: Report, titles: Titles, folder: Path) -> list[Path]:
     """standings.pdf and pairings.pdf in `folder`, both replaced whole or neither."""
-    files = {folder / name: make(report, titles)
-             for name, make in (("standings.pdf", standings_pdf), ("pairings.pdf", pairings_pdf))}
+    files = {
+        folder / name: make(report, titles)
+        for name, make in (("standings.pdf", standings_pdf), ("pairings.pdf", pairings_pdf))
+    }
     write_files_atomically(files)
     return list(files)

@@ -12,8 +12,19 @@ from keizer_xl.i18n.names import local_setting
 from keizer_xl.publish.numbers import number
 
 # Shown whatever they are set to; the other rules only when the club typed a value.
-_ALWAYS = ("Preset", "Top value", "Step", "Bye", "Excused absence", "Club duty",
-           "Unexcused absence", "Default absence", "Forfeit win", "Rematch window", "Colours")
+_ALWAYS = (
+    "Preset",
+    "Top value",
+    "Step",
+    "Bye",
+    "Excused absence",
+    "Club duty",
+    "Unexcused absence",
+    "Default absence",
+    "Forfeit win",
+    "Rematch window",
+    "Colours",
+)
 
 
 def _word(value: object, language: str) -> str:
@@ -30,8 +41,7 @@ def _word(value: object, language: str) -> str:
     return str(getattr(value, "value", value))
 
 
-def setting_value(name: str, settings: Settings, standings: Standings,
-                  language: str = "en") -> str:
+def setting_value(name: str, settings: Settings, standings: Standings, language: str = "en") -> str:
     """The value a setting has in this calculation, in the words of the Settings sheet."""
     if name == "Preset":
         return settings.preset
@@ -46,8 +56,7 @@ def setting_value(name: str, settings: Settings, standings: Standings,
     return _word(getattr(settings, SETTINGS[name].field), language)
 
 
-def settings_in_force(standings: Standings, language: str = "en"
-                      ) -> list[tuple[str, str, str]]:
+def settings_in_force(standings: Standings, language: str = "en") -> list[tuple[str, str, str]]:
     """(setting, value, what it does): the main rules, and every one the club changed, with
     the names and explanations of a Settings sheet in `language`."""
     s = standings.settings
@@ -57,7 +66,11 @@ def settings_in_force(standings: Standings, language: str = "en"
             continue
         typed = any(o.startswith(spec.name + " ") for o in s.overrides)
         if spec.name in _ALWAYS or typed:
-            rows.append((local_setting(spec.name, language),
-                         setting_value(spec.name, s, standings, language),
-                         translate(spec.meaning, language)))
+            rows.append(
+                (
+                    local_setting(spec.name, language),
+                    setting_value(spec.name, s, standings, language),
+                    translate(spec.meaning, language),
+                )
+            )
     return rows

@@ -25,8 +25,20 @@ CellValue = str | int | float | None
 PROGRESS_HEADER_ROW = 22  # the template's chart sits above the table, in rows 1-21
 PROGRESS_CHARTED = 10  # players in the chart: the top ten, rows 23-32
 REPORT_COLUMNS = ("Game points", "Percentage", "Colour balance", "Change")
-STANDINGS_COLUMNS = ("Rank", "Name", "Score", "Value", "Played", "Won", "Drawn", "Lost",
-                     "Byes", "Absent", "Rating", "Own")
+STANDINGS_COLUMNS = (
+    "Rank",
+    "Name",
+    "Score",
+    "Value",
+    "Played",
+    "Won",
+    "Drawn",
+    "Lost",
+    "Byes",
+    "Absent",
+    "Rating",
+    "Own",
+)
 
 
 class SheetRows(Mapping[Cell, CellValue]):
@@ -49,8 +61,7 @@ class SheetRows(Mapping[Cell, CellValue]):
 
     def __getitem__(self, cell: Cell) -> CellValue:
         values = self.rows.get(cell[0])
-        value = values[cell[1] - 1] if values is not None and 0 < cell[1] <= len(values) \
-            else None
+        value = values[cell[1] - 1] if values is not None and 0 < cell[1] <= len(values) else None
         if value is None:
             raise KeyError(cell)
         return value
@@ -111,14 +122,18 @@ def shown(x: Fraction | None) -> CellValue:
 def _shown_scaled(terms: Sequence[int | None], scale: int) -> list[CellValue]:
     """`shown(Fraction(t, scale))` of each term without making the Fractions (a season has
     tens of thousands)."""
-    return [None if t is None else t // scale if not t % scale else round(t / scale, 2)
-            for t in terms]
+    return [
+        None if t is None else t // scale if not t % scale else round(t / scale, 2) for t in terms
+    ]
 
 
-def standings_cells(standings: Standings, groups: Mapping[str, str] | None = None,
-                    short: frozenset[str] = frozenset(), language: str = "en",
-                    report: Report | None = None
-                    ) -> SheetRows:
+def standings_cells(
+    standings: Standings,
+    groups: Mapping[str, str] | None = None,
+    short: frozenset[str] = frozenset(),
+    language: str = "en",
+    report: Report | None = None,
+) -> SheetRows:
     """The whole Standings sheet: headers, one row per ranked player, and a note below;
     never the warnings, which are told to the secretary and would print on the notice board.
 
@@ -128,8 +143,12 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
     gained since the previous round) come next, before R1, R2, ..."""
     group = [GROUP] if groups else []
     extra = list(REPORT_COLUMNS) if report is not None else []
-    headers = [*STANDINGS_COLUMNS, *group, *extra,
-               *(f"R{k + 1}" for k in range(standings.after_round))]
+    headers = [
+        *STANDINGS_COLUMNS,
+        *group,
+        *extra,
+        *(f"R{k + 1}" for k in range(standings.after_round)),
+    ]
     cells = SheetRows()
     cells.put(1, [local_name(h, language) for h in headers])
     figures = {p.name: p for p in report.players} if report is not None else {}
@@ -141,17 +160,36 @@ def standings_cells(standings: Standings, groups: Mapping[str, str] | None = Non
         else:
             p = figures.get(row.name)
             percentage = None if p is None else p.percentage
-            mine: list[CellValue] = [] if p is None else [
-                shown(p.game_points), None if percentage is None
-                else round(float(percentage), 1), p.colour_balance, p.change]
-            values = [row.rank, row.name, shown(row.score), shown(row.value), row.played,
-                      row.won, row.drawn, row.lost, row.byes, row.absent, rating,
-                      shown(row.own), *mine, *_shown_scaled(row.terms, row.scale)]
+            mine: list[CellValue] = (
+                []
+                if p is None
+                else [
+                    shown(p.game_points),
+                    None if percentage is None else round(float(percentage), 1),
+                    p.colour_balance,
+                    p.change,
+                ]
+            )
+            values = [
+                row.rank,
+                row.name,
+                shown(row.score),
+                shown(row.value),
+                row.played,
+                row.won,
+                row.drawn,
+                row.lost,
+                row.byes,
+                row.absent,
+                rating,
+                shown(row.own),
+                *mine,
+                *_shown_scaled(row.terms, row.scale),
+            ]
             if report is not None and report.withdrawn(row.name):
                 values[1] = withdrawn_name(row.name, language)
         if groups:
-            values[len(STANDINGS_COLUMNS):len(STANDINGS_COLUMNS)] = [groups.get(row.name)
-                                                                     or None]
+            values[len(STANDINGS_COLUMNS) : len(STANDINGS_COLUMNS)] = [groups.get(row.name) or None]
         if row.name in short:
             values[0] = f"{row.rank}*"
         cells.put(r, values)
@@ -167,13 +205,16 @@ def standings_note(standings: Standings) -> Message:
     named = any(change.startswith("Top value ") for change in standings.settings.overrides)
     rules = standings.settings.describe()
     if standings.top_value is not None and not named:  # each setting once
-        rules = msg("{rules}; top value {value}", rules=rules,
-                    value=shown(standings.top_value))
+        rules = msg("{rules}; top value {value}", rules=rules, value=shown(standings.top_value))
     if standings.after_round:
-        return msg("Standings after round {round}. Rules: {rules}. Own = own value counted.",
-                   round=standings.after_round, rules=rules)
-    return msg("Initial ranking (before round 1). Rules: {rules}. Own = own value counted.",
-               rules=rules)
+        return msg(
+            "Standings after round {round}. Rules: {rules}. Own = own value counted.",
+            round=standings.after_round,
+            rules=rules,
+        )
+    return msg(
+        "Initial ranking (before round 1). Rules: {rules}. Own = own value counted.", rules=rules
+    )
 
 
 def round_cells(next_round: NextRound, layout: Layout) -> dict[Cell, CellValue]:
@@ -194,8 +235,11 @@ def entry_cells(entries: Sequence[Entry], layout: Layout) -> dict[Cell, CellValu
                 values["Result"] = e.result.value
         else:
             word = rest_word(e.reason, layout.language)
-            values = {"Round": e.round, "White": e.player,
-                      "Result": word if e.team is None else f"{word} {e.team.value}"}
+            values = {
+                "Round": e.round,
+                "White": e.player,
+                "Result": word if e.team is None else f"{word} {e.team.value}",
+            }
         for name, value in values.items():
             cells[(row, cols[name])] = value
         row += 1
@@ -244,22 +288,34 @@ def crosstable_cells(report: Report, language: str = "en") -> SheetRows:
         name = withdrawn_name(p.name, language) if report.withdrawn(p.name) else p.name
         values: list[CellValue] = [p.standing.rank, name]
         for line in p.rounds:
-            mark = line.short(rank(line.opponent) if line.opponent is not None else None,
-                              own_marks)
+            mark = line.short(rank(line.opponent) if line.opponent is not None else None, own_marks)
             values.append(marks.setdefault(mark, mark) or None)
         values += [None] * (rounds + 2 - len(values))
         if p.standing.score is not None:
             values.append(shown(p.standing.score))
         cells.put(r, values)
-    cells.put(len(report.players) + 3, [translate(
-        "After round {round}. Each round: the opponent's rank now, the colour ({white} white, "
-        "{black} black) and the result (1, ½, 0; + and - by forfeit); {bye} (bye), {excused} "
-        "(excused), {club} (club duty), — (absent without excuse).", language).format(
-            round=rounds, **legend_marks(language))])
+    cells.put(
+        len(report.players) + 3,
+        [
+            translate(
+                "After round {round}. Each round: the opponent's rank now, the colour "
+                "({white} white, {black} black) and the result (1, ½, 0; + and - by forfeit); "
+                "{bye} (bye), {excused} (excused), {club} (club duty), — (absent without excuse).",
+                language,
+            ).format(round=rounds, **legend_marks(language))
+        ],
+    )
     if report.standings.settings.club_games == "result":
-        cells.put(len(report.players) + 4, [translate(
-            "{club}1, {club}½, {club}0: a team match for the club, won, drawn or lost, counted "
-            "as a game.", language).format(club=legend_marks(language)["club"])])
+        cells.put(
+            len(report.players) + 4,
+            [
+                translate(
+                    "{club}1, {club}½, {club}0: a team match for the club, won, drawn or lost, "
+                    "counted as a game.",
+                    language,
+                ).format(club=legend_marks(language)["club"])
+            ],
+        )
     return cells
 
 
@@ -268,14 +324,28 @@ def progress_cells(report: Report, language: str = "en") -> SheetRows:
     order, from row 22 (the template's chart of the top ten reads rows 23-32)."""
     top = PROGRESS_HEADER_ROW
     cells = SheetRows()
-    cells.put(top, [local_name("Rank", language), local_name("Name", language),
-                    *range(1, report.after_round + 1)])
+    cells.put(
+        top,
+        [
+            local_name("Rank", language),
+            local_name("Name", language),
+            *range(1, report.after_round + 1),
+        ],
+    )
     places = list(range(len(report.players) + 1))  # each rank once, not once a cell
     for r, p in enumerate(report.players, start=top + 1):
         name = withdrawn_name(p.name, language) if report.withdrawn(p.name) else p.name
-        cells.put(r, [p.standing.rank, name,
-                      *[None if rank is None else places[rank] if rank < len(places) else rank
-                        for rank in p.ranks]])
+        cells.put(
+            r,
+            [
+                p.standing.rank,
+                name,
+                *[
+                    None if rank is None else places[rank] if rank < len(places) else rank
+                    for rank in p.ranks
+                ],
+            ],
+        )
     return cells
 
 
@@ -283,7 +353,13 @@ def report_edits(report: Report, layout: Layout) -> list[SheetCells]:
     """The Crosstable and Progress sheets; a workbook made before they existed gets them,
     named in its language, after its own sheets (without the template's chart)."""
     makers = {CROSSTABLE: crosstable_cells, PROGRESS: progress_cells}
-    return [SheetCells(name, layout.sheet.get(name) or local_name(name, layout.language),
-                       makers[name](report, layout.language), clear=True,
-                       create=name not in layout.sheet)
-            for name in REPORT_SHEETS]
+    return [
+        SheetCells(
+            name,
+            layout.sheet.get(name) or local_name(name, layout.language),
+            makers[name](report, layout.language),
+            clear=True,
+            create=name not in layout.sheet,
+        )
+        for name in REPORT_SHEETS
+    ]

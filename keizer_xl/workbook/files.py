@@ -62,12 +62,15 @@ from keizer_xl.workbook.xlsx import unlock as xlsx_unlock
 
 SUFFIXES = (".xlsx", ".xlsm")
 OTHER_KINDS = {
-    ".xls": msg("an old-style Excel file (.xls); open it in Excel or LibreOffice and save it "
-                "as an Excel workbook (.xlsx, or .xlsm with the buttons)"),
-    ".xlsb": msg("a binary Excel workbook (.xlsb); open it in Excel and save it as .xlsx or "
-                 ".xlsm"),
-    ".ods": msg("an OpenDocument spreadsheet (.ods); open it in LibreOffice and save it as an "
-                "Excel workbook (.xlsx, or .xlsm with the buttons)"),
+    ".xls": msg(
+        "an old-style Excel file (.xls); open it in Excel or LibreOffice and save it "
+        "as an Excel workbook (.xlsx, or .xlsm with the buttons)"
+    ),
+    ".xlsb": msg("a binary Excel workbook (.xlsb); open it in Excel and save it as .xlsx or .xlsm"),
+    ".ods": msg(
+        "an OpenDocument spreadsheet (.ods); open it in LibreOffice and save it as an "
+        "Excel workbook (.xlsx, or .xlsm with the buttons)"
+    ),
 }
 T = TypeVar("T")
 
@@ -76,13 +79,20 @@ class FileProblem(KeizerXLError):
     """The file itself cannot be used (missing, not a workbook, open in Excel)."""
 
 
-UNSAVED = msg("a formula whose value is not saved: open and save the workbook in Excel or "
-              "LibreOffice, or type the value")
+UNSAVED = msg(
+    "a formula whose value is not saved: open and save the workbook in Excel or "
+    "LibreOffice, or type the value"
+)
 # the sheets keizer_xl reads, by every language's name (as matched), and their columns
-COLUMNS = {name: columns for table, columns in (("Players", PLAYER_COLUMNS),
-                                                ("Rounds", ROUND_COLUMNS),
-                                                ("Settings", SETTINGS_COLUMNS))
-           for name in sheet_names(table)}
+COLUMNS = {
+    name: columns
+    for table, columns in (
+        ("Players", PLAYER_COLUMNS),
+        ("Rounds", ROUND_COLUMNS),
+        ("Settings", SETTINGS_COLUMNS),
+    )
+    for name in sheet_names(table)
+}
 # The most rows of a sheet keizer_xl reads: what the largest season it is made for needs
 # (10,000 players over 100 rounds, a Rounds row for every game, bye and absence), with room
 # to spare; what is past them is refused before it costs memory. Other sheets: MAX_ROWS.
@@ -117,10 +127,14 @@ def _open(path: Path, write: bool = False) -> tuple[Workbook, dict[str, Grid], l
         book = Workbook(path, write, rows=most_rows)
         names = book.worksheets()
         values = book.read([name for name in names if name_key(name) in COLUMNS])
-    grids: dict[str, Grid] = {name: _with_errors(values[name]) if name in values else []
-                              for name in names}
-    return book, grids, [cell for name, read in values.items()
-                         for cell in _unsaved(name, read.rows, read.unsaved)]
+    grids: dict[str, Grid] = {
+        name: _with_errors(values[name]) if name in values else [] for name in names
+    }
+    return (
+        book,
+        grids,
+        [cell for name, read in values.items() for cell in _unsaved(name, read.rows, read.unsaved)],
+    )
 
 
 Unsaved = tuple[str, int, int]  # a formula cell without a saved value: sheet, row, column
@@ -148,8 +162,7 @@ def _unsaved(sheet: str, rows: Grid, cells: list[tuple[int, int]]) -> list[Unsav
         return []
     header = contract_headers(list(rows[0]) if rows else [])
     read = {i + 1 for i in find_columns(header, COLUMNS[name_key(sheet)]).values()}
-    return [(sheet, row, column) for row, column in sorted(cells)
-            if row == 1 or column in read]
+    return [(sheet, row, column) for row, column in sorted(cells) if row == 1 or column in read]
 
 
 def _with_unsaved(cells: list[Unsaved], error: BookError | None = None) -> BookError:
@@ -162,8 +175,7 @@ def _with_unsaved(cells: list[Unsaved], error: BookError | None = None) -> BookE
         sheets[table] = sheet
         columns.setdefault(table, {})[column_letters(column)] = column
         problems.append(Problem(UNSAVED, table, row, column_letters(column)))
-    return BookError([*problems, *(error.problems if error else [])],
-                     Places(sheets, columns))
+    return BookError([*problems, *(error.problems if error else [])], Places(sheets, columns))
 
 
 @contextlib.contextmanager
@@ -179,11 +191,15 @@ def as_file_problem(path: Path) -> Iterator[None]:
 
 
 # The writer's own reasons for refusing a file (the system's are said as they come)
-_REASONS = {str(m): m for m in (
-    msg("the workbook is in use by another program; close it"),
-    msg("cannot replace the backup; is it open?"),
-    msg("the workbook is read-only; keizer_xl cannot save into it"),
-    msg("there is no workbook at this place"))}
+_REASONS = {
+    str(m): m
+    for m in (
+        msg("the workbook is in use by another program; close it"),
+        msg("cannot replace the backup; is it open?"),
+        msg("the workbook is read-only; keizer_xl cannot save into it"),
+        msg("there is no workbook at this place"),
+    )
+}
 _FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 
 
@@ -197,37 +213,62 @@ def system_message(error: OSError, path: Path | str | None = None) -> Message:
     reason = error.strerror or str(error)
     reason = f"{reason[:1].lower()}{reason[1:]}"
     if isinstance(error, ReadOnlyFolder):
-        return msg("the folder {folder} is read-only, so {file} cannot be written there; "
-                   "nothing was changed", folder=error.filename2, file=file)
+        return msg(
+            "the folder {folder} is read-only, so {file} cannot be written there; "
+            "nothing was changed",
+            folder=error.filename2,
+            file=file,
+        )
     if reason in _REASONS or not isinstance(error, NotWritten):
         return msg("{file}: {problem}", file=file, problem=_REASONS.get(reason, reason))
     if error.errno in _FULL:
         return msg("disk full while writing {file}; nothing was changed", file=file)
     if isinstance(error, PermissionError):
         return msg("no permission to write {file}; nothing was changed", file=file)
-    return msg("{file} could not be written ({problem}); nothing was changed", file=file,
-               problem=reason)
+    return msg(
+        "{file} could not be written ({problem}); nothing was changed", file=file, problem=reason
+    )
 
 
 def xlsx_message(error: XlsxError) -> Message:
     """The xlsx package's error as a message, to be said in the workbook's language."""
+
     def said(template: str, values: dict[str, object]) -> Message:
-        return msg(template, **{key: said(*value) if isinstance(value, Reason) else value
-                                for key, value in values.items()})
+        return msg(
+            template,
+            **{
+                key: said(*value) if isinstance(value, Reason) else value
+                for key, value in values.items()
+            },
+        )
 
     message = said(error.template, error.values)
     if isinstance(error, SheetTooLarge):
-        return Joined("\n", [*(msg("{sheet}!{cell}: the sheet's data reaches this cell "
-                                    "({why})", sheet=sheet, cell=cell, why=said(*why))
-                                for sheet, cell, why in error.far), message])
+        return Joined(
+            "\n",
+            [
+                *(
+                    msg(
+                        "{sheet}!{cell}: the sheet's data reaches this cell ({why})",
+                        sheet=sheet,
+                        cell=cell,
+                        why=said(*why),
+                    )
+                    for sheet, cell, why in error.far
+                ),
+                message,
+            ],
+        )
     return message
 
 
 def _named(path: Path, message: str) -> str:
     """The message, starting with the file's name as given if it does not name it yet."""
-    return message if message.startswith((str(path), path.name)) else \
-        msg("{file}: {problem}", file=path, problem=message)
-
+    return (
+        message
+        if message.startswith((str(path), path.name))
+        else msg("{file}: {problem}", file=path, problem=message)
+    )
 
 
 def list_sheets(path: Path) -> Iterator[tuple[str, Grid]]:
@@ -269,8 +310,9 @@ def load(path: Path) -> tuple[Competition, Layout]:
     return _planned(read_book, grids, unsaved)
 
 
-def _planned(plan: Callable[[dict[str, Grid]], T], grids: dict[str, Grid],
-             unsaved: list[Unsaved]) -> T:
+def _planned(
+    plan: Callable[[dict[str, Grid]], T], grids: dict[str, Grid], unsaved: list[Unsaved]
+) -> T:
     """`plan(grids)`, with the formulas without a saved value among its problems."""
     try:
         planned = plan(grids)
@@ -286,8 +328,10 @@ def _planned(plan: Callable[[dict[str, Grid]], T], grids: dict[str, Grid],
 def _edits(edits: list[SheetCells], grids: dict[str, Grid] | None = None) -> list[SheetEdit]:
     """The writer's edits; with `grids`, also the Pairings sheet's values as they are once
     these edits are made, so that any viewer shows the current round."""
-    out = [SheetEdit(e.sheet, e.cells, clear_below=1 if e.clear else None,
-                     create=e.create) for e in edits]
+    out = [
+        SheetEdit(e.sheet, e.cells, clear_below=1 if e.clear else None, create=e.create)
+        for e in edits
+    ]
     if grids is not None:
         pairings = pairings_edit(grids, [e.cells for e in edits if e.table == "Rounds"])
         if pairings is not None:
@@ -295,8 +339,9 @@ def _edits(edits: list[SheetCells], grids: dict[str, Grid] | None = None) -> lis
     return out
 
 
-def _planned_and_saved(path: Path, plan: Callable[[dict[str, Grid]], tuple[T, list[SheetCells]]],
-                       notes: bool = False) -> tuple[T, list[SheetCells], list[str], bool]:
+def _planned_and_saved(
+    path: Path, plan: Callable[[dict[str, Grid]], tuple[T, list[SheetCells]]], notes: bool = False
+) -> tuple[T, list[SheetCells], list[str], bool]:
     """The one way a command changes a workbook: hold the writer lock, read, check and
     plan, then save the planned cells (and the Pairings values) atomically. With `notes`,
     also the boards used twice (`board_notes`), found before the sheets as read are let
@@ -332,8 +377,11 @@ def load_with_groups(path: Path) -> tuple[Competition, dict[str, str], tuple[str
 
     grids = read_grids(path)
     competition, layout = read_book(grids)
-    return (competition, player_groups(competition.season, grids[layout.sheet["Players"]]),
-            layout.warnings(competition))
+    return (
+        competition,
+        player_groups(competition.season, grids[layout.sheet["Players"]]),
+        layout.warnings(competition),
+    )
 
 
 def unpair(path: Path, force: bool = False) -> Unpaired:
@@ -392,10 +440,16 @@ def survey(path: Path) -> tuple[Competition, Outcome]:
 def open_elsewhere(path: Path) -> list[Message]:
     """A note when Excel or LibreOffice has the workbook open (their lock file is beside
     it): what is read is the workbook as last saved there, without changes made since."""
-    return [msg("{file} is open in {program}; read as last saved there (changes not saved "
-                "yet are not included)", file=Path(path).name,
-                program="Excel" if lock.name.startswith("~$") else "LibreOffice")
-            for lock in lock_files(Path(path)) if lock.exists()][:1]
+    return [
+        msg(
+            "{file} is open in {program}; read as last saved there (changes not saved "
+            "yet are not included)",
+            file=Path(path).name,
+            program="Excel" if lock.name.startswith("~$") else "LibreOffice",
+        )
+        for lock in lock_files(Path(path))
+        if lock.exists()
+    ][:1]
 
 
 @contextlib.contextmanager

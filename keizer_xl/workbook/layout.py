@@ -52,13 +52,19 @@ SETTINGS_COLUMNS = ("Setting", "Value")
 # Matched ignoring case, spaces, dashes, dots and underscores.
 IDENTITY_COLUMNS: dict[str, tuple[str, ...]] = {
     "FIDE id": ("FIDE id", "FIDE nr", "FIDE number", "FIDE nummer", "ID FIDE"),
-    "KNSB id": ("KNSB id", "Relatienummer", "KNSB nr", "KNSB number", "KNSB nummer",
-                "Bondsnummer"),
+    "KNSB id": ("KNSB id", "Relatienummer", "KNSB nr", "KNSB number", "KNSB nummer", "Bondsnummer"),
     "Title": ("Title", "Titel"),
     "Federation": ("Federation", "Fed", "Federatie"),
     "Sex": ("Sex", "Gender", "Geslacht"),
-    "Born": ("Born", "Birth date", "Date of birth", "Birth year", "Geboren",
-             "Geboortedatum", "Geboortejaar"),
+    "Born": (
+        "Born",
+        "Birth date",
+        "Date of birth",
+        "Birth year",
+        "Geboren",
+        "Geboortedatum",
+        "Geboortejaar",
+    ),
     # A German club's members in the DSB's lists: the club's code and the member's number.
     "ZPS": ("ZPS", "ZPS-Nr", "Vereinsnummer"),
     "Member number": ("Member number", "Mitgliedsnummer", "Mgl-Nr", "Mgl Nr"),
@@ -95,8 +101,7 @@ class Layout:
 
     def warnings(self, competition: Competition) -> tuple[str, ...]:
         """The competition's cautions, each after its cell (`Rounds!E14: ...`), once each."""
-        return tuple(dict.fromkeys(placed(self.place(c), c.message)
-                                   for c in competition.cautions))
+        return tuple(dict.fromkeys(placed(self.place(c), c.message) for c in competition.cautions))
 
 
 class BookError(KeizerError):
@@ -105,13 +110,17 @@ class BookError(KeizerError):
     @property
     def message(self) -> Message:
         n = len(self.problems)
-        head = msg("1 problem in the workbook:") if n == 1 else \
-            msg("{count} problems in the workbook:", count=n)
+        head = (
+            msg("1 problem in the workbook:")
+            if n == 1
+            else msg("{count} problems in the workbook:", count=n)
+        )
         return Joined("\n", [head, *(Joined("", ("  ", line)) for line in self.lines())])
 
 
-def raise_with(problems: list[Problem], layout: Layout,
-               cause: BaseException | None = None) -> NoReturn:
+def raise_with(
+    problems: list[Problem], layout: Layout, cause: BaseException | None = None
+) -> NoReturn:
     """Raise BookError with these problems, each naming its cell in this workbook; `cause`,
     the core's error, stays with it (`__cause__`) for a shell that has more to say."""
     raise BookError(list(problems), layout.places) from cause
@@ -135,13 +144,18 @@ def _table(grid: Grid, wanted: Sequence[str], layout: Layout, name: str) -> Tabl
         body = [[*row, *[None] * (width - len(row))] for row in body]
     cells = {col: _tidy([row[i] for row in body]) for col, i in positions.items()}
     blank = (None,) * len(cells)  # a row with nothing in the wanted columns
-    keep = [row != blank for row in zip(*cells.values(), strict=True)] if cells else \
-        [False] * len(body)
+    keep = (
+        [row != blank for row in zip(*cells.values(), strict=True)]
+        if cells
+        else [False] * len(body)
+    )
     labels: list[Hashable] = list(range(2, len(body) + 2))
     if not all(keep):
         labels = [label for label, k in zip(labels, keep, strict=True) if k]
-        cells = {col: [c for c, k in zip(column, keep, strict=True) if k]
-                 for col, column in cells.items()}
+        cells = {
+            col: [c for c, k in zip(column, keep, strict=True) if k]
+            for col, column in cells.items()
+        }
     return Table(name, labels, cells)
 
 
@@ -149,9 +163,14 @@ def _tidy(values: list[object]) -> list[object]:
     """`tidy` of each cell; the usual texts and numbers are done without a call (a text of
     only spaces is blank; a finite float is the one whose difference with itself is 0: not
     NaN, not infinite)."""
-    return [(v if v and not v.isspace() else None) if type(v) is str
-            else v if (type(v) is float and v - v == 0) or type(v) is int else tidy(v)
-            for v in values]
+    return [
+        (v if v and not v.isspace() else None)
+        if type(v) is str
+        else v
+        if (type(v) is float and v - v == 0) or type(v) is int
+        else tidy(v)
+        for v in values
+    ]
 
 
 def _header_key(header: object) -> str:
@@ -160,8 +179,9 @@ def _header_key(header: object) -> str:
 
 def identity_columns(header: Sequence[object]) -> dict[str, int]:
     """Where the optional identity columns are in a Players header row (0-based)."""
-    wanted = {_header_key(alias): name for name, aliases in IDENTITY_COLUMNS.items()
-              for alias in aliases}
+    wanted = {
+        _header_key(alias): name for name, aliases in IDENTITY_COLUMNS.items() for alias in aliases
+    }
     found: dict[str, int] = {}
     for i, cell in enumerate(header):
         name = wanted.get(_header_key(cell))
@@ -173,8 +193,14 @@ def identity_columns(header: Sequence[object]) -> dict[str, int]:
 def language_of(grids: Mapping[str, object]) -> str:
     """The language a workbook is written in, told by the name of its Players sheet."""
     names = {name_key(name) for name in grids}
-    return next((language for language in LANGUAGES[1:]
-                 if name_key(local_name("Players", language)) in names), "en")
+    return next(
+        (
+            language
+            for language in LANGUAGES[1:]
+            if name_key(local_name("Players", language)) in names
+        ),
+        "en",
+    )
 
 
 def player_groups(season: Season, grid: Grid) -> dict[str, str]:
@@ -198,29 +224,56 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
     by_key = {name_key(name): name for name in grids}
     problems: list[Problem] = []
     for sheet in SHEETS:
-        actual = next((by_key[key] for key in (name_key(sheet), *sorted(sheet_names(sheet)))
-                       if key in by_key), None)
+        actual = next(
+            (
+                by_key[key]
+                for key in (name_key(sheet), *sorted(sheet_names(sheet)))
+                if key in by_key
+            ),
+            None,
+        )
         if actual is None:
             wanted = local_name(sheet, layout.language)
-            problems.append(Problem(
-                msg("the workbook has no sheet named '{sheet}' (it has: {sheets})",
-                    sheet=wanted, sheets=", ".join(grids)) if grids else
-                msg("the workbook has no sheet named '{sheet}' (it has: no sheets)",
-                    sheet=wanted)))
+            problems.append(
+                Problem(
+                    msg(
+                        "the workbook has no sheet named '{sheet}' (it has: {sheets})",
+                        sheet=wanted,
+                        sheets=", ".join(grids),
+                    )
+                    if grids
+                    else msg(
+                        "the workbook has no sheet named '{sheet}' (it has: no sheets)",
+                        sheet=wanted,
+                    )
+                )
+            )
         layout.sheet[sheet] = actual or sheet
     if problems:
         raise_with(problems, layout)
-    layout.sheet.update({sheet: by_key[key] for sheet in REPORT_SHEETS
-                         for key in (name_key(sheet), *sorted(sheet_names(sheet)))
-                         if key in by_key})
+    layout.sheet.update(
+        {
+            sheet: by_key[key]
+            for sheet in REPORT_SHEETS
+            for key in (name_key(sheet), *sorted(sheet_names(sheet)))
+            if key in by_key
+        }
+    )
     players = _table(grids[layout.sheet["Players"]], PLAYER_COLUMNS, layout, "Players")
     rounds = _table(grids[layout.sheet["Rounds"]], ROUND_COLUMNS, layout, "Rounds")
     settings = _table(grids[layout.sheet["Settings"]], SETTINGS_COLUMNS, layout, "Settings")
     if "Setting" in settings.cells:  # setting names of every language, as the contract's
-        settings = Table(settings.name, settings.labels, {
-            **settings.cells, "Setting": [SETTINGS_TO_CONTRACT.get(name_key(name), name)
-                                          if name is not None else None
-                                          for name in settings.column("Setting")]})
+        settings = Table(
+            settings.name,
+            settings.labels,
+            {
+                **settings.cells,
+                "Setting": [
+                    SETTINGS_TO_CONTRACT.get(name_key(name), name) if name is not None else None
+                    for name in settings.column("Setting")
+                ],
+            },
+        )
     for row, name in zip(settings.labels, settings.column("Setting"), strict=True):
         canonical = None if name is None else setting_name(name)
         if canonical:
@@ -231,9 +284,19 @@ def read_book(grids: Mapping[str, Grid]) -> tuple[Competition, Layout]:
         raise_with(error.problems, layout)
     missing = [c for c in ROUND_COLUMNS if c not in layout.columns["Rounds"]]
     if missing:  # the engine can do without Board; the sheet we write to cannot
-        raise_with([Problem(msg("no column headed '{header}' in row 1",
-                                header=local_name(c, layout.language)), "Rounds")
-                    for c in missing], layout)
+        raise_with(
+            [
+                Problem(
+                    msg(
+                        "no column headed '{header}' in row 1",
+                        header=local_name(c, layout.language),
+                    ),
+                    "Rounds",
+                )
+                for c in missing
+            ],
+            layout,
+        )
     _check_groups(competition.season, grids[layout.sheet["Players"]], layout)
     return _beside_the_table(competition, grids[layout.sheet["Rounds"]], layout), layout
 
@@ -246,9 +309,22 @@ def _check_groups(season: Season, grid: Grid, layout: Layout) -> None:
     if not long:
         return
     layout.columns["Players"][GROUP] = identity_columns(grid[0])[GROUP] + 1
-    raise_with([Problem(msg("a group of {length} characters; at most {most}",
-                            length=f"{len(group):,}", most=MAX_NAME), "Players", p.source, GROUP)
-                for p, group in long], layout)
+    raise_with(
+        [
+            Problem(
+                msg(
+                    "a group of {length} characters; at most {most}",
+                    length=f"{len(group):,}",
+                    most=MAX_NAME,
+                ),
+                "Players",
+                p.source,
+                GROUP,
+            )
+            for p, group in long
+        ],
+        layout,
+    )
 
 
 def _beside_the_table(competition: Competition, grid: Grid, layout: Layout) -> Competition:
@@ -257,8 +333,9 @@ def _beside_the_table(competition: Competition, grid: Grid, layout: Layout) -> C
     one column off. It replaces the game's plain "no result yet" caution, if it had one."""
     season = competition.season
     rows = season.rows
-    at = np.nonzero((rows.round == season.last_round) & (rows.black != NOBODY)
-                    & (rows.outcome == NO_RESULT))[0].tolist()
+    at = np.nonzero(
+        (rows.round == season.last_round) & (rows.black != NOBODY) & (rows.outcome == NO_RESULT)
+    )[0].tolist()
     header = grid[0] if grid else ()
     result = layout.columns["Rounds"]["Result"]
     found: dict[Hashable, Caution] = {}
@@ -273,16 +350,26 @@ def _beside_the_table(competition: Competition, grid: Grid, layout: Layout) -> C
             from keizer_xl.workbook.xlsx import column_letters  # only when there is one
 
             found[game.source] = Caution(
-                msg("{game}; {cell} beside the table holds '{value}': if that is its result, "
-                    "move it to {result}", game=no_result(game),
-                    cell=f"{column_letters(column)}{source}", value=text(value),
-                    result=f"{column_letters(result)}{source}"),
-                "Rounds", source, "Result")
+                msg(
+                    "{game}; {cell} beside the table holds '{value}': if that is its result, "
+                    "move it to {result}",
+                    game=no_result(game),
+                    cell=f"{column_letters(column)}{source}",
+                    value=text(value),
+                    result=f"{column_letters(result)}{source}",
+                ),
+                "Rounds",
+                source,
+                "Result",
+            )
             break
     if not found:
         return competition
-    kept = [c for c in competition.cautions
-            if not (c.table == "Rounds" and c.column == "Result" and c.row in found)]
+    kept = [
+        c
+        for c in competition.cautions
+        if not (c.table == "Rounds" and c.column == "Result" and c.row in found)
+    ]
     return dataclasses.replace(competition, cautions=(*kept, *found.values()))
 
 
@@ -331,11 +418,22 @@ def board_notes(grids: Mapping[str, Grid]) -> list[str]:
         if seen != number and not (is_blank(white) or is_blank(black) or is_blank(board)):
             from keizer_xl.workbook.xlsx import column_letters  # only when there is one
 
-            notes.append(placed(msg("{sheet}!{cell}", sheet=sheet,
-                                    cell=f"{column_letters(cols['Board'] + 1)}{number}"),
-                                msg("board {board} of round {round} is also used in row "
-                                    "{row}; two games on one board", board=text(board),
-                                    round=text(round_no), row=seen)))
+            notes.append(
+                placed(
+                    msg(
+                        "{sheet}!{cell}",
+                        sheet=sheet,
+                        cell=f"{column_letters(cols['Board'] + 1)}{number}",
+                    ),
+                    msg(
+                        "board {board} of round {round} is also used in row "
+                        "{row}; two games on one board",
+                        board=text(board),
+                        round=text(round_no),
+                        row=seen,
+                    ),
+                )
+            )
 
     return notes
 

@@ -33,8 +33,12 @@ SCRIPTS = tuple(button.script for button in BUTTONS)  # of keizer_xl.lite
 # buttons need xlwings 0.33.14 or later). xlwings at the release the Lite tests run.
 XLWINGS = "0.37.8"
 XLWINGS_OLDEST = (0, 33, 14)
-LITE_REQUIRED = (f"xlwings=={XLWINGS}  # required", "python-dotenv  # required",
-                 "pyodide-http  # required", "black  # required")
+LITE_REQUIRED = (
+    f"xlwings=={XLWINGS}  # required",
+    "python-dotenv  # required",
+    "pyodide-http  # required",
+    "black  # required",
+)
 PACKAGE = "keizer-xl"
 
 # The parts, as workbooks saved by xlwings Lite have them
@@ -58,8 +62,7 @@ def main_py(language: str) -> str:
     buttons name the English sheets, or those `scripts(language)` makes."""
     if language == "en":
         return f"from keizer_xl.lite import {', '.join(sorted(SCRIPTS))}\n"
-    return (f"from keizer_xl.lite import scripts\n\n"
-            f"{', '.join(SCRIPTS)} = scripts(\"{language}\")\n")
+    return f'from keizer_xl.lite import scripts\n\n{", ".join(SCRIPTS)} = scripts("{language}")\n'
 
 
 def requirements_txt(existing: str | None = None) -> str:
@@ -113,11 +116,14 @@ def _too_old(line: str) -> bool:
 def lite_code(language: str, existing: Mapping[str, str] | None = None) -> dict[str, str]:
     """main.py and requirements.txt for a workbook in `language` (see `requirements_txt`
     for what is kept of an `existing` requirements.txt)."""
-    return {MAIN: main_py(language),
-            REQUIREMENTS: requirements_txt((existing or {}).get(REQUIREMENTS))}
+    return {
+        MAIN: main_py(language),
+        REQUIREMENTS: requirements_txt((existing or {}).get(REQUIREMENTS)),
+    }
 
 
 # -- the part -----------------------------------------------------------------------------
+
 
 def property_value(text: str) -> str:
     """A property's value as Lite stores it: a JSON text, XML-escaped for its attribute."""
@@ -125,17 +131,25 @@ def property_value(text: str) -> str:
 
 
 def _attribute(value: str) -> str:
-    return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;").replace("\t", "&#9;").replace("\n", "&#10;")
-            .replace("\r", "&#13;"))
+    return (
+        value.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("\t", "&#9;")
+        .replace("\n", "&#10;")
+        .replace("\r", "&#13;")
+    )
 
 
 def taskpanes_xml() -> bytes:
     """One task pane, docked right and shown when the workbook opens, for the extension."""
-    return (f'{_XML}<wetp:taskpanes xmlns:wetp="{_WETP}">'
-            '<wetp:taskpane dockstate="right" visibility="1" width="350" row="0">'
-            f'<wetp:webextensionref xmlns:r="{_R}" r:id="rId1"/>'
-            '</wetp:taskpane></wetp:taskpanes>').encode()
+    return (
+        f'{_XML}<wetp:taskpanes xmlns:wetp="{_WETP}">'
+        '<wetp:taskpane dockstate="right" visibility="1" width="350" row="0">'
+        f'<wetp:webextensionref xmlns:r="{_R}" r:id="rId1"/>'
+        "</wetp:taskpane></wetp:taskpanes>"
+    ).encode()
 
 
 def webextension_xml(properties: Mapping[str, str], old: bytes | None = None) -> bytes:
@@ -145,15 +159,19 @@ def webextension_xml(properties: Mapping[str, str], old: bytes | None = None) ->
         kept = _with_properties(old.decode("utf-8"), properties)
         if kept is not None:
             return kept.encode("utf-8")
-    items = "".join(f'<we:property name="{_attribute(name)}" value="{property_value(value)}"/>'
-                    for name, value in properties.items())
+    items = "".join(
+        f'<we:property name="{_attribute(name)}" value="{property_value(value)}"/>'
+        for name, value in properties.items()
+    )
     reference = f'id="{LITE_ID}" version="1.0.0.0" store="en-US" storeType="OMEX"'
-    return (f'{_XML}<we:webextension xmlns:we="{_WE}" id="{_INSTANCE}">'
-            f'<we:reference {reference}/>'
-            f'<we:alternateReferences><we:reference id="{LITE_ID}" version="1.0.0.0" '
-            'store="WA200008175" storeType="OMEX"/></we:alternateReferences>'
-            f'<we:properties>{items}</we:properties>'
-            f'<we:bindings/><we:snapshot xmlns:r="{_R}"/></we:webextension>').encode()
+    return (
+        f'{_XML}<we:webextension xmlns:we="{_WE}" id="{_INSTANCE}">'
+        f"<we:reference {reference}/>"
+        f'<we:alternateReferences><we:reference id="{LITE_ID}" version="1.0.0.0" '
+        'store="WA200008175" storeType="OMEX"/></we:alternateReferences>'
+        f"<we:properties>{items}</we:properties>"
+        f'<we:bindings/><we:snapshot xmlns:r="{_R}"/></we:webextension>'
+    ).encode()
 
 
 def _with_properties(text: str, properties: Mapping[str, str]) -> str | None:
@@ -163,15 +181,21 @@ def _with_properties(text: str, properties: Mapping[str, str]) -> str | None:
     p = root.group(1) or "" if root else ""
     for name, value in properties.items():
         item = f'<{p}property name="{_attribute(name)}" value="{property_value(value)}"/>'
-        found = re.search(rf'<{re.escape(p)}property\s+name="{re.escape(_attribute(name))}"'
-                          r'\s+value="[^"]*"\s*/>', text)
+        found = re.search(
+            rf'<{re.escape(p)}property\s+name="{re.escape(_attribute(name))}"'
+            r'\s+value="[^"]*"\s*/>',
+            text,
+        )
         if found is not None:
-            text = text[:found.start()] + item + text[found.end():]
+            text = text[: found.start()] + item + text[found.end() :]
         elif (end := text.find(f"</{p}properties>")) >= 0:
             text = text[:end] + item + text[end:]
         elif (empty := re.search(rf"<{re.escape(p)}properties\s*/>", text)) is not None:
-            text = (text[:empty.start()] + f"<{p}properties>{item}</{p}properties>"
-                    + text[empty.end():])
+            text = (
+                text[: empty.start()]
+                + f"<{p}properties>{item}</{p}properties>"
+                + text[empty.end() :]
+            )
         else:
             return None
     return text
@@ -200,12 +224,16 @@ def _code_in(book: Workbook) -> LiteCode | None:
     for panes in book.related("", TASKPANES_REL):
         for part in book.related(panes, WEBEXTENSION_REL):
             found = book.elements(part)
-            references = [a.get("id", "").lower() for _, tag, a in found
-                          if tag == f"{_WE}}}reference"]
+            references = [
+                a.get("id", "").lower() for _, tag, a in found if tag == f"{_WE}}}reference"
+            ]
             if LITE_ID not in references:
                 continue
-            properties = {a.get("name", ""): _decoded(a.get("value", ""))
-                          for _, tag, a in found if tag == f"{_WE}}}property"}
+            properties = {
+                a.get("name", ""): _decoded(a.get("value", ""))
+                for _, tag, a in found
+                if tag == f"{_WE}}}property"
+            }
             return LiteCode(properties, part, book.package.part(part) or b"")
     return None
 
@@ -251,8 +279,7 @@ def put_code(path: Path, language: str, backup: bool = False) -> CodeWritten:
     code = lite_code(language, old)
     before = named_version(old.get(REQUIREMENTS, "")) if found else None
     earlier = old.get(MAIN, "").strip()
-    replaced = bool(earlier) and earlier not in {main_py(lang).strip()
-                                                 for lang in _languages()}
+    replaced = bool(earlier) and earlier not in {main_py(lang).strip() for lang in _languages()}
     if found is not None:
         parts = [NewPart(found.part, webextension_xml(code, found.xml))]
         relationships: list[Relationship] = []
@@ -262,8 +289,9 @@ def put_code(path: Path, language: str, backup: bool = False) -> CodeWritten:
     return CodeWritten(changed, before, replaced and changed)
 
 
-def _beside_other_add_ins(book: Workbook, extension: bytes
-                          ) -> tuple[list[NewPart], list[Relationship]]:
+def _beside_other_add_ins(
+    book: Workbook, extension: bytes
+) -> tuple[list[NewPart], list[Relationship]]:
     """The parts and relationships that add Lite's extension: the task panes made, or, in a
     workbook that has other add-ins' already, Lite's pane added to theirs and its extension
     under a name of its own, so that nothing of theirs is lost."""
@@ -271,22 +299,36 @@ def _beside_other_add_ins(book: Workbook, extension: bytes
 
     panes = next(iter(book.related("", TASKPANES_REL)), None)
     if panes is None:
-        return ([NewPart(TASKPANES, taskpanes_xml(), TASKPANES_TYPE),
-                 NewPart(WEBEXTENSION, extension, WEBEXTENSION_TYPE)],
-                [Relationship("", TASKPANES_REL, TASKPANES),
-                 Relationship(TASKPANES, WEBEXTENSION_REL, WEBEXTENSION, "rId1")])
+        return (
+            [
+                NewPart(TASKPANES, taskpanes_xml(), TASKPANES_TYPE),
+                NewPart(WEBEXTENSION, extension, WEBEXTENSION_TYPE),
+            ],
+            [
+                Relationship("", TASKPANES_REL, TASKPANES),
+                Relationship(TASKPANES, WEBEXTENSION_REL, WEBEXTENSION, "rId1"),
+            ],
+        )
     folder = panes.rsplit("/", 1)[0] if "/" in panes else ""
-    name = next(f"{folder}/webextension{n}.xml" for n in range(1, 10_000)
-                if book.package.part(f"{folder}/webextension{n}.xml") is None)
+    name = next(
+        f"{folder}/webextension{n}.xml"
+        for n in range(1, 10_000)
+        if book.package.part(f"{folder}/webextension{n}.xml") is None
+    )
     rels = f"{folder}/_rels/{panes.rsplit('/', 1)[-1]}.rels"
-    taken = {a.get("Id") for _, _, a in book.elements(rels)} \
-        if book.package.part(rels) is not None else set()
+    taken = (
+        {a.get("Id") for _, _, a in book.elements(rels)}
+        if book.package.part(rels) is not None
+        else set()
+    )
     rid = next(f"rId{n}" for n in range(1, len(taken) + 2) if f"rId{n}" not in taken)
     text = (book.package.part(panes) or b"").decode("utf-8")
     root = re.search(r"<(\w+:)?taskpanes\b", text)
     p = (root.group(1) or "") if root else ""
-    pane = (f'<{p}taskpane dockstate="right" visibility="1" width="350" row="0">'
-            f'<{p}webextensionref xmlns:r="{_R}" r:id="{rid}"/></{p}taskpane>')
+    pane = (
+        f'<{p}taskpane dockstate="right" visibility="1" width="350" row="0">'
+        f'<{p}webextensionref xmlns:r="{_R}" r:id="{rid}"/></{p}taskpane>'
+    )
     end = text.rfind(f"</{p}taskpanes>")
     if end < 0:  # <taskpanes/>: no pane yet
         empty = re.search(rf"<{re.escape(p)}taskpanes\b[^>]*/>", text)
@@ -294,15 +336,20 @@ def _beside_other_add_ins(book: Workbook, extension: bytes
             from keizer_xl.core.messages import msg
             from keizer_xl.workbook.files import FileProblem
 
-            raise FileProblem(msg("{file} is damaged (its part {part} is unreadable).",
-                                  file=book.path.name, part=panes))
-        text = (text[:empty.end() - 2] + ">" + pane + f"</{p}taskpanes>"
-                + text[empty.end():])
+            raise FileProblem(
+                msg(
+                    "{file} is damaged (its part {part} is unreadable).",
+                    file=book.path.name,
+                    part=panes,
+                )
+            )
+        text = text[: empty.end() - 2] + ">" + pane + f"</{p}taskpanes>" + text[empty.end() :]
     else:
         text = text[:end] + pane + text[end:]
-    return ([NewPart(panes, text.encode("utf-8")),
-             NewPart(name, extension, WEBEXTENSION_TYPE)],
-            [Relationship(panes, WEBEXTENSION_REL, name, rid)])
+    return (
+        [NewPart(panes, text.encode("utf-8")), NewPart(name, extension, WEBEXTENSION_TYPE)],
+        [Relationship(panes, WEBEXTENSION_REL, name, rid)],
+    )
 
 
 def _languages() -> tuple[str, ...]:

@@ -11,9 +11,13 @@ if TYPE_CHECKING:
     from keizer_xl.workbook.xlsx import CellValue, SheetEdit
 
 
-def create(path: Path, players: Sequence[Mapping[str, object]] = (),
-           fill: Callable[[Path], None] | None = None, language: str = "en",
-           lite: bool = False) -> None:
+def create(
+    path: Path,
+    players: Sequence[Mapping[str, object]] = (),
+    fill: Callable[[Path], None] | None = None,
+    language: str = "en",
+    lite: bool = False,
+) -> None:
     """Write a new workbook: .xlsx plain, .xlsm with the VBA module and the buttons, or with
     `lite` an .xlsx with the buttons of xlwings Lite.
 
@@ -54,8 +58,9 @@ def add_own_columns(path: Path, own: Sequence[OwnColumn]) -> None:
     save_edits(path, [own_columns_edit(grids, layout, own)], backup=False)
 
 
-def own_columns_edit(grids: Mapping[str, Grid], layout: Layout, own: Sequence[OwnColumn]
-                     ) -> SheetEdit:
+def own_columns_edit(
+    grids: Mapping[str, Grid], layout: Layout, own: Sequence[OwnColumn]
+) -> SheetEdit:
     """The Players sheet's edit that writes the own columns after the last header."""
     from keizer_xl.workbook.xlsx import SheetEdit
 

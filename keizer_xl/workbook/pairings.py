@@ -44,8 +44,10 @@ def formulas(language: str) -> dict[Cell, str]:
     scan = ROUNDS_SCAN
 
     def rounds_row(condition: str) -> str:
-        return (f'=IF($B$1="",0,SUMPRODUCT(({rounds}!$A$2:$A${scan}=$B$1)'
-                f"*({condition})*ROW({rounds}!$A$2:$A${scan})))")
+        return (
+            f'=IF($B$1="",0,SUMPRODUCT(({rounds}!$A$2:$A${scan}=$B$1)'
+            f"*({condition})*ROW({rounds}!$A$2:$A${scan})))"
+        )
 
     def rounds_cell(column: str, line: int) -> str:
         return f'=IF($E{line}=0,"",INDEX({rounds}!${column}:${column},$E{line})&"")'
@@ -102,12 +104,15 @@ def values(rounds: Grid, language: str) -> dict[Cell, str | int | float]:
     return out
 
 
-def pairings_edit(grids: Mapping[str, Grid], rounds_cells: Sequence[Mapping[Cell, CellValue]]
-                  ) -> SheetEdit | None:
+def pairings_edit(
+    grids: Mapping[str, Grid], rounds_cells: Sequence[Mapping[Cell, CellValue]]
+) -> SheetEdit | None:
     """The Pairings sheet's formulas with the values they give once `rounds_cells` are
     written into Rounds (None when the workbook has no Pairings or no Rounds sheet)."""
-    pairings, rounds_sheet = (next((name for name in grids if name_key(name) in
-                                    sheet_names(sheet)), None) for sheet in (PAIRINGS, "Rounds"))
+    pairings, rounds_sheet = (
+        next((name for name in grids if name_key(name) in sheet_names(sheet)), None)
+        for sheet in (PAIRINGS, "Rounds")
+    )
     if pairings is None or rounds_sheet is None:
         return None
     rounds: Grid = grids[rounds_sheet]
@@ -126,8 +131,13 @@ def pairings_edit(grids: Mapping[str, Grid], rounds_cells: Sequence[Mapping[Cell
     shown = values(rounds, language)
     # a cell the secretary emptied or typed over keeps what they did, but the round number
     # (typed over to print another round): the next pairing shows the new round again
-    return SheetEdit(pairings, {cell: Formula(formula[1:], shown[cell], cell == ROUND_CELL)
-                                for cell, formula in formulas(language).items()})
+    return SheetEdit(
+        pairings,
+        {
+            cell: Formula(formula[1:], shown[cell], cell == ROUND_CELL)
+            for cell, formula in formulas(language).items()
+        },
+    )
 
 
 def _at(row: Sequence[object], column: int) -> object:
@@ -157,36 +167,48 @@ def pairings_sheet(grids: Mapping[str, Grid]) -> str | None:
     return next((name for name in grids if name_key(name) in sheet_names(PAIRINGS)), None)
 
 
-def stakes_cells(report: Report, games: Sequence[Game], language: str
-                 ) -> dict[Cell, str | None]:
+def stakes_cells(report: Report, games: Sequence[Game], language: str) -> dict[Cell, str | None]:
     """Tonight's stakes beside each board of the round shown (`games`, the latest round):
     what a win and a draw (and, with the Loss setting, a loss) earn White and Black at
     today's values, with the line saying so in B3 (short: it runs over C and D). Boards
     already played, and every board of a round that is over, are emptied, so the column
     never shows last week's stakes."""
+
     def said(stakes: Stakes) -> str:
-        parts = [translate("win {points}", language).format(points=figure(stakes.win, language)),
-                 translate("draw {points}", language).format(
-                     points=figure(stakes.draw, language))]
+        parts = [
+            translate("win {points}", language).format(points=figure(stakes.win, language)),
+            translate("draw {points}", language).format(points=figure(stakes.draw, language)),
+        ]
         if stakes.loss:
-            parts.append(translate("loss {points}", language).format(
-                points=figure(stakes.loss, language)))
+            parts.append(
+                translate("loss {points}", language).format(points=figure(stakes.loss, language))
+            )
         return " · ".join(parts)
 
-    cells: dict[Cell, str | None] = {(TOP + board - 1, STAKES_COLUMN): None
-                                    for board in range(1, BOARDS + 1)}
+    cells: dict[Cell, str | None] = {
+        (TOP + board - 1, STAKES_COLUMN): None for board in range(1, BOARDS + 1)
+    }
     for game in games:
         stakes = report.stakes(game)
         if stakes is not None and game.board is not None and 1 <= game.board <= BOARDS:
-            cells[(TOP + game.board - 1, STAKES_COLUMN)] = \
-                f"{said(stakes[0])} | {said(stakes[1])}"
+            cells[(TOP + game.board - 1, STAKES_COLUMN)] = f"{said(stakes[0])} | {said(stakes[1])}"
     staked = any(value is not None for value in cells.values())
-    cells[(TOP - 1, STAKES_COLUMN)] = translate("Tonight: White | Black", language) \
-        if staked else None
-    cells[STAKES_NOTE] = (translate("Stakes at today's values; earlier games are priced "
-                                    "again next week.", language) if report.priced_again else
-                          translate("Stakes at today's values; with Pricing frozen the game "
-                                    "keeps them.", language)) if staked else None
+    cells[(TOP - 1, STAKES_COLUMN)] = (
+        translate("Tonight: White | Black", language) if staked else None
+    )
+    cells[STAKES_NOTE] = (
+        (
+            translate(
+                "Stakes at today's values; earlier games are priced again next week.", language
+            )
+            if report.priced_again
+            else translate(
+                "Stakes at today's values; with Pricing frozen the game keeps them.", language
+            )
+        )
+        if staked
+        else None
+    )
     return cells
 
 

@@ -42,8 +42,9 @@ def with_cautions(standings: Standings, competition: Competition, layout: Layout
     return dataclasses.replace(standings, cautions=layout.warnings(competition))
 
 
-def sheet_cells(table: str, layout: Layout, cells: Mapping[Cell, CellValue],
-                clear: bool = False) -> SheetCells:
+def sheet_cells(
+    table: str, layout: Layout, cells: Mapping[Cell, CellValue], clear: bool = False
+) -> SheetCells:
     """These cells of one of the contract's sheets, under its name in this workbook."""
     return SheetCells(table, layout.sheet[table], cells, clear)
 
@@ -54,8 +55,9 @@ def plan_recalc(grids: Mapping[str, Grid]) -> tuple[Standings, list[SheetCells]]
     return recalc_edits(*read_book(grids), grids)
 
 
-def recalc_edits(competition: Competition, layout: Layout, grids: Mapping[str, Grid]
-                 ) -> tuple[Standings, list[SheetCells]]:
+def recalc_edits(
+    competition: Competition, layout: Layout, grids: Mapping[str, Grid]
+) -> tuple[Standings, list[SheetCells]]:
     """`plan_recalc` of the competition already read from these sheets."""
     refuse_gameless(competition, layout)
     final = final_order(with_cautions(competition.standings(), competition, layout))
@@ -63,9 +65,11 @@ def recalc_edits(competition: Competition, layout: Layout, grids: Mapping[str, G
     report = build_report(competition.season, final.standings)
     cells = standings_cells(final.standings, groups, final.short, layout.language, report)
     games = latest_round(competition.season)[1]
-    return final.standings, [sheet_cells("Standings", layout, cells, clear=True),
-                             *stakes_edit(grids, report, games, layout),
-                             *report_edits(report, layout)]
+    return final.standings, [
+        sheet_cells("Standings", layout, cells, clear=True),
+        *stakes_edit(grids, report, games, layout),
+        *report_edits(report, layout),
+    ]
 
 
 def refuse_gameless(competition: Competition, layout: Layout) -> None:
@@ -93,7 +97,8 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
     except KeizerError as error:
         raise_with(error.problems, layout, error)
     next_round = dataclasses.replace(
-        next_round, standings=with_cautions(next_round.standings, competition, layout))
+        next_round, standings=with_cautions(next_round.standings, competition, layout)
+    )
     edits: list[SheetCells] = []
     if competition.top_value_to_fix is not None and next_round.round == 1:
         fixed = next_round.settings.top_value
@@ -105,17 +110,31 @@ def plan_pair(grids: Mapping[str, Grid]) -> tuple[NextRound, list[SheetCells]]:
     edits.append(sheet_cells("Rounds", layout, round_cells(next_round, layout)))
     groups = player_groups(competition.season, grids[layout.sheet["Players"]])
     report = build_report(competition.season, next_round.standings)
-    edits.append(sheet_cells("Standings", layout, standings_cells(
-        next_round.standings, groups, language=layout.language, report=report), clear=True))
+    edits.append(
+        sheet_cells(
+            "Standings",
+            layout,
+            standings_cells(next_round.standings, groups, language=layout.language, report=report),
+            clear=True,
+        )
+    )
     edits.extend(stakes_edit(grids, report, next_round.games, layout))
     edits.extend(report_edits(report, layout))
     if next_round.settings.clear_present == "yes":
         cleared = present_cleared(grids[layout.sheet["Players"]], layout)
         if cleared:  # last: a write refused here leaves only ticks to remove by hand
             edits.append(sheet_cells("Players", layout, cleared))
-            next_round = dataclasses.replace(next_round, notes=(*next_round.notes, msg(
-                "{setting} yes: the {present} column is emptied for the next round.",
-                setting=Name("Clear present", "setting"), present=Name("Present"))))
+            next_round = dataclasses.replace(
+                next_round,
+                notes=(
+                    *next_round.notes,
+                    msg(
+                        "{setting} yes: the {present} column is emptied for the next round.",
+                        setting=Name("Clear present", "setting"),
+                        present=Name("Present"),
+                    ),
+                ),
+            )
     return next_round, edits
 
 
@@ -125,12 +144,16 @@ def present_cleared(players: Grid, layout: Layout) -> dict[Cell, CellValue]:
     column = layout.columns["Players"].get("Present")
     if column is None:
         return {}
-    return {(row, column): None for row, cells in enumerate(players, start=1)
-            if row > 1 and column <= len(cells) and not is_blank(cells[column - 1])}
+    return {
+        (row, column): None
+        for row, cells in enumerate(players, start=1)
+        if row > 1 and column <= len(cells) and not is_blank(cells[column - 1])
+    }
 
 
-def stakes_edit(grids: Mapping[str, Grid], report: Report, games: Sequence[Game],
-                layout: Layout) -> list[SheetCells]:
+def stakes_edit(
+    grids: Mapping[str, Grid], report: Report, games: Sequence[Game], layout: Layout
+) -> list[SheetCells]:
     """Tonight's stakes beside the boards of the Pairings sheet (`pairings.stakes_cells`):
     written when a round is paired, emptied once it is played or taken back. A workbook
     without the sheet gets none."""
@@ -140,8 +163,9 @@ def stakes_edit(grids: Mapping[str, Grid], report: Report, games: Sequence[Game]
     return [SheetCells(PAIRINGS, sheet, stakes_cells(report, games, layout.language))]
 
 
-def joined_cells(competition: Competition, round_no: int, layout: Layout,
-                 grids: Mapping[str, Grid]) -> dict[Cell, CellValue]:
+def joined_cells(
+    competition: Competition, round_no: int, layout: Layout, grids: Mapping[str, Grid]
+) -> dict[Cell, CellValue]:
     """The Joined round of the members who join in the round being paired though their
     Joined cell is blank (added mid-season: see `core.newcomers`), written as it was taken,
     so that their rows from this round on say the same next time. Written before the
@@ -156,8 +180,11 @@ def joined_cells(competition: Competition, round_no: int, layout: Layout,
         value = cells[column - 1] if len(cells) >= column else None
         return value is None or (isinstance(value, str) and not value.strip())
 
-    return {(p.source, column): round_no for p in competition.season.players
-            if p.joined == round_no and isinstance(p.source, int) and blank(p.source)}
+    return {
+        (p.source, column): round_no
+        for p in competition.season.players
+        if p.joined == round_no and isinstance(p.source, int) and blank(p.source)
+    }
 
 
 class Unpaired(NamedTuple):
@@ -169,8 +196,10 @@ class Unpaired(NamedTuple):
     results: int  # results that were typed in the round (removed with force only)
 
 
-def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
-                ) -> tuple[Unpaired, list[SheetCells]]:
+def plan_unpair(
+    grids: Mapping[str, Grid],
+    force: bool = False,
+) -> tuple[Unpaired, list[SheetCells]]:
     """What "Undo last pairing" writes: the last round's rows emptied (only keizer_xl's
     columns of them), the Standings after the round before, and, when round 1 goes, the
     Top value that pairing it fixed back to blank. Refused while any of the round's games
@@ -179,49 +208,99 @@ def plan_unpair(grids: Mapping[str, Grid], force: bool = False,
     season = competition.season
     last = season.last_round
     if last == 0:
-        raise_with([Problem(msg("there is no round to take back: the Rounds sheet has none"),
-                            "Rounds")], layout)
+        raise_with(
+            [Problem(msg("there is no round to take back: the Rounds sheet has none"), "Rounds")],
+            layout,
+        )
     rows = season.round_entries(last)
     typed = [g for g in rows if isinstance(g, Game) and g.result is not None]
     teams = [r for r in rows if isinstance(r, Rest) and r.team is not None]
     if (typed or teams) and not force:
-        raise_with([*(Problem(msg("round {round}, board {board} ({white} – {black}) already "
-                                  "has a result ({result}); only a round without results is "
-                                  "taken back (with --force, results and all)", round=last,
-                                  board=g.board, white=g.white, black=g.black,
-                                  result=g.result.value if g.result else ""),
-                              "Rounds", g.source, "Result") for g in typed),
-                    *(Problem(msg("round {round}: {name} already has a team-match result "
-                                  "({result}); only a round without results is taken back "
-                                  "(with --force, results and all)", round=last,
-                                  name=r.player, result=r.team.value if r.team else ""),
-                              "Rounds", r.source, "Result") for r in teams)], layout)
+        raise_with(
+            [
+                *(
+                    Problem(
+                        msg(
+                            "round {round}, board {board} ({white} – {black}) already "
+                            "has a result ({result}); only a round without results is "
+                            "taken back (with --force, results and all)",
+                            round=last,
+                            board=g.board,
+                            white=g.white,
+                            black=g.black,
+                            result=g.result.value if g.result else "",
+                        ),
+                        "Rounds",
+                        g.source,
+                        "Result",
+                    )
+                    for g in typed
+                ),
+                *(
+                    Problem(
+                        msg(
+                            "round {round}: {name} already has a team-match result "
+                            "({result}); only a round without results is taken back "
+                            "(with --force, results and all)",
+                            round=last,
+                            name=r.player,
+                            result=r.team.value if r.team else "",
+                        ),
+                        "Rounds",
+                        r.source,
+                        "Result",
+                    )
+                    for r in teams
+                ),
+            ],
+            layout,
+        )
     sheet_rows = {e.source for e in rows}
     rounds = grids[layout.sheet["Rounds"]]
     before = [row if n not in sheet_rows else [] for n, row in enumerate(rounds, start=1)]
     earlier, earlier_layout = read_book({**grids, layout.sheet["Rounds"]: before})
     standings = with_cautions(earlier.standings(), earlier, earlier_layout)
     columns = layout.columns["Rounds"].values()
-    emptied: dict[Cell, CellValue] = {(row, col): None for row in sheet_rows
-                                      if isinstance(row, int) for col in columns}
+    emptied: dict[Cell, CellValue] = {
+        (row, col): None for row in sheet_rows if isinstance(row, int) for col in columns
+    }
     edits = [sheet_cells("Rounds", layout, emptied)]
     fixed = competition.settings.top_value
     row = layout.setting_rows.get("Top value")
-    if last == 1 and row is not None and fixed is not None and fixed == \
-            Competition(season, dataclasses.replace(competition.settings,
-                                                    top_value=None)).top_value_to_fix:
+    if (
+        last == 1
+        and row is not None
+        and fixed is not None
+        and fixed
+        == Competition(
+            season, dataclasses.replace(competition.settings, top_value=None)
+        ).top_value_to_fix
+    ):
         # the value pairing round 1 wrote is what the blank stands for until then
         value = (row, layout.columns["Settings"]["Value"])
         edits.append(sheet_cells("Settings", layout, {value: None}))
-        earlier = dataclasses.replace(earlier, settings=dataclasses.replace(
-            earlier.settings, top_value=None, overrides=tuple(
-                o for o in earlier.settings.overrides if not o.startswith("Top value "))))
+        earlier = dataclasses.replace(
+            earlier,
+            settings=dataclasses.replace(
+                earlier.settings,
+                top_value=None,
+                overrides=tuple(
+                    o for o in earlier.settings.overrides if not o.startswith("Top value ")
+                ),
+            ),
+        )
         standings = with_cautions(earlier.standings(), earlier, earlier_layout)
     final = final_order(standings)  # as Recalculate writes them
     groups = player_groups(earlier.season, grids[layout.sheet["Players"]])
     report = build_report(earlier.season, final.standings)
-    edits.append(sheet_cells("Standings", layout, standings_cells(
-        final.standings, groups, final.short, layout.language, report), clear=True))
+    edits.append(
+        sheet_cells(
+            "Standings",
+            layout,
+            standings_cells(final.standings, groups, final.short, layout.language, report),
+            clear=True,
+        )
+    )
     edits.extend(stakes_edit(grids, report, (), layout))
     edits.extend(report_edits(report, layout))
     return Unpaired(last, tuple(rows), standings, len(typed) + len(teams)), edits
@@ -234,17 +313,36 @@ def plan_rename(grids: Mapping[str, Grid], old: str, new: str) -> tuple[str, lis
     season = competition.season
     wanted = tidy_name(new)
     if not season.knows(old):
-        raise_with([Problem(msg("'{name}' is not on the Players sheet", name=old), "Players",
-                            None, "Name")], layout)
+        raise_with(
+            [
+                Problem(
+                    msg("'{name}' is not on the Players sheet", name=old), "Players", None, "Name"
+                )
+            ],
+            layout,
+        )
     player = season.player(old)
     if not wanted:
-        raise_with([Problem(msg("the new name is blank"), "Players", player.source, "Name")],
-                   layout)
+        raise_with(
+            [Problem(msg("the new name is blank"), "Players", player.source, "Name")], layout
+        )
     if season.knows(wanted) and season.player(wanted) is not player:
         other = season.player(wanted)
-        raise_with([Problem(msg("'{name}' is already the name of the player in row {row}",
-                                name=wanted, row=other.source), "Players", player.source,
-                            "Name")], layout)
+        raise_with(
+            [
+                Problem(
+                    msg(
+                        "'{name}' is already the name of the player in row {row}",
+                        name=wanted,
+                        row=other.source,
+                    ),
+                    "Players",
+                    player.source,
+                    "Name",
+                )
+            ],
+            layout,
+        )
 
     rounds: dict[Cell, CellValue] = {}
     columns = layout.columns["Rounds"]

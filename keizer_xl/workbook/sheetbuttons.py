@@ -42,5 +42,8 @@ def reference(button: Button, language: str) -> str:
 def message_lines(text: str) -> list[str]:
     """A message as the cells below the buttons show it: a line a cell, each line of the
     text wrapped to the column (`MESSAGE_WIDTH`), blank lines kept."""
-    return [part for line in text.split("\n")
-            for part in textwrap.wrap(line, MESSAGE_WIDTH, break_on_hyphens=False) or [""]]
+    return [
+        part
+        for line in text.split("\n")
+        for part in textwrap.wrap(line, MESSAGE_WIDTH, break_on_hyphens=False) or [""]
+    ]

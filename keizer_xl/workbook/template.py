@@ -98,8 +98,13 @@ class _Formats:
     """The handful of cell formats the sheets share, made once per workbook."""
 
     def __init__(self, book: Any) -> None:
-        header = {"bold": True, "bg_color": _HEADER_COLOUR, "bottom": 1, "valign": "vcenter",
-                  "border_color": _BORDER_COLOUR}
+        header = {
+            "bold": True,
+            "bg_color": _HEADER_COLOUR,
+            "bottom": 1,
+            "valign": "vcenter",
+            "border_color": _BORDER_COLOUR,
+        }
         self.header = book.add_format(header)
         self.header_centre = book.add_format({**header, "align": "center"})
         self.header_right = book.add_format({**header, "align": "right"})
@@ -115,8 +120,7 @@ class _Formats:
         self.title_value = book.add_format({"bold": True, "font_size": 14, "align": "left"})
         self.boxed = book.add_format({"border": 1, "border_color": _BORDER_COLOUR})
         self.big = book.add_format({"font_size": 12, "valign": "vcenter"})
-        self.big_centre = book.add_format({"font_size": 12, "valign": "vcenter",
-                                           "align": "center"})
+        self.big_centre = book.add_format({"font_size": 12, "valign": "vcenter", "align": "center"})
 
 
 def _local(names: Sequence[str], language: str) -> list[str]:
@@ -125,8 +129,9 @@ def _local(names: Sequence[str], language: str) -> list[str]:
 
 def _words(words: Sequence[str], language: str) -> list[str]:
     """Dropdown words in the workbook's language (the absence words; others as they are)."""
-    return [rest_word(Absence(w), language) if w in {a.value for a in Absence} else w
-            for w in words]
+    return [
+        rest_word(Absence(w), language) if w in {a.value for a in Absence} else w for w in words
+    ]
 
 
 def _present_words(language: str) -> list[str]:
@@ -137,20 +142,34 @@ def _key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _header_row(sheet: Any, headers: Sequence[str], fmt: _Formats, row: int = 0,
-                centred: Sequence[int] = (), right: Sequence[int] = (),
-                wrap: bool = False, left: Sequence[int] = ()) -> None:
+def _header_row(
+    sheet: Any,
+    headers: Sequence[str],
+    fmt: _Formats,
+    row: int = 0,
+    centred: Sequence[int] = (),
+    right: Sequence[int] = (),
+    wrap: bool = False,
+    left: Sequence[int] = (),
+) -> None:
     """Bold shaded titles, aligned like the values below them (`wrap`: wrapped, and right
     aligned but for the `left` ones, as a row of numbers' headers with a name among them)."""
     for col, title in enumerate(headers):
-        cell_format = ((fmt.header_wrap_left if col in left else fmt.header_wrap) if wrap
-                       else fmt.header_centre if col in centred
-                       else fmt.header_right if col in right else fmt.header)
+        cell_format = (
+            (fmt.header_wrap_left if col in left else fmt.header_wrap)
+            if wrap
+            else fmt.header_centre
+            if col in centred
+            else fmt.header_right
+            if col in right
+            else fmt.header
+        )
         sheet.write_string(row, col, title, cell_format)
 
 
-def _print_setup(sheet: Any, language: str, landscape: bool = False, title_row: int = 0,
-                 fit: bool = True) -> None:
+def _print_setup(
+    sheet: Any, language: str, landscape: bool = False, title_row: int = 0, fit: bool = True
+) -> None:
     """Paper copies for the club notice board: A4, one page wide (`fit`) or at full size,
     header row on every page."""
     if landscape:
@@ -176,45 +195,90 @@ def _cell_value(value: object) -> object:
     return value
 
 
-def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, object]],
-                   language: str = "en") -> Any:
+def _players_sheet(
+    book: Any, fmt: _Formats, players: Sequence[Mapping[str, object]], language: str = "en"
+) -> Any:
     sheet = book.add_worksheet(local_name("Players", language))
     name, rating, joined, left, present = range(len(PLAYERS_HEADERS))
     formats = {present: fmt.word, joined: fmt.centre, left: fmt.centre}
     for col, width in enumerate(_WIDTHS["Players"]):
         _column(sheet, col, width, formats.get(col))
-    _header_row(sheet, _local(PLAYERS_HEADERS, language), fmt, centred=(joined, left, present),
-                right=(rating,))
+    _header_row(
+        sheet,
+        _local(PLAYERS_HEADERS, language),
+        fmt,
+        centred=(joined, left, present),
+        right=(rating,),
+    )
     sheet.freeze_panes(1, 0)
 
-    sheet.data_validation(1, name, _LAST_ROW, name, {
-        "validate": "custom", "value": "=COUNTIF($A:$A,A2)=1", "error_type": "warning",
-        "error_title": translate("Name used twice", language),
-        "error_message": translate("This name is already on the list; each player needs a "
-                                   "name of their own.", language),
-    })
-    sheet.data_validation(1, rating, _LAST_ROW, rating, {
-        "validate": "decimal", "criteria": ">=", "value": 0, "error_type": "warning",
-        "error_title": translate("Rating", language),
-        "error_message": translate("A rating is a number; blank counts as 0.", language),
-    })
-    sheet.data_validation(1, joined, _LAST_ROW, left, {
-        "validate": "integer", "criteria": ">=", "value": 1, "error_type": "warning",
-        "error_title": translate("Round number", language),
-        "error_message": translate("Joined and Left are round numbers.", language),
-        "input_title": translate("Round number", language),
-        "input_message": translate("Joined: first round the player takes part in (blank: 1).\n"
-                                   "Left: last round (blank: still in).", language),
-    })
-    sheet.data_validation(1, present, _LAST_ROW, present, {
-        "validate": "list", "source": _present_words(language), "show_error": False,
-        "input_title": translate("Present next round?", language),
-        "input_message": translate(
-            "x = present (yes, y, 1, ja, ✓ also work).\n"
-            "excused, club or unexcused = absent for that reason.\n"
-            "Blank (or no, nee, 0) = absent, counted as the Settings' Default absence.",
-            language),
-    })
+    sheet.data_validation(
+        1,
+        name,
+        _LAST_ROW,
+        name,
+        {
+            "validate": "custom",
+            "value": "=COUNTIF($A:$A,A2)=1",
+            "error_type": "warning",
+            "error_title": translate("Name used twice", language),
+            "error_message": translate(
+                "This name is already on the list; each player needs a name of their own.", language
+            ),
+        },
+    )
+    sheet.data_validation(
+        1,
+        rating,
+        _LAST_ROW,
+        rating,
+        {
+            "validate": "decimal",
+            "criteria": ">=",
+            "value": 0,
+            "error_type": "warning",
+            "error_title": translate("Rating", language),
+            "error_message": translate("A rating is a number; blank counts as 0.", language),
+        },
+    )
+    sheet.data_validation(
+        1,
+        joined,
+        _LAST_ROW,
+        left,
+        {
+            "validate": "integer",
+            "criteria": ">=",
+            "value": 1,
+            "error_type": "warning",
+            "error_title": translate("Round number", language),
+            "error_message": translate("Joined and Left are round numbers.", language),
+            "input_title": translate("Round number", language),
+            "input_message": translate(
+                "Joined: first round the player takes part in (blank: 1).\n"
+                "Left: last round (blank: still in).",
+                language,
+            ),
+        },
+    )
+    sheet.data_validation(
+        1,
+        present,
+        _LAST_ROW,
+        present,
+        {
+            "validate": "list",
+            "source": _present_words(language),
+            "show_error": False,
+            "input_title": translate("Present next round?", language),
+            "input_message": translate(
+                "x = present (yes, y, 1, ja, ✓ also work).\n"
+                "excused, club or unexcused = absent for that reason.\n"
+                "Blank (or no, nee, 0) = absent, counted as the Settings' Default absence.",
+                language,
+            ),
+        },
+    )
 
     # `1` for present is fine as text: no green "number stored as text" corners
     letter = column_letters(present + 1)
@@ -225,15 +289,17 @@ def _players_sheet(book: Any, fmt: _Formats, players: Sequence[Mapping[str, obje
     return sheet
 
 
-def _write_player(sheet: Any, row: int, player: Mapping[str, object], formats: dict[int, Any]
-                  ) -> None:
+def _write_player(
+    sheet: Any, row: int, player: Mapping[str, object], formats: dict[int, Any]
+) -> None:
     """One Players row; keys are the headers (case and spaces ignored), like the reader."""
     columns = {_key(header): col for col, header in enumerate(PLAYERS_HEADERS)}
     for raw_key, raw in player.items():
         col = columns.get(_key(raw_key))
         if col is None:
-            raise ValueError(f"'{raw_key}' is not a Players column; use "
-                             + ", ".join(PLAYERS_HEADERS))
+            raise ValueError(
+                f"'{raw_key}' is not a Players column; use " + ", ".join(PLAYERS_HEADERS)
+            )
         value = _cell_value(raw)
         if value is True:
             value = "x"
@@ -255,25 +321,52 @@ def _rounds_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     _header_row(sheet, _local(ROUNDS_HEADERS, language), fmt, centred=(round_, board, result))
     sheet.freeze_panes(1, 0)
 
-    sheet.data_validation(1, round_, _LAST_ROW, board, {
-        "validate": "integer", "criteria": ">=", "value": 1, "error_type": "warning",
-        "error_title": translate("Number", language),
-        "error_message": translate("Round and Board are numbers 1, 2, ...", language),
-    })
+    sheet.data_validation(
+        1,
+        round_,
+        _LAST_ROW,
+        board,
+        {
+            "validate": "integer",
+            "criteria": ">=",
+            "value": 1,
+            "error_type": "warning",
+            "error_title": translate("Number", language),
+            "error_message": translate("Round and Board are numbers 1, 2, ...", language),
+        },
+    )
     players = local_name("Players", language)
     names = f"=OFFSET({players}!$A$2,0,0,MAX(1,COUNTA({players}!$A$2:$A${pairings.ROUNDS_SCAN})),1)"
-    sheet.data_validation(1, white, _LAST_ROW, black, {
-        "validate": "list", "source": names, "show_error": False,
-    })
-    sheet.data_validation(1, result, _LAST_ROW, result, {
-        "validate": "list", "source": _words(RESULT_WORDS, language), "show_error": False,
-        "input_title": translate("Result", language),
-        "input_message": translate(
-            "Games: 1-0, 0-1, ½-½ (also 1:0, 1/2, 0.5-0.5 or =).\n"
-            "Forfeits: +- (Black did not come), -+, --.\n"
-            "Bye and absence rows: bye, excused, club, unexcused.\n"
-            "Blank = not played yet.", language),
-    })
+    sheet.data_validation(
+        1,
+        white,
+        _LAST_ROW,
+        black,
+        {
+            "validate": "list",
+            "source": names,
+            "show_error": False,
+        },
+    )
+    sheet.data_validation(
+        1,
+        result,
+        _LAST_ROW,
+        result,
+        {
+            "validate": "list",
+            "source": _words(RESULT_WORDS, language),
+            "show_error": False,
+            "input_title": translate("Result", language),
+            "input_message": translate(
+                "Games: 1-0, 0-1, ½-½ (also 1:0, 1/2, 0.5-0.5 or =).\n"
+                "Forfeits: +- (Black did not come), -+, --.\n"
+                "Bye and absence rows: bye, excused, club, unexcused.\n"
+                "Blank = not played yet.",
+                language,
+            ),
+        },
+    )
     _print_setup(sheet, language)
     return sheet
 
@@ -281,8 +374,10 @@ def _rounds_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
 def _standings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     sheet = book.add_worksheet(local_name("Standings", language))
     headers = _local(STANDINGS_HEADERS, language)
-    widths = [max(width, _longest_word(title) + 2) for width, title in
-              zip(_WIDTHS["Standings"], headers, strict=True)]
+    widths = [
+        max(width, _longest_word(title) + 2)
+        for width, title in zip(_WIDTHS["Standings"], headers, strict=True)
+    ]
     for col, width in enumerate(widths):
         _column(sheet, col, width)
     sheet.set_column(len(widths), len(widths) + _ROUND_COLUMNS - 1, _ROUND_WIDTH)
@@ -339,12 +434,21 @@ def _settings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
         sheet.write_string(row, 3, meaning, fmt.wrap)
         choices = spec.choices
         if choices:
-            sheet.data_validation(row, 1, row, 1, {
-                "validate": "list", "source": list(choices), "error_type": "warning",
-                "error_title": name,
-                "error_message": translate("Use {choices}; blank = the default.",
-                                           language).format(choices=", ".join(choices)),
-            })
+            sheet.data_validation(
+                row,
+                1,
+                row,
+                1,
+                {
+                    "validate": "list",
+                    "source": list(choices),
+                    "error_type": "warning",
+                    "error_title": name,
+                    "error_message": translate(
+                        "Use {choices}; blank = the default.", language
+                    ).format(choices=", ".join(choices)),
+                },
+            )
     _print_setup(sheet, language, landscape=True)
     return sheet
 
@@ -364,15 +468,27 @@ def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     sheet.set_column(stakes, stakes, pairings.STAKES_WIDTH, fmt.big)
 
     sheet.write_string(0, 0, local_name("Round", language), fmt.title)
-    sheet.data_validation(0, 1, 0, 1, {
-        "validate": "any", "input_title": translate("Round shown", language),
-        "input_message": translate("Shows the latest round. Type a round number to print "
-                                   "another one.", language),
-    })
+    sheet.data_validation(
+        0,
+        1,
+        0,
+        1,
+        {
+            "validate": "any",
+            "input_title": translate("Round shown", language),
+            "input_message": translate(
+                "Shows the latest round. Type a round number to print another one.", language
+            ),
+        },
+    )
     top = pairings.TOP - 1  # zero-based row of board 1, below the titles in row 4
-    _header_row(sheet, _local(("Board", "White", "Black", "Result"), language), fmt,
-                row=top - 1,
-                centred=(0, 3))
+    _header_row(
+        sheet,
+        _local(("Board", "White", "Black", "Result"), language),
+        fmt,
+        row=top - 1,
+        centred=(0, 3),
+    )
     sheet.set_row(top - 1, _BIG_HEIGHT)
     for board in range(_BOARDS):
         sheet.set_row(top + board, _BIG_HEIGHT)
@@ -388,9 +504,17 @@ def _pairings_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
             style = fmt.big_centre if col in (1, 4) else fmt.big
         sheet.write_formula(row - 1, col - 1, formula, style, shown[(row, col)])
     last = top + _BOARDS - 1
-    sheet.conditional_format(top, 0, last, 3, {
-        "type": "formula", "criteria": f"=$E{top + 1}<>0", "format": fmt.boxed,
-    })
+    sheet.conditional_format(
+        top,
+        0,
+        last,
+        3,
+        {
+            "type": "formula",
+            "criteria": f"=$E{top + 1}<>0",
+            "format": fmt.boxed,
+        },
+    )
     sheet.print_area(0, 0, last, pairings.STAKES_COLUMN - 1)
     sheet.set_portrait()
     sheet.set_paper(9)  # A4
@@ -409,17 +533,27 @@ def _lite_buttons(sheet: Any, language: str) -> None:
     width = sheetbuttons.BUTTON_WIDTH * 7 + 5  # pixels, as a column of that width
     name = quote_sheetname(local_name(PAIRINGS, language))
     for button in buttons.BUTTONS:
-        sheet.insert_textbox(button.row - 1, column, local_name(button.caption, language), {
-            "width": width, "height": 20 * sheetbuttons.BUTTON_ROWS,
-            "url": f"internal:{name}!{sheetbuttons.linked_cell(button)}",
-            "tip": translate("Runs in xlwings Lite", language),
-            "font": {"bold": True, "size": 12, "color": "white"},
-            "align": {"vertical": "middle", "horizontal": "center"},
-            "fill": {"color": _BUTTON_COLOUR}, "line": {"color": _BORDER_COLOUR},
-        })
-    start = translate("To start: Home ▸ Add-ins, add xlwings Lite (once on this computer) "
-                      "and open it. When it asks whether to trust this workbook's code, "
-                      "trust it. Wait until it has installed keizer-xl.", language)
+        sheet.insert_textbox(
+            button.row - 1,
+            column,
+            local_name(button.caption, language),
+            {
+                "width": width,
+                "height": 20 * sheetbuttons.BUTTON_ROWS,
+                "url": f"internal:{name}!{sheetbuttons.linked_cell(button)}",
+                "tip": translate("Runs in xlwings Lite", language),
+                "font": {"bold": True, "size": 12, "color": "white"},
+                "align": {"vertical": "middle", "horizontal": "center"},
+                "fill": {"color": _BUTTON_COLOUR},
+                "line": {"color": _BORDER_COLOUR},
+            },
+        )
+    start = translate(
+        "To start: Home ▸ Add-ins, add xlwings Lite (once on this computer) "
+        "and open it. When it asks whether to trust this workbook's code, "
+        "trust it. Wait until it has installed keizer-xl.",
+        language,
+    )
     then = translate("Click a button: what it did, or what to fix, shows here.", language)
     for n, line in enumerate(sheetbuttons.message_lines(f"{start}\n\n{then}")):
         if line:  # the first click's message takes the place of every line
@@ -475,33 +609,53 @@ def _progress_sheet(book: Any, fmt: _Formats, language: str = "en") -> Any:
     sheet.set_column(0, 0, 6)
     sheet.set_column(1, 1, 26)
     sheet.set_column(2, 2 + _ROUND_COLUMNS, 5, fmt.centre)
-    _header_row(sheet, [local_name(h, language) for h in ("Rank", "Name")], fmt, row=header,
-                right=(0,))
+    _header_row(
+        sheet, [local_name(h, language) for h in ("Rank", "Name")], fmt, row=header, right=(0,)
+    )
     sheet.freeze_panes(header + 1, 2)
     chart = book.add_chart({"type": "scatter", "subtype": "straight_with_markers"})
     last = 2 + _ROUND_COLUMNS - 1
     for k in range(PROGRESS_CHARTED):
         row = header + 1 + k
-        chart.add_series({
-            "name": [name, row, 1],
-            "categories": [name, header, 2, header, last],
-            "values": [name, row, 2, row, last],
-            "marker": {"type": "circle", "size": 4},
-            "line": {"width": 2},
-        })
-    chart.set_title({"name": translate("Rank after each round: the top ten", language),
-                     "name_font": {"size": 12}})
+        chart.add_series(
+            {
+                "name": [name, row, 1],
+                "categories": [name, header, 2, header, last],
+                "values": [name, row, 2, row, last],
+                "marker": {"type": "circle", "size": 4},
+                "line": {"width": 2},
+            }
+        )
+    chart.set_title(
+        {
+            "name": translate("Rank after each round: the top ten", language),
+            "name_font": {"size": 12},
+        }
+    )
     # Both axes start at 0, unlabelled, not at 1: the leader's line at rank 1 and the
     # first round's marks lie inside the plot, not cut in half by its edge.
-    chart.set_x_axis({"name": local_name("Round", language), "min": 0, "major_unit": 1,
-                      "num_format": _NO_ZERO, "major_gridlines": {"visible": False}})
-    chart.set_y_axis({"name": local_name("Rank", language), "reverse": True, "min": 0,
-                      "crossing": "max", "num_format": _NO_ZERO,
-                      "major_gridlines": {"visible": True, "line": {"color": "#E3E8EE"}}})
+    chart.set_x_axis(
+        {
+            "name": local_name("Round", language),
+            "min": 0,
+            "major_unit": 1,
+            "num_format": _NO_ZERO,
+            "major_gridlines": {"visible": False},
+        }
+    )
+    chart.set_y_axis(
+        {
+            "name": local_name("Rank", language),
+            "reverse": True,
+            "min": 0,
+            "crossing": "max",
+            "num_format": _NO_ZERO,
+            "major_gridlines": {"visible": True, "line": {"color": "#E3E8EE"}},
+        }
+    )
     chart.set_legend({"position": "right"})
     chart.show_blanks_as("gap")
-    sheet.insert_chart(0, 0, chart, {"x_scale": 2.0, "y_scale": 1.38, "x_offset": 4,
-                                     "y_offset": 4})
+    sheet.insert_chart(0, 0, chart, {"x_scale": 2.0, "y_scale": 1.38, "x_offset": 4, "y_offset": 4})
     _print_setup(sheet, language, landscape=True, title_row=header)
     return sheet
 
@@ -531,13 +685,15 @@ def build_template(
 
     made = io.BytesIO()  # written whole at the end: a full disk fails one plain write
     book = xlsxwriter.Workbook(made, {"in_memory": True})
-    book.set_properties({
-        "title": "Keizer competition",
-        "subject": "Chess club Keizer competition",
-        "comments": "Players, Rounds, Standings and Settings as keizer_xl reads and writes "
-        "them.",
-        "created": _CREATED,
-    })
+    book.set_properties(
+        {
+            "title": "Keizer competition",
+            "subject": "Chess club Keizer competition",
+            "comments": "Players, Rounds, Standings and Settings as keizer_xl reads and writes "
+            "them.",
+            "created": _CREATED,
+        }
+    )
     fmt = _Formats(book)
     sheets = [
         _players_sheet(book, fmt, players, language),
@@ -556,10 +712,16 @@ def build_template(
         for sheet, code_name in zip(sheets, CODE_NAMES, strict=True):
             sheet.set_vba_name(code_name)
         for number, (caption, macro_name) in enumerate(BUTTONS):
-            sheets[0].insert_button(1 + 3 * number, len(PLAYERS_HEADERS) + 2, {
-                "caption": local_name(caption, language), "macro": macro_name, "width": 150,
-                "height": 36,
-            })
+            sheets[0].insert_button(
+                1 + 3 * number,
+                len(PLAYERS_HEADERS) + 2,
+                {
+                    "caption": local_name(caption, language),
+                    "macro": macro_name,
+                    "width": 150,
+                    "height": 36,
+                },
+            )
     book.close()
     target.write_bytes(made.getvalue())
     if lite:

@@ -43,19 +43,30 @@ def read_trials(trials: Sequence[str]) -> tuple[tuple[str, str], ...]:
         name, equals, value = trial.partition("=")
         name, value = " ".join(name.split()), value.strip()
         if not equals or not name or not value:
-            problems.append(msg("--try '{trial}': write it as SETTING=VALUE, for example "
-                                "\"Loss=1/2\"", trial=trial))
+            problems.append(
+                msg(
+                    "--try '{trial}': write it as SETTING=VALUE, for example \"Loss=1/2\"",
+                    trial=trial,
+                )
+            )
             continue
         setting = setting_name(SETTINGS_TO_CONTRACT.get(name_key(name), name))
         if setting is None:
-            problems.append(msg("--try '{trial}': {problem}", trial=trial,
-                                problem=not_a_setting(name)))
+            problems.append(
+                msg("--try '{trial}': {problem}", trial=trial, problem=not_a_setting(name))
+            )
             continue
         try:
             SETTINGS[setting].read(value)
         except WordError as error:
-            problems.append(msg("--try '{trial}': {setting}: {problem}", trial=trial,
-                                setting=Name(setting, "setting"), problem=error.message))
+            problems.append(
+                msg(
+                    "--try '{trial}': {setting}: {problem}",
+                    trial=trial,
+                    setting=Name(setting, "setting"),
+                    problem=error.message,
+                )
+            )
             continue
         found[setting] = value  # the last one counts, as the last word typed would
     if problems:
@@ -72,16 +83,27 @@ def tried(path: Path, trials: Sequence[str]) -> Trial:
     grids = read_grids(path)
     now, layout = read_book(grids)
     try:
-        with_them, _ = read_book({**grids, layout.sheet["Settings"]: _settings_sheet(
-            grids[layout.sheet["Settings"]], layout, settings)})
+        with_them, _ = read_book(
+            {
+                **grids,
+                layout.sheet["Settings"]: _settings_sheet(
+                    grids[layout.sheet["Settings"]], layout, settings
+                ),
+            }
+        )
     except BookError as error:  # the workbook was fine: the tried settings are not
-        raise WordError(Joined("\n", [msg("--try: {problem}", problem=problem.message)
-                                      for problem in error.problems])) from None
+        raise WordError(
+            Joined(
+                "\n",
+                [msg("--try: {problem}", problem=problem.message) for problem in error.problems],
+            )
+        ) from None
     return Trial(now, with_them, settings, layout.language)
 
 
-def _settings_sheet(grid: Grid, layout: Layout,
-                    settings: Sequence[tuple[str, str]]) -> list[list[object]]:
+def _settings_sheet(
+    grid: Grid, layout: Layout, settings: Sequence[tuple[str, str]]
+) -> list[list[object]]:
     """A copy of the Settings sheet's cells with each tried value in its setting's row, or
     in a new row below the others when the club has no row for that setting."""
     rows = [list(row) for row in grid]

@@ -19,8 +19,10 @@ from tests.cli.week import openpyxl_book
 from tests.conftest import run_cli
 from tests.seasons import make_book
 
-PLAYERS = [{"Name": n, "Rating": r, "Present": "x"} for n, r in
-           [("Anna", 2000), ("Bram", 1900), ("Cor", 1800), ("Dirk", 1700)]]
+PLAYERS = [
+    {"Name": n, "Rating": r, "Present": "x"}
+    for n, r in [("Anna", 2000), ("Bram", 1900), ("Cor", 1800), ("Dirk", 1700)]
+]
 
 
 def said(output: str) -> str:
@@ -28,18 +30,31 @@ def said(output: str) -> str:
     return " ".join(output.split())
 
 
-@pytest.mark.parametrize(("column", "cell", "value", "shown"), [
-    ("Rating", "B3", dt.datetime(2026, 3, 5), "2026-03-05"),
-    ("Joined", "C4", dt.date(2026, 1, 2), "2026-01-02"),
-    ("Left", "D5", dt.time(1, 0), "01:00"),
-])
-@pytest.mark.parametrize(("language", "problem", "sheet"), [
-    ("en", "'{shown}' is a date or a time, not a number", "Players"),
-    ("nl", "'{shown}' is een datum of een tijd, geen getal", "Players"),
-])
+@pytest.mark.parametrize(
+    ("column", "cell", "value", "shown"),
+    [
+        ("Rating", "B3", dt.datetime(2026, 3, 5), "2026-03-05"),
+        ("Joined", "C4", dt.date(2026, 1, 2), "2026-01-02"),
+        ("Left", "D5", dt.time(1, 0), "01:00"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("language", "problem", "sheet"),
+    [
+        ("en", "'{shown}' is a date or a time, not a number", "Players"),
+        ("nl", "'{shown}' is een datum of een tijd, geen getal", "Players"),
+    ],
+)
 def test_a_date_or_time_where_a_number_belongs_is_named_with_its_cell(
-        tmp_path: Path, column: str, cell: str, value: object, shown: str, language: str,
-        problem: str, sheet: str) -> None:
+    tmp_path: Path,
+    column: str,
+    cell: str,
+    value: object,
+    shown: str,
+    language: str,
+    problem: str,
+    sheet: str,
+) -> None:
     people: list[dict[str, Any]] = [dict(p) for p in PLAYERS]
     people[int(cell[1:]) - 2][column] = value
     path = openpyxl_book(tmp_path / "club.xlsx", people)
@@ -55,8 +70,7 @@ def _damage(path: Path, index: bytes, start: bytes = b'<c r="A3" t="s">') -> Pat
     """The workbook with cell A3 of the Players sheet (Bram) pointing at shared text
     `index`, as a damaged or hostile file may; its start tag as `start` writes it."""
     damaged = path.with_name(f"damaged-{path.name}")
-    with zipfile.ZipFile(path) as old, zipfile.ZipFile(damaged, "w",
-                                                      zipfile.ZIP_DEFLATED) as new:
+    with zipfile.ZipFile(path) as old, zipfile.ZipFile(damaged, "w", zipfile.ZIP_DEFLATED) as new:
         for info in old.infolist():
             data = old.read(info)
             if info.filename == "xl/worksheets/sheet1.xml":
@@ -70,14 +84,24 @@ def _damage(path: Path, index: bytes, start: bytes = b'<c r="A3" t="s">') -> Pat
 @pytest.mark.parametrize("start", [b'<c r="A3" t="s">', b'<c t="s" r="A3">'])  # read by
 # patterns, and row by row (a cell whose start tag does not begin with its reference)
 @pytest.mark.parametrize("index", [b"-1", b"1.9", b"99999", b" x "])
-@pytest.mark.parametrize(("language", "words"), [
-    ("en", "sheet 'Players', cell A3: the number of its text in the table of texts, "
-           "'{index}', is damaged"),
-    ("nl", "'Players', cel A3: het nummer van zijn tekst in de tabel met teksten, "
-           "'{index}', is beschadigd"),
-])
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            "sheet 'Players', cell A3: the number of its text in the table of texts, "
+            "'{index}', is damaged",
+        ),
+        (
+            "nl",
+            "'Players', cel A3: het nummer van zijn tekst in de tabel met teksten, "
+            "'{index}', is beschadigd",
+        ),
+    ],
+)
 def test_a_damaged_shared_text_index_is_named_with_its_cell(
-        tmp_path: Path, start: bytes, index: bytes, language: str, words: str) -> None:
+    tmp_path: Path, start: bytes, index: bytes, language: str, words: str
+) -> None:
     path = _damage(make_book(tmp_path / "club.xlsx", PLAYERS), index, start)
     for command in ("check", "recalc", "pair"):
         done = run_cli("--lang", language, command, path)
@@ -123,13 +147,20 @@ class _Book:
 
 
 @pytest.mark.parametrize("value", [[1, 2], {"type": "entity", "text": "Anna"}])
-@pytest.mark.parametrize(("language", "words"), [
-    ("en", "Players!B3: this cell holds a list or a record, not a value keizer_xl can read"),
-    ("nl", "Players!B3: deze cel bevat een lijst of een record, geen waarde die keizer_xl "
-           "kan lezen"),
-])
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Players!B3: this cell holds a list or a record, not a value keizer_xl can read"),
+        (
+            "nl",
+            "Players!B3: deze cel bevat een lijst of een record, geen waarde die keizer_xl "
+            "kan lezen",
+        ),
+    ],
+)
 def test_a_list_or_record_from_an_xlwings_client_is_named_with_its_cell(
-        value: object, language: str, words: str) -> None:
+    value: object, language: str, words: str
+) -> None:
     from keizer_xl.i18n import say
 
     players = [["Name", "Rating", "Present"], ["Anna", 2000, "x"], ["Bram", value, "x"]]
@@ -144,18 +175,34 @@ def test_a_list_or_record_from_an_xlwings_client_is_named_with_its_cell(
 LINES = ["Naam;Rating", "Anna de Vries;1800", "Zoë Jansen;1700", "Bram Bakker;1650"]
 
 
-@pytest.mark.parametrize(("language", "words"), [
-    ("en", "members.csv, line 3: this line is written in Windows-1252, the rest of the file "
-           "in UTF-8"),
-    ("nl", "members.csv, regel 3: deze regel is geschreven in Windows-1252, de rest van het "
-           "bestand in UTF-8"),
-])
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            "members.csv, line 3: this line is written in Windows-1252, the rest of the file "
+            "in UTF-8",
+        ),
+        (
+            "nl",
+            "members.csv, regel 3: deze regel is geschreven in Windows-1252, de rest van het "
+            "bestand in UTF-8",
+        ),
+    ],
+)
 def test_a_member_list_in_two_encodings_is_refused_with_the_line(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str, words: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str, words: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     lines = [*LINES, "Joël Smits;1600"]
-    data = "\r\n".join(lines[:2]).encode() + b"\r\n" + lines[2].encode("cp1252") + b"\r\n" \
-        + "\r\n".join(lines[3:]).encode() + b"\r\n"
+    data = (
+        "\r\n".join(lines[:2]).encode()
+        + b"\r\n"
+        + lines[2].encode("cp1252")
+        + b"\r\n"
+        + "\r\n".join(lines[3:]).encode()
+        + b"\r\n"
+    )
     Path("members.csv").write_bytes(data)
     done = run_cli("--lang", language, "new", "club.xlsx", "--players", "members.csv")
     assert done.exit_code == 1, done.output
@@ -175,12 +222,14 @@ def test_a_member_list_in_one_encoding_is_read_whole(tmp_path: Path, encoding: s
     assert names == ["Anna de Vries", "Zoë Jansen", "Bram Bakker"]
 
 
-@pytest.mark.parametrize(("language", "words"), [
-    ("en", "'1-0\\u200b' is not a result"),
-    ("nl", "'1-0\\u200b' is geen uitslag"),
-])
-def test_a_character_one_cannot_see_is_shown(tmp_path: Path, language: str,
-                                             words: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "'1-0\\u200b' is not a result"),
+        ("nl", "'1-0\\u200b' is geen uitslag"),
+    ],
+)
+def test_a_character_one_cannot_see_is_shown(tmp_path: Path, language: str, words: str) -> None:
     rows = [[1, 1, "Anna", "Bram", "1-0\u200b"], [1, 2, "Cor", "Dirk", "0-1"]]
     path = openpyxl_book(tmp_path / "club.xlsx", PLAYERS, rows)
     done = run_cli("--lang", language, "recalc", path)

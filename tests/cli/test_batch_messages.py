@@ -15,11 +15,12 @@ from tests.workbook.test_workbook import PLAYERS, ROUND1
 
 def test_batch_names_the_file_in_every_problem_line_and_in_the_summary(tmp_path: Path) -> None:
     good = make_book(tmp_path / "good.xlsx", PLAYERS, ROUND1)
-    typo = make_book(tmp_path / "typo.xlsx", PLAYERS,
-                     [[1, 1, "Anna", "Bram", "l-0"], *ROUND1[1:]])
-    stranger = make_book(tmp_path / "stranger.xlsx", PLAYERS,
-                         [[1, 1, "Anna", "Brma", "1-0"], [1, 2, "Carla", "Dan", "½-½"],
-                          ROUND1[2]])
+    typo = make_book(tmp_path / "typo.xlsx", PLAYERS, [[1, 1, "Anna", "Bram", "l-0"], *ROUND1[1:]])
+    stranger = make_book(
+        tmp_path / "stranger.xlsx",
+        PLAYERS,
+        [[1, 1, "Anna", "Brma", "1-0"], [1, 2, "Carla", "Dan", "½-½"], ROUND1[2]],
+    )
     result = run_cli("recalc", good, typo, stranger)
     assert result.exit_code == 1
     problem_lines = [line for line in result.stderr.splitlines() if line.strip()]
@@ -30,8 +31,9 @@ def test_batch_names_the_file_in_every_problem_line_and_in_the_summary(tmp_path:
     assert f"{stranger}: Rounds!D2: 'Brma' is not on the Players sheet" in result.stderr
     assert f"{stranger}: Rounds!D3: 'Dan' is not on the Players sheet" in result.stderr
     summary = result.output.strip().splitlines()[-1]
-    assert summary == (f"1 of 3 workbooks recalculated, 2 with problems (listed above): "
-                       f"{typo}, {stranger}.")
+    assert summary == (
+        f"1 of 3 workbooks recalculated, 2 with problems (listed above): {typo}, {stranger}."
+    )
 
 
 def test_a_batch_names_the_file_of_each_warning(tmp_path: Path) -> None:
@@ -41,13 +43,13 @@ def test_a_batch_names_the_file_of_each_warning(tmp_path: Path) -> None:
     result = run_cli("recalc", one, two)
     assert result.exit_code == 0, result.stderr
     warnings = [line for line in result.output.splitlines() if "Warning" in line]
-    assert warnings and all(line.startswith(f"{one}: Warning: Players!C8: Zoë")
-                            for line in warnings)
+    assert warnings and all(
+        line.startswith(f"{one}: Warning: Players!C8: Zoë") for line in warnings
+    )
 
 
 def test_each_problem_is_printed_once(tmp_path: Path) -> None:
-    path = make_book(tmp_path / "club.xlsx", PLAYERS,
-                     [[1, 1, "Anna", "Bram", "l-0"], *ROUND1[1:]])
+    path = make_book(tmp_path / "club.xlsx", PLAYERS, [[1, 1, "Anna", "Bram", "l-0"], *ROUND1[1:]])
     for command in ("recalc", "pair", "check"):
         result = run_cli(command, path)
         assert result.exit_code == 1

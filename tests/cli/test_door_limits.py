@@ -26,8 +26,14 @@ def test_rename_refuses_a_name_check_would_refuse(tmp_path: Path, language: str)
     done = run_cli("rename", path, "Anna", "A" * (MAX_NAME + 1))
     assert done.exit_code == 1, done.output
     players = local_name("Players", language)
-    assert said(language, f"{players}!A2: a name of 201 characters; at most 200",
-                f"{players}!A2: een naam van 201 tekens; hoogstens 200") in done.output
+    assert (
+        said(
+            language,
+            f"{players}!A2: a name of 201 characters; at most 200",
+            f"{players}!A2: een naam van 201 tekens; hoogstens 200",
+        )
+        in done.output
+    )
     assert path.read_bytes() == before
     assert run_cli("check", path).exit_code == 0  # the workbook still opens everywhere
 
@@ -42,14 +48,15 @@ def test_rename_takes_the_longest_name_check_takes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_buttons_refuse_a_round_whose_games_were_deleted(tmp_path: Path,
-                                                             language: str) -> None:
+def test_the_buttons_refuse_a_round_whose_games_were_deleted(tmp_path: Path, language: str) -> None:
     rows = [*ROUND_1, [2, None, "Anna", None, "excused"], [2, None, "Frits", None, "club"]]
     grids = read_grids(season_book(tmp_path / "club.xlsx", language, rows))
     rounds = local_name("Rounds", language)
     for plan in (plan_recalc, plan_pair):
         with pytest.raises(BookError) as refused:
             plan(grids)
-        assert said(language, f"{rounds}!A5: round 2 has no games",
-                    f"{rounds}!A5: ronde 2 heeft geen partijen") in say(
-                        refused.value.message, language)
+        assert said(
+            language,
+            f"{rounds}!A5: round 2 has no games",
+            f"{rounds}!A5: ronde 2 heeft geen partijen",
+        ) in say(refused.value.message, language)

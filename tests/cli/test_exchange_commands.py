@@ -17,7 +17,10 @@ def test_export_reads_the_workbook_and_changes_nothing(tmp_path: Path) -> None:
     assert book.read_bytes() == before
     assert (tmp_path / "out.trf").read_text("utf-8").startswith("012 Keizer 1951\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "keizer_demo.backup.xlsx", "keizer_demo.xlsx", "out.trf"]  # no temporary file left
+        "keizer_demo.backup.xlsx",
+        "keizer_demo.xlsx",
+        "out.trf",
+    ]  # no temporary file left
 
 
 def test_new_from_trf_says_what_it_made(tmp_path: Path) -> None:
@@ -26,8 +29,10 @@ def test_new_from_trf_says_what_it_made(tmp_path: Path) -> None:
     assert run_cli("export", tmp_path / "keizer_demo.xlsx", "--trf", trf).exit_code == 0
     result = run_cli("new", tmp_path / "club.xlsm", "--from", trf)
     assert result.exit_code == 0, result.output
-    assert result.output == (f"Made {tmp_path / 'club.xlsm'} from {trf}: 10 players, 2 rounds, "
-                             f"standings written. Next: keizer-xl pair {tmp_path / 'club.xlsm'}\n")
+    assert result.output == (
+        f"Made {tmp_path / 'club.xlsm'} from {trf}: 10 players, 2 rounds, "
+        f"standings written. Next: keizer-xl pair {tmp_path / 'club.xlsm'}\n"
+    )
     result = run_cli("new", tmp_path / "club.xlsm", "--from", trf)
     assert result.exit_code == 1
     assert "already exists" in result.output

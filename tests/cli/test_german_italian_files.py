@@ -27,21 +27,36 @@ NEW_DWZ = FIXTURES / "de" / "dwz-neu.csv"
 ITALIAN_MEMBERS = FIXTURES / "it" / "soci.csv"
 
 # The German club, first name before surname, with the DWZ its member list gives.
-GERMAN_CLUB = [("Jürgen Müller", 1843), ("Anna Müller", 1620), ("Björn Schäfer", 1755),
-               ("Günter Weiß", 1402), ("Uwe Köhler", None), ("Franziska Zimmermann", 1510),
-               ("Heike von Bülow", 1688), ("Deniz Öztürk", 1299)]
+GERMAN_CLUB = [
+    ("Jürgen Müller", 1843),
+    ("Anna Müller", 1620),
+    ("Björn Schäfer", 1755),
+    ("Günter Weiß", 1402),
+    ("Uwe Köhler", None),
+    ("Franziska Zimmermann", 1510),
+    ("Heike von Bülow", 1688),
+    ("Deniz Öztürk", 1299),
+]
 
 
 def sheet(path: Path, name: str) -> list[list[object]]:
-    return CalamineWorkbook.from_path(str(path)).get_sheet_by_name(  # type: ignore[no-any-return]
-        name).to_python()
+    return (
+        CalamineWorkbook.from_path(str(path))
+        .get_sheet_by_name(  # type: ignore[no-any-return]
+            name
+        )
+        .to_python()
+    )
 
 
 def column(rows: list[list[object]], header: str) -> list[object]:
     """A column's values under its header, blanks as None, numbers as whole numbers."""
     at = rows[0].index(header)
-    return [None if row[at] == "" else int(row[at]) if isinstance(row[at], float) else row[at]
-            for row in rows[1:] if row[0]]
+    return [
+        None if row[at] == "" else int(row[at]) if isinstance(row[at], float) else row[at]
+        for row in rows[1:]
+        if row[0]
+    ]
 
 
 @pytest.fixture
@@ -58,7 +73,8 @@ def test_a_german_member_list_says_name_is_the_surname(german_club: Path) -> Non
     assert made.exit_code == 0, made.output
     assert made.output.splitlines()[0] == (
         "Name als Nachname und Vorname als Vorname gelesen; DWZ als Wertungszahl; Elo als "
-        "Ihre eigene Spalte behalten.")
+        "Ihre eigene Spalte behalten."
+    )
     players = sheet(german_club, "Spieler")
     assert column(players, "Name") == [name for name, _ in GERMAN_CLUB]  # two Müllers
     assert column(players, "Wertungszahl") == [dwz for _, dwz in GERMAN_CLUB]
@@ -67,8 +83,7 @@ def test_a_german_member_list_says_name_is_the_surname(german_club: Path) -> Non
     assert column(players, "Telefon")[0] == "0171 2345678"
 
 
-def test_the_older_dwz_list_by_fide_id_then_club_and_number_then_name(
-        german_club: Path) -> None:
+def test_the_older_dwz_list_by_fide_id_then_club_and_number_then_name(german_club: Path) -> None:
     result = run_cli("ratings", german_club, OLD_DWZ)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
@@ -83,12 +98,15 @@ def test_the_older_dwz_list_by_fide_id_then_club_and_number_then_name(
         "  Heike von Bülow: 1688 → 1690 (ZPS C0327, Mgl-Nr 34)",
     ]
     assert "Nur am Namen erkannt; prüfen Sie, ob es dieselben Personen sind:" in lines
-    assert ("Nicht in der Liste (tragen Sie ihre FIDE id, oder ZPS und Mgl-Nr, auf dem Blatt "
-            "Spieler ein, oder prüfen Sie die Schreibweise):") in lines
+    assert (
+        "Nicht in der Liste (tragen Sie ihre FIDE id, oder ZPS und Mgl-Nr, auf dem Blatt "
+        "Spieler ein, oder prüfen Sie die Schreibweise):"
+    ) in lines
     assert "  Spieler!A9: Deniz Öztürk" in lines
     assert "  Uwe Köhler: Zeile 6" in lines  # listed without a DWZ yet
-    assert lines[-1] == ("5 Wertungszahlen in club.xlsx geschrieben. Dann: keizer-xl recalc "
-                         "club.xlsx")
+    assert lines[-1] == (
+        "5 Wertungszahlen in club.xlsx geschrieben. Dann: keizer-xl recalc club.xlsx"
+    )
     ratings = column(sheet(german_club, "Spieler"), "Wertungszahl")
     assert ratings == [1861, 1633, 1755, 1415, None, 1530, 1690, 1299]
 
@@ -103,63 +121,83 @@ def test_the_newer_dwz_list_by_club_and_number(german_club: Path) -> None:
     assert ratings == [1861, 1633, 1755, 1415, None, 1510, 1690, 1342]
 
 
-def test_the_newer_dwz_list_by_name_alone(tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_newer_dwz_list_by_name_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A workbook that keeps neither FIDE ids nor club numbers: `Nachname` and `Vorname`
     against `Vorname Nachname`; the list's own `ID` is not taken for a FIDE id."""
     monkeypatch.chdir(tmp_path)
     Path("liste.csv").write_bytes(
         "Nachname;Vorname;DWZ\r\nMüller;Jürgen;1800\r\nWeiß;Günter;1400\r\n"
-        "Schmidt;Lena;1500\r\n".encode("cp1252"))
+        "Schmidt;Lena;1500\r\n".encode("cp1252")
+    )
     made = run_cli("--lang", "de", "new", "club.xlsx", "--players", "liste.csv")
     assert made.exit_code == 0, made.output
-    assert made.output.startswith("Nachname als Nachname und Vorname als Vorname gelesen; "
-                                  "DWZ als Wertungszahl.\n")
+    assert made.output.startswith(
+        "Nachname als Nachname und Vorname als Vorname gelesen; DWZ als Wertungszahl.\n"
+    )
     result = run_cli("ratings", "club.xlsx", NEW_DWZ)
     assert result.exit_code == 0, result.output
-    assert ("  Jürgen Müller: 1800 → 1861 (nach Namen: Zeile 2, 'Müller, Jürgen')"
-            in result.output.splitlines())
-    assert "  Spieler!A2: Jürgen Müller = Zeile 2 'Müller, Jürgen' (FIDE id 4611023)" \
+    assert (
+        "  Jürgen Müller: 1800 → 1861 (nach Namen: Zeile 2, 'Müller, Jürgen')"
         in result.output.splitlines()
+    )
+    assert (
+        "  Spieler!A2: Jürgen Müller = Zeile 2 'Müller, Jürgen' (FIDE id 4611023)"
+        in result.output.splitlines()
+    )
     assert "10293847" not in result.output
     assert "  Spieler!A4: Lena Schmidt" in result.output.splitlines()
     assert column(sheet(Path("club.xlsx"), "Spieler"), "Wertungszahl") == [1861, 1415, 1500]
 
 
-def test_a_list_without_its_columns_is_refused_naming_german_headers(
-        german_club: Path) -> None:
+def test_a_list_without_its_columns_is_refused_naming_german_headers(german_club: Path) -> None:
     before = german_club.read_bytes()
-    Path("ohne.csv").write_text('"ZPS","Mgl-Nr","Spielername","Index"\n'
-                                '"C0327","0017","Müller,Jürgen","87"\n', encoding="latin-1")
+    Path("ohne.csv").write_text(
+        '"ZPS","Mgl-Nr","Spielername","Index"\n"C0327","0017","Müller,Jürgen","87"\n',
+        encoding="latin-1",
+    )
     result = run_cli("ratings", german_club, "ohne.csv")
     assert result.exit_code == 1
-    assert ("ohne.csv, Zeile 1: die erste Zeile sollte die Spalten benennen; keine "
-            "Wertungsspalte gefunden (DWZ / Rating / SRtng)") in result.output
+    assert (
+        "ohne.csv, Zeile 1: die erste Zeile sollte die Spalten benennen; keine "
+        "Wertungsspalte gefunden (DWZ / Rating / SRtng)"
+    ) in result.output
     Path("leer.csv").write_text("Telefon;Ort\n0421 1;Bremen\n", encoding="utf-8")
     result = run_cli("ratings", german_club, "leer.csv")
     assert result.exit_code == 1
-    assert ("keine Namensspalte (Spielername / Nachname + Vorname / Name) und keine "
-            "Wertungsspalte (DWZ / Rating / SRtng) gefunden") in result.output
+    assert (
+        "keine Namensspalte (Spielername / Nachname + Vorname / Name) und keine "
+        "Wertungsspalte (DWZ / Rating / SRtng) gefunden"
+    ) in result.output
     assert "Naam" not in result.output
     assert german_club.read_bytes() == before
     refused = run_cli("--lang", "de", "new", "neu.xlsx", "--players", "leer.csv")
     assert refused.exit_code == 1
-    assert ("leer.csv, Zeile 1: die erste Zeile sollte die Spalten benennen, mit einer für "
-            "den Namen (Name, oder Vorname und Nachname)") in refused.output
+    assert (
+        "leer.csv, Zeile 1: die erste Zeile sollte die Spalten benennen, mit einer für "
+        "den Namen (Name, oder Vorname und Nachname)"
+    ) in refused.output
     assert "Naam" not in refused.output and not Path("neu.xlsx").exists()
 
 
 def test_an_italian_member_list_takes_elo_italia_and_keeps_elo_fide(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     made = run_cli("--lang", "it", "new", "club.xlsx", "--players", ITALIAN_MEMBERS)
     assert made.exit_code == 0, made.output
     assert made.output.splitlines()[0] == (
         "Letto Cognome come cognome e Nome come nome; Elo Italia come Elo; Elo FIDE tenuto "
-        "come tua colonna.")
+        "come tua colonna."
+    )
     players = sheet(Path("club.xlsx"), "Giocatori")
-    assert column(players, "Nome") == ["Mario Rossi", "Giuseppe Bianchi", "Lucia D'Angelo",
-                                       "Niccolò De Santis", "Francesca Esposito", "Luca Ricci"]
+    assert column(players, "Nome") == [
+        "Mario Rossi",
+        "Giuseppe Bianchi",
+        "Lucia D'Angelo",
+        "Niccolò De Santis",
+        "Francesca Esposito",
+        "Luca Ricci",
+    ]
     # the national rating, column by column: Francesca has a FIDE rating only, and it is
     # kept in its own column rather than mixed into the national ones
     assert column(players, "Elo") == [1712, 1540, 1865, 1440, None, 1988]
@@ -168,14 +206,19 @@ def test_an_italian_member_list_takes_elo_italia_and_keeps_elo_fide(
 
 
 def test_an_italian_list_with_only_elo_fide_rates_by_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
-    Path("soci.csv").write_bytes("Cognome;Nome;Tessera;Elo FIDE\r\nRossi;Mario;A12345;1698\r\n"
-                                 "Ricci;Luca;A12350;\r\n".encode("cp1252"))
+    Path("soci.csv").write_bytes(
+        "Cognome;Nome;Tessera;Elo FIDE\r\nRossi;Mario;A12345;1698\r\nRicci;Luca;A12350;\r\n".encode(
+            "cp1252"
+        )
+    )
     made = run_cli("--lang", "it", "new", "club.xlsx", "--players", "soci.csv")
     assert made.exit_code == 0, made.output
-    assert made.output.startswith("Letto Cognome come cognome e Nome come nome; Elo FIDE "
-                                  "come Elo.\n")
+    assert made.output.startswith(
+        "Letto Cognome come cognome e Nome come nome; Elo FIDE come Elo.\n"
+    )
     players = sheet(Path("club.xlsx"), "Giocatori")
     assert column(players, "Elo") == [1698, None]
     assert "Elo FIDE" not in players[0]

@@ -37,44 +37,60 @@ NAMES = [f"{first} {last}" for first, last in zip(FIRST, LAST, strict=True)]
 # duty, its results, and what the command says back.
 CLUBS = {
     "de": {
-        "members": "Vorname,Nachname,DWZ,Telefon\n" + "".join(
+        "members": "Vorname,Nachname,DWZ,Telefon\n"
+        + "".join(
             f"{f},{la},{2000 - 37 * i},0171-{i:07d}\n"
-            for i, (f, la) in enumerate(zip(FIRST, LAST, strict=True))),
+            for i, (f, la) in enumerate(zip(FIRST, LAST, strict=True))
+        ),
         "present": ["ja", "entschuldigt", "x", "Mannschaftskampf"],
-        "results": ("1:0", "0:1", "remis"), "forfeit": "1-0 kampflos",
+        "results": ("1:0", "0:1", "remis"),
+        "forfeit": "1-0 kampflos",
         "made": "de/club.xlsm mit 9 Spielern aus mitglieder.csv und Ihrer eigenen Spalte "
-                "Telefon erstellt. Kreuzen Sie auf dem Blatt Spieler an, wer anwesend ist, "
-                "dann: keizer-xl pair de/club.xlsm",
+        "Telefon erstellt. Kreuzen Sie auf dem Blatt Spieler an, wer anwesend ist, "
+        "dann: keizer-xl pair de/club.xlsm",
         "paired": "Runde {round} in de/club.xlsm geschrieben.",
         "recalculated": "de/club.xlsm: Tabelle aktualisiert (nach Runde 3, 9 Spieler).",
         "note": "Tabelle nach Runde 3. Regeln: Voreinstellung keizer; geändert: Höchstwert 12. "
-                "Eigen = Eigenwert mitgezählt.",
+        "Eigen = Eigenwert mitgezählt.",
         "buttons": ("Nächste Runde auslosen", "Neu berechnen"),
-        "own": "Telefon", "list": "mitglieder.csv",
+        "own": "Telefon",
+        "list": "mitglieder.csv",
     },
     "it": {
-        "members": "Cognome;Nome;Elo;Telefono\n" + "".join(
+        "members": "Cognome;Nome;Elo;Telefono\n"
+        + "".join(
             f"{la};{f};{2000 - 37 * i};333-{i:07d}\n"
-            for i, (f, la) in enumerate(zip(FIRST, LAST, strict=True))),
+            for i, (f, la) in enumerate(zip(FIRST, LAST, strict=True))
+        ),
         "present": ["sì", "giustificato", "x", "squadra"],
-        "results": ("1-0", "0-1", "patta"), "forfeit": "1-0 forfait",
+        "results": ("1-0", "0-1", "patta"),
+        "forfeit": "1-0 forfait",
         "made": "Creato it/club.xlsm con 9 giocatori da soci.csv e la tua colonna Telefono. "
-                "Segna chi è presente nel foglio Giocatori, poi: keizer-xl pair it/club.xlsm",
+        "Segna chi è presente nel foglio Giocatori, poi: keizer-xl pair it/club.xlsm",
         "paired": "Turno {round} scritto in it/club.xlsm.",
         "recalculated": "it/club.xlsm: Classifica aggiornata (dopo il turno 3, 9 giocatori).",
         "note": "Classifica dopo il turno 3. Regole: Preimpostazione keizer; modificate: Valore "
-                "massimo 12. Proprio = valore proprio conteggiato.",
+        "massimo 12. Proprio = valore proprio conteggiato.",
         "buttons": ("Abbina il prossimo turno", "Ricalcola"),
-        "own": "Telefono", "list": "soci.csv",
+        "own": "Telefono",
+        "list": "soci.csv",
     },
 }
-ENGLISH = {"present": ["x", "excused", "x", "club"], "results": ("1-0", "0-1", "½-½"),
-           "forfeit": "+-"}
+ENGLISH = {
+    "present": ["x", "excused", "x", "club"],
+    "results": ("1-0", "0-1", "½-½"),
+    "forfeit": "+-",
+}
 
 
 def sheet(path: Path, name: str) -> list[list[object]]:
-    return CalamineWorkbook.from_path(str(path)).get_sheet_by_name(  # type: ignore[no-any-return]
-        name).to_python()
+    return (
+        CalamineWorkbook.from_path(str(path))
+        .get_sheet_by_name(  # type: ignore[no-any-return]
+            name
+        )
+        .to_python()
+    )
 
 
 @pytest.mark.parametrize("language", ["de", "it"])
@@ -87,8 +103,22 @@ def test_every_name_has_a_translation(language: str) -> None:
     assert len(set(SETTING_TRANSLATIONS[language].values())) == len(SETTINGS)
     for name, local in SETTING_TRANSLATIONS[language].items():
         assert SETTINGS_TO_CONTRACT[name_key(local)] == name
-    headers = ("Name", "Rating", "Joined", "Left", "Present", "Group", "Round", "Board",
-               "White", "Black", "Result", "Setting", "Value", "Default")
+    headers = (
+        "Name",
+        "Rating",
+        "Joined",
+        "Left",
+        "Present",
+        "Group",
+        "Round",
+        "Board",
+        "White",
+        "Black",
+        "Result",
+        "Setting",
+        "Value",
+        "Default",
+    )
     assert contract_headers([TRANSLATIONS[language][h] for h in headers]) == list(headers)
     for reason, word in REST_WORDS[language].items():
         assert parse_result(word) is reason
@@ -98,16 +128,18 @@ def test_every_name_has_a_translation(language: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["de", "it"])
-def test_a_season_through_the_command(language: str, tmp_path: Path,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_season_through_the_command(
+    language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)  # the messages name the files as typed
     club = CLUBS[language]
     local = TRANSLATIONS[language]
     members = Path(str(club["list"]))
     members.write_text(str(club["members"]), "utf-8")
     english_list = Path("members.csv")
-    english_list.write_text("Name,Rating\n" + "".join(
-        f"{n},{2000 - 37 * i}\n" for i, n in enumerate(NAMES)), "utf-8")
+    english_list.write_text(
+        "Name,Rating\n" + "".join(f"{n},{2000 - 37 * i}\n" for i, n in enumerate(NAMES)), "utf-8"
+    )
     ours, english = Path(language, "club.xlsm"), Path("en", "club.xlsm")
     ours.parent.mkdir()
     english.parent.mkdir()
@@ -119,26 +151,41 @@ def test_a_season_through_the_command(language: str, tmp_path: Path,
 
     players, rounds = local["Players"], local["Rounds"]
     grid = sheet(ours, players)
-    assert grid[0][:6] == [local[h] for h in ("Name", "Rating", "Joined", "Left",
-                                              "Present")] + [club["own"]]
+    assert grid[0][:6] == [local[h] for h in ("Name", "Rating", "Joined", "Left", "Present")] + [
+        club["own"]
+    ]
     assert [row[0] for row in grid[1:]] == NAMES  # Vorname Nachname, Nome Cognome
-    assert sheet(ours, rounds)[0] == [local[h] for h in ("Round", "Board", "White", "Black",
-                                                         "Result")]
+    assert sheet(ours, rounds)[0] == [
+        local[h] for h in ("Round", "Board", "White", "Black", "Result")
+    ]
     settings = sheet(ours, local["Settings"])
-    assert [row[0] for row in settings[1:]] == [SETTING_TRANSLATIONS[language][name]
-                                                for name in SETTINGS]
+    assert [row[0] for row in settings[1:]] == [
+        SETTING_TRANSLATIONS[language][name] for name in SETTINGS
+    ]
     with zipfile.ZipFile(ours) as package:
         book_xml = package.read("xl/workbook.xml").decode()
-        drawings = "".join(package.read(n).decode() for n in package.namelist()
-                           if n.startswith("xl/drawings/vmlDrawing"))
-    for name in ("Players", "Rounds", "Standings", "Settings", "Pairings", "Crosstable",
-                 "Progress"):
+        drawings = "".join(
+            package.read(n).decode()
+            for n in package.namelist()
+            if n.startswith("xl/drawings/vmlDrawing")
+        )
+    for name in (
+        "Players",
+        "Rounds",
+        "Standings",
+        "Settings",
+        "Pairings",
+        "Crosstable",
+        "Progress",
+    ):
         assert f'name="{local[name]}"' in book_xml
     assert all(caption in drawings for caption in club["buttons"])
 
     for round_no in (1, 2, 3):
         for path, words, players_sheet, rounds_sheet in (
-                (ours, club, players, rounds), (english, ENGLISH, "Players", "Rounds")):
+            (ours, club, players, rounds),
+            (english, ENGLISH, "Players", "Rounds"),
+        ):
             present = words["present"]
             marks = {(r, 5): present[(r + round_no) % 4] for r in range(2, len(NAMES) + 2)}
             save_edits(path, [SheetEdit(players_sheet, marks)], backup=False)  # type: ignore[arg-type]
@@ -148,8 +195,11 @@ def test_a_season_through_the_command(language: str, tmp_path: Path,
                 assert str(club["paired"]).format(round=round_no) in paired.output
             typed = words["results"]
             grid = sheet(path, rounds_sheet)
-            results = {(r + 1, 5): typed[(r + round_no) % 3]
-                       for r, row in enumerate(grid) if row[0] == round_no and row[3]}
+            results = {
+                (r + 1, 5): typed[(r + round_no) % 3]
+                for r, row in enumerate(grid)
+                if row[0] == round_no and row[3]
+            }
             if round_no == 3:  # Black did not come to the first board
                 results[min(results)] = words["forfeit"]
             save_edits(path, [SheetEdit(rounds_sheet, results)], backup=False)  # type: ignore[arg-type]
@@ -160,7 +210,7 @@ def test_a_season_through_the_command(language: str, tmp_path: Path,
 
     table, standings = sheet(ours, local["Standings"]), sheet(english, "Standings")
     assert table[0] == [local.get(h, h) for h in standings[0]]
-    assert table[1:len(NAMES) + 1] == standings[1:len(NAMES) + 1]  # every number
+    assert table[1 : len(NAMES) + 1] == standings[1 : len(NAMES) + 1]  # every number
     assert [club["note"]] in [row[:1] for row in table]
     rests = {row[4] for row in sheet(ours, rounds)[1:] if not row[3]}
     words = REST_WORDS[language]
@@ -173,27 +223,62 @@ def test_a_season_through_the_command(language: str, tmp_path: Path,
     assert sheet(nxt, players)[0][0] == local["Name"]
 
 
-@pytest.mark.parametrize(("language", "said"), [
-    ("de", ["Runden!E2: 'l-0' ist kein Ergebnis; verwenden Sie 1-0, 0-1, ½-½, +-, -+ oder -- "
-            "(oder spielfrei, entschuldigt, Mannschaftskampf oder unentschuldigt)",
-            "Runden!D3: 'Spelr 4' steht nicht auf dem Blatt Spieler; meinten Sie 'Speler 4'?",
-            "Einstellungen!A3: 'Schrit' ist keine Einstellung"]),
-    ("it", ["Turni!E2: 'l-0' non è un risultato; usa 1-0, 0-1, ½-½, +-, -+ o -- (oppure "
-            "riposo, giustificato, squadra o ingiustificato)",
-            "Turni!D3: 'Spelr 4' non è nel foglio Giocatori; intendevi 'Speler 4'?",
-            "Impostazioni!A3: 'Passso' non è un'impostazione"]),
-])
-def test_a_problem_names_the_cell_in_the_workbooks_language(language: str, said: list[str],
-                                                            tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "de",
+            [
+                "Runden!E2: 'l-0' ist kein Ergebnis; verwenden Sie 1-0, 0-1, ½-½, +-, -+ oder -- "
+                "(oder spielfrei, entschuldigt, Mannschaftskampf oder unentschuldigt)",
+                "Runden!D3: 'Spelr 4' steht nicht auf dem Blatt Spieler; meinten Sie 'Speler 4'?",
+                "Einstellungen!A3: 'Schrit' ist keine Einstellung",
+            ],
+        ),
+        (
+            "it",
+            [
+                "Turni!E2: 'l-0' non è un risultato; usa 1-0, 0-1, ½-½, +-, -+ o -- (oppure "
+                "riposo, giustificato, squadra o ingiustificato)",
+                "Turni!D3: 'Spelr 4' non è nel foglio Giocatori; intendevi 'Speler 4'?",
+                "Impostazioni!A3: 'Passso' non è un'impostazione",
+            ],
+        ),
+    ],
+)
+def test_a_problem_names_the_cell_in_the_workbooks_language(
+    language: str, said: list[str], tmp_path: Path
+) -> None:
     local = TRANSLATIONS[language]
     path = tmp_path / "club.xlsx"
-    build_template(path, [{"Name": f"Speler {i}", "Present": present_mark(language)}
-                          for i in range(1, 7)], language=language)
+    build_template(
+        path,
+        [{"Name": f"Speler {i}", "Present": present_mark(language)} for i in range(1, 7)],
+        language=language,
+    )
     step = "Schrit" if language == "de" else "Passso"
-    save_edits(path, [SheetEdit(local["Rounds"], {
-        (2, 1): 1, (2, 2): 1, (2, 3): "Speler 1", (2, 4): "Speler 2", (2, 5): "l-0",
-        (3, 1): 1, (3, 2): 2, (3, 3): "Speler 3", (3, 4): "Spelr 4", (3, 5): "1-0"}),
-        SheetEdit(local["Settings"], {(3, 1): step})], backup=False)
+    save_edits(
+        path,
+        [
+            SheetEdit(
+                local["Rounds"],
+                {
+                    (2, 1): 1,
+                    (2, 2): 1,
+                    (2, 3): "Speler 1",
+                    (2, 4): "Speler 2",
+                    (2, 5): "l-0",
+                    (3, 1): 1,
+                    (3, 2): 2,
+                    (3, 3): "Speler 3",
+                    (3, 4): "Spelr 4",
+                    (3, 5): "1-0",
+                },
+            ),
+            SheetEdit(local["Settings"], {(3, 1): step}),
+        ],
+        backup=False,
+    )
     result = run_cli("check", path)
     assert result.exit_code == 1
     for line in said:
@@ -202,13 +287,16 @@ def test_a_problem_names_the_cell_in_the_workbooks_language(language: str, said:
     assert f"{local['Rounds']}!E2: 'l-0' is not a result" in english.output
 
 
-def test_the_environment_asks_for_italian(tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environment_asks_for_italian(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENVIRONMENT, "it")
     made = run_cli("new", tmp_path / "club.xlsx")
     assert made.exit_code == 0, made.output
     assert made.output.startswith("Creato ")
     assert CalamineWorkbook.from_path(str(tmp_path / "club.xlsx")).sheet_names[:4] == [
-        "Giocatori", "Turni", "Classifica", "Impostazioni"]
+        "Giocatori",
+        "Turni",
+        "Classifica",
+        "Impostazioni",
+    ]
     german = run_cli("--lang", "de", "check", tmp_path / "club.xlsx")  # --lang comes first
     assert "noch keine Spieler" in german.output

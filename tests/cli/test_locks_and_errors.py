@@ -23,8 +23,7 @@ from tests.programs import another_writer
 from tests.seasons import golden_book, make_book
 
 REPO = Path(__file__).resolve().parents[2]
-PLAYERS = [{"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"}
-           for i in range(1, 7)]
+PLAYERS = [{"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"} for i in range(1, 7)]
 HIDDEN = (".keizer-xl", "~$", ".~lock")  # lock and temporary files: never in a message
 
 
@@ -41,13 +40,22 @@ def leftovers(folder: Path) -> list[str]:
 
 # -- locks -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("lock", "content", "program", "who"), [
-    ("~$club.xlsx", b"\x05Annie" + b" " * 48, "Excel", "Annie"),
-    (".~lock.club.xlsx#", b"Anna de Vries,club-pc,anna,21.11.2024 20:00,file:///x;",
-     "LibreOffice", "Anna de Vries"),
-])
+
+@pytest.mark.parametrize(
+    ("lock", "content", "program", "who"),
+    [
+        ("~$club.xlsx", b"\x05Annie" + b" " * 48, "Excel", "Annie"),
+        (
+            ".~lock.club.xlsx#",
+            b"Anna de Vries,club-pc,anna,21.11.2024 20:00,file:///x;",
+            "LibreOffice",
+            "Anna de Vries",
+        ),
+    ],
+)
 def test_a_lock_a_crashed_program_left_is_named_by_its_user_and_cleared_by_unlock(
-        tmp_path: Path, lock: str, content: bytes, program: str, who: str) -> None:
+    tmp_path: Path, lock: str, content: bytes, program: str, who: str
+) -> None:
     path = make_book(tmp_path / "club.xlsx", PLAYERS)
     (tmp_path / lock).write_bytes(content)
     before = path.read_bytes()
@@ -73,16 +81,25 @@ def test_unlock_refuses_while_the_workbook_is_really_open(tmp_path: Path) -> Non
     lock = tmp_path / ".~lock.club.xlsx#"
     lock.write_bytes(b"Anna,club-pc,anna,21.11.2024 20:00,file:///x;")
     with subprocess.Popen(
-            [sys.executable, "-c", "import fcntl, os, sys, time\n"
-             "fd = os.open(sys.argv[1], os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX)\n"
-             "print('open', flush=True); time.sleep(60)", str(path)],
-            stdout=subprocess.PIPE, text=True) as office:
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys, time\n"
+            "fd = os.open(sys.argv[1], os.O_RDWR); fcntl.lockf(fd, fcntl.LOCK_EX)\n"
+            "print('open', flush=True); time.sleep(60)",
+            str(path),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as office:
         try:
             assert office.stdout is not None and office.stdout.readline() == "open\n"
             result = run_cli("unlock", path)
             assert result.exit_code == 1
-            assert "club.xlsx is open in another program right now; close it there first. " \
+            assert (
+                "club.xlsx is open in another program right now; close it there first. "
                 "Nothing was unlocked." in said(result)
+            )
             assert lock.exists()
         finally:
             office.kill()
@@ -100,6 +117,7 @@ def test_unlock_refuses_while_keizer_xl_is_changing_the_workbook(tmp_path: Path)
 @pytest.fixture
 def foreign_lock(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], Path]:
     """A writer lock file another user account (bram) left, which this one may not take."""
+
     def leave(path: Path) -> Path:
         lock = writer_lock_path(path)
         lock.write_bytes(b"")
@@ -119,15 +137,18 @@ def foreign_lock(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], Path]:
 
 
 def test_a_lock_another_user_left_names_them_and_unlock_clears_it(
-        tmp_path: Path, foreign_lock: Callable[[Path], Path]) -> None:
+    tmp_path: Path, foreign_lock: Callable[[Path], Path]
+) -> None:
     path = golden_book(tmp_path / "club.xlsx", "A")
     lock = foreign_lock(path)
     before = path.read_bytes()
     for command in ("recalc", "pair"):
         refused = run_cli(command, path)
         assert refused.exit_code == 1
-        assert ("club.xlsx was left locked by a keizer-xl run of bram that has ended. If nobody "
-                f"is working on it, clear the lock with: keizer-xl unlock {path}") in said(refused)
+        assert (
+            "club.xlsx was left locked by a keizer-xl run of bram that has ended. If nobody "
+            f"is working on it, clear the lock with: keizer-xl unlock {path}"
+        ) in said(refused)
     assert path.read_bytes() == before
     cleared = run_cli("unlock", path)
     assert cleared.exit_code == 0, cleared.output
@@ -137,6 +158,7 @@ def test_a_lock_another_user_left_names_them_and_unlock_clears_it(
 
 
 # -- a read-only folder ----------------------------------------------------------------------
+
 
 @pytest.fixture
 def read_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], None]]:
@@ -177,7 +199,8 @@ def read_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Path], None
 
 
 def test_a_read_only_folder_refuses_only_what_must_write_there(
-        tmp_path: Path, read_only: Callable[[Path], None]) -> None:
+    tmp_path: Path, read_only: Callable[[Path], None]
+) -> None:
     folder = tmp_path / "season"
     folder.mkdir()
     path = make_book(folder / "club.xlsx", PLAYERS, ROUND_1)
@@ -189,17 +212,21 @@ def test_a_read_only_folder_refuses_only_what_must_write_there(
         assert result.exit_code == 0, (command, result.output)
     refused = run_cli("pair", path)
     assert refused.exit_code == 1
-    assert (f"the folder {folder.resolve()} is read-only, so {path} cannot be written there; "
-            "nothing was changed") in said(refused)
+    assert (
+        f"the folder {folder.resolve()} is read-only, so {path} cannot be written there; "
+        "nothing was changed"
+    ) in said(refused)
     assert path.read_bytes() == before
     assert leftovers(folder) == []
 
 
 # -- errors of the system, on every command --------------------------------------------------
 
+
 @pytest.fixture
 def full_disk(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
     """The disk fills up while a file of this name is written (after its bytes)."""
+
     def fill(name: str) -> None:
         making = safety._new_temp
 
@@ -215,8 +242,11 @@ def full_disk(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
     return fill
 
 
-ROUND_1 = [[1, 1, "Player 1", "Player 2", "1-0"], [1, 2, "Player 3", "Player 4", "½-½"],
-           [1, 3, "Player 5", "Player 6", "0-1"]]
+ROUND_1 = [
+    [1, 1, "Player 1", "Player 2", "1-0"],
+    [1, 2, "Player 3", "Player 4", "½-½"],
+    [1, 3, "Player 5", "Player 6", "0-1"],
+]
 
 
 @pytest.fixture
@@ -228,21 +258,22 @@ def season(tmp_path: Path) -> Path:
 
 
 def test_a_full_disk_while_publishing_changes_no_page(
-        season: Path, tmp_path: Path, full_disk: Callable[[str], None]) -> None:
+    season: Path, tmp_path: Path, full_disk: Callable[[str], None]
+) -> None:
     site = tmp_path / "club_site"
     assert run_cli("publish", season, "--out", site).exit_code == 0
     pages = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     full_disk("pairings.html")  # written after index.html and before the player pages
     result = run_cli("publish", season, "--out", site)
     assert result.exit_code == 1
-    assert f"disk full while writing {site / 'pairings.html'}; nothing was changed" \
-        in said(result)
+    assert f"disk full while writing {site / 'pairings.html'}; nothing was changed" in said(result)
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == pages
     assert leftovers(tmp_path) == []
 
 
 def test_a_full_disk_on_a_first_publish_leaves_no_folder(
-        season: Path, tmp_path: Path, full_disk: Callable[[str], None]) -> None:
+    season: Path, tmp_path: Path, full_disk: Callable[[str], None]
+) -> None:
     full_disk("index.html")
     result = run_cli("publish", season, "--out", tmp_path / "club_site")
     assert result.exit_code == 1
@@ -250,15 +281,18 @@ def test_a_full_disk_on_a_first_publish_leaves_no_folder(
     assert not (tmp_path / "club_site").exists()
 
 
-@pytest.mark.parametrize(("command", "name"), [
-    (["publish", "{book}", "--pdf", "--out", "{out}"], "pairings.pdf"),
-    (["export", "{book}", "--trf", "{out}/season.trf"], "season.trf"),
-    (["pair", "{book}"], "club.xlsx"),
-    (["new", "{out}/new.xlsx"], "new.xlsx"),
-])
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        (["publish", "{book}", "--pdf", "--out", "{out}"], "pairings.pdf"),
+        (["export", "{book}", "--trf", "{out}/season.trf"], "season.trf"),
+        (["pair", "{book}"], "club.xlsx"),
+        (["new", "{out}/new.xlsx"], "new.xlsx"),
+    ],
+)
 def test_a_full_disk_is_said_naming_the_file_on_every_command(
-        season: Path, tmp_path: Path, full_disk: Callable[[str], None], command: list[str],
-        name: str) -> None:
+    season: Path, tmp_path: Path, full_disk: Callable[[str], None], command: list[str], name: str
+) -> None:
     out = tmp_path / "out"
     out.mkdir()
     before = season.read_bytes()

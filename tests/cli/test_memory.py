@@ -46,8 +46,11 @@ def refused_by_every_command(path: Path, words: str) -> None:
 def test_twelve_million_empty_texts_are_refused_as_they_are_counted(folder: Path) -> None:
     path = hostile.empty_texts(folder / "texts.xlsx")
     assert path.stat().st_size < 200_000
-    refused_by_every_command(path, "texts.xlsx is damaged or hostile: its part "
-                                   "xl/sharedStrings.xml holds more than 1,000,000 texts")
+    refused_by_every_command(
+        path,
+        "texts.xlsx is damaged or hostile: its part "
+        "xl/sharedStrings.xml holds more than 1,000,000 texts",
+    )
 
 
 def test_a_part_declared_at_gigabytes_is_refused_by_check_as_by_recalc(folder: Path) -> None:
@@ -57,33 +60,39 @@ def test_a_part_declared_at_gigabytes_is_refused_by_check_as_by_recalc(folder: P
     assert path.stat().st_size < 20 << 20
     with zipfile.ZipFile(path) as package:
         assert package.getinfo("xl/media/huge.bin").file_size > zipfile.ZIP64_LIMIT
-    refused_by_every_command(path, "huge.xlsx is damaged or hostile: its part "
-                                   "xl/media/huge.bin would unpack to 3500 MB")
+    refused_by_every_command(
+        path, "huge.xlsx is damaged or hostile: its part xl/media/huge.bin would unpack to 3500 MB"
+    )
 
 
 def test_a_hundred_thousand_players_are_refused_at_the_first_row_past_the_limit(
-        folder: Path) -> None:
+    folder: Path,
+) -> None:
     path = hostile.many_players(folder / "players.xlsx")
     assert path.stat().st_size < 3 << 20
     rows = files.ROWS["Players"]
-    refused_by_every_command(path, f"Players!A{rows + 1}: the sheet's data reaches this cell "
-                                   f"(row {rows + 1:,}, past {rows:,} rows)")
+    refused_by_every_command(
+        path,
+        f"Players!A{rows + 1}: the sheet's data reaches this cell "
+        f"(row {rows + 1:,}, past {rows:,} rows)",
+    )
 
 
-def test_a_sheet_past_the_row_limit_is_refused_before_it_is_unpacked_whole(
-        folder: Path) -> None:
+def test_a_sheet_past_the_row_limit_is_refused_before_it_is_unpacked_whole(folder: Path) -> None:
     path = hostile.past_the_rows(folder / "rows.xlsx")
     assert path.stat().st_size < 10 << 20
     rows = files.ROWS["Rounds"]
     refused_by_every_command(path, f"Rounds!A{rows + 1}: the sheet's data reaches this cell")
 
 
-def test_a_sheet_keizer_xl_rewrites_is_counted_before_it_is_taken_apart(
-        folder: Path) -> None:
+def test_a_sheet_keizer_xl_rewrites_is_counted_before_it_is_taken_apart(folder: Path) -> None:
     """A million rows of Standings (which `recalc` rewrites row by row) in 5 MB."""
     path = hostile.past_the_rows(folder / "standings.xlsx", part=hostile.STANDINGS_PART)
-    refused_by_every_command(path, "Standings!100001:100001: the sheet's data reaches this "
-                                   "cell (row 100,001, past 100,000 rows)")
+    refused_by_every_command(
+        path,
+        "Standings!100001:100001: the sheet's data reaches this "
+        "cell (row 100,001, past 100,000 rows)",
+    )
 
 
 @pytest.mark.parametrize("part", [hostile.STANDINGS_PART, hostile.ROUNDS_PART])
@@ -93,51 +102,62 @@ def test_a_sheet_of_spaces_is_refused_as_it_is_unpacked(folder: Path, part: str)
     path = hostile.padded(folder / f"padded-{part[-5]}.xlsx", 250 << 20, part)
     assert path.stat().st_size < 1 << 20
     sheet = "Standings" if part == hostile.STANDINGS_PART else "Rounds"
-    refused_by_every_command(path, f"sheet '{sheet}' is damaged or hostile: more than 64 MB "
-                                   "of it is not cells")
+    refused_by_every_command(
+        path, f"sheet '{sheet}' is damaged or hostile: more than 64 MB of it is not cells"
+    )
 
 
 def test_one_long_text_in_every_cell_is_refused_before_it_is_copied(folder: Path) -> None:
     """A 30,000-character text of the table used by 10,000 cells: 300 MB of copies, and
     twice that in calamine and Python."""
+
     def table(old: bytes) -> list[bytes]:
         return [old.replace(b"</sst>", b"<si><t>" + b"x" * 30_000 + b"</t></si></sst>")]
 
     plain = hostile.club(folder / "plain-long.xlsx")
     with zipfile.ZipFile(plain) as package:
         last = package.read(hostile.TABLE_PART).count(b"<si>")
-    cells = b"".join(b'<c r="%s%%d" t="s"><v>%d</v></c>' % (column, last)
-                     for column in (b"H", b"I", b"J", b"K", b"L"))
-    rows = b"".join(b'<row r="%d">' % r + cells.replace(b"%d", b"%d" % r) + b"</row>"
-                    for r in range(10, 2010))
+    cells = b"".join(
+        b'<c r="%s%%d" t="s"><v>%d</v></c>' % (column, last)
+        for column in (b"H", b"I", b"J", b"K", b"L")
+    )
+    rows = b"".join(
+        b'<row r="%d">' % r + cells.replace(b"%d", b"%d" % r) + b"</row>" for r in range(10, 2010)
+    )
 
     def sheet(old: bytes) -> list[bytes]:
         return [old.replace(b"</sheetData>", rows + b"</sheetData>")]
 
-    path = hostile.rewritten(plain, folder / "long.xlsx",
-                             {hostile.TABLE_PART: table, hostile.PLAYERS_PART: sheet})
-    refused_by_every_command(path, "MB of text (a text of the shared table counted at every "
-                                   "cell that uses it)")
+    path = hostile.rewritten(
+        plain, folder / "long.xlsx", {hostile.TABLE_PART: table, hostile.PLAYERS_PART: sheet}
+    )
+    refused_by_every_command(
+        path, "MB of text (a text of the shared table counted at every cell that uses it)"
+    )
 
 
-def test_a_season_declared_past_the_largest_is_refused_before_it_is_computed(
-        folder: Path) -> None:
+def test_a_season_declared_past_the_largest_is_refused_before_it_is_computed(folder: Path) -> None:
     """20,000 players over 1,000 rounds in 1,000 rows (0.4 MB): twenty million cells of
     Standings, Crosstable and Progress, and gigabytes to compute them."""
     path = hostile.season(folder / "declared.xlsx", 19_999, 1_000)
     assert path.stat().st_size < 1 << 20
-    refused_by_every_command(path, "19,999 players over 1,000 rounds are more than "
-                                   "keizer_xl computes: at most 1,200,000 players times rounds")
+    refused_by_every_command(
+        path,
+        "19,999 players over 1,000 rounds are more than "
+        "keizer_xl computes: at most 1,200,000 players times rounds",
+    )
 
 
 def test_the_largest_season_declared_in_a_few_rows_is_recalculated_within_the_limit(
-        folder: Path) -> None:
+    folder: Path,
+) -> None:
     """19,999 players over 60 rounds (the most players times rounds), one game a round,
     every name as long as a name may be: 1.2 million cells each of Standings, Crosstable
     and Progress, each with 20,000 long names, from a file of 0.3 MB. (A round of only
     absence rows is refused as its games deleted, so each round has its game.)"""
-    path = hostile.season(folder / "widest.xlsx", 19_999, 60, games=1, rests=0,
-                          name_length=MAX_NAME)
+    path = hostile.season(
+        folder / "widest.xlsx", 19_999, 60, games=1, rests=0, name_length=MAX_NAME
+    )
     assert path.stat().st_size < 1 << 20
     for command in ("check", "recalc"):
         code, output, peak = measured(command, path)
@@ -149,8 +169,7 @@ def test_the_largest_season_declared_in_a_few_rows_is_recalculated_within_the_li
     assert (len(season.players), season.last_round) == (19_999, 60)
 
 
-def test_the_most_rounds_rows_packed_tightly_are_paired_within_the_limit(
-        folder: Path) -> None:
+def test_the_most_rounds_rows_packed_tightly_are_paired_within_the_limit(folder: Path) -> None:
     """12,000 players over 99 rounds, 693,000 Rounds rows (the most keizer_xl reads), their
     texts shared and their cells without references: 7 MB, and a Rounds sheet of 117 MB
     that `pair` reads, extends and writes again with the season's other sheets."""
@@ -168,14 +187,20 @@ def test_the_most_rounds_rows_packed_tightly_are_paired_within_the_limit(
 
 @pytest.mark.parametrize("kind", ["xlsx", "csv"])
 def test_a_member_list_of_a_million_is_refused_as_it_is_read(folder: Path, kind: str) -> None:
-    members = (hostile.member_workbook(folder / "leden.xlsx", 200_000) if kind == "xlsx"
-               else hostile.member_text(folder / "leden.csv"))
+    members = (
+        hostile.member_workbook(folder / "leden.xlsx", 200_000)
+        if kind == "xlsx"
+        else hostile.member_text(folder / "leden.csv")
+    )
     book = folder / f"new-{kind}.xlsx"
     code, output, peak = measured("new", book, "--players", members)
     assert code == 1, output
     limit = f"{files.ROWS['Players']:,}"
-    assert (f"Leden!A{files.ROWS['Players'] + 1}: the sheet's data reaches this cell"
-            if kind == "xlsx" else f"leden.csv: more than {limit} lines") in output, output
+    assert (
+        f"Leden!A{files.ROWS['Players'] + 1}: the sheet's data reaches this cell"
+        if kind == "xlsx"
+        else f"leden.csv: more than {limit} lines"
+    ) in output, output
     assert not book.exists()
     assert peak < MEMORY_LIMIT, f"{peak >> 20} MB"
     print(f"member list .{kind}: peak {peak >> 20} MB", file=sys.stderr)
@@ -184,8 +209,7 @@ def test_a_member_list_of_a_million_is_refused_as_it_is_read(folder: Path, kind:
 def test_the_world_rating_list_streams_through(folder: Path) -> None:
     """FIDE's list of about a million players, 44 MB: two of the club are at its end."""
     book = hostile.club(folder / "rated.xlsx")
-    listed = hostile.fide_list(folder / "fide.csv", club=(("Player 2", 2211),
-                                                          ("Player 5", 1555)))
+    listed = hostile.fide_list(folder / "fide.csv", club=(("Player 2", 2211), ("Player 5", 1555)))
     assert listed.stat().st_size > 40 << 20
     code, output, peak = measured("ratings", book, listed)
     assert code == 0, output

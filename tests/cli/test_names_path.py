@@ -34,8 +34,7 @@ def test_a_name_typed_two_ways_is_one_player(tmp_path: Path, profile: Path) -> N
     assert [name for name, _ in standings(path)] == [COMPOSED, "Bram"]
 
 
-def test_the_same_name_twice_on_the_players_sheet_is_refused(tmp_path: Path,
-                                                             profile: Path) -> None:
+def test_the_same_name_twice_on_the_players_sheet_is_refused(tmp_path: Path, profile: Path) -> None:
     players = [{"Name": COMPOSED}, {"Name": "Bram"}, {"Name": f"{DECOMPOSED} "}]
     path = openpyxl_book(tmp_path / "club.xlsx", players)
     libreoffice_resave(path, profile)

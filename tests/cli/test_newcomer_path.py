@@ -20,8 +20,10 @@ from tests.seasons import club_season, season_book
 
 NAMES = [f"Player {i}" for i in range(1, 11)]
 NEWCOMER = "Zoë Newcomer"
-SAID = {"en": f"{NEWCOMER} is in no round yet, so joins in round 4",
-        "nl": f"{NEWCOMER} speelt nog in geen enkele ronde mee, dus doet mee vanaf ronde 4"}
+SAID = {
+    "en": f"{NEWCOMER} is in no round yet, so joins in round 4",
+    "nl": f"{NEWCOMER} speelt nog in geen enkele ronde mee, dus doet mee vanaf ronde 4",
+}
 
 
 TOP = {"Top value": 14}  # fixed when round 1 was paired, as `pair` does
@@ -68,7 +70,8 @@ def test_joined_said_gives_the_newcomer_earlier_rounds(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_pair_pairs_the_newcomer_from_the_next_round_and_writes_joined(
-        tmp_path: Path, language: str) -> None:
+    tmp_path: Path, language: str
+) -> None:
     path = with_newcomer(tmp_path / "club.xlsx", language=language)
     result = run_cli("pair", path)
     assert result.exit_code == 0, result.output
@@ -78,8 +81,11 @@ def test_pair_pairs_the_newcomer_from_the_next_round_and_writes_joined(
     newcomer = next(r for r in rows if r and r[0] == NEWCOMER)
     assert newcomer[2] == 4
     rounds = files.load(path)[0].season.round_entries(4)
-    assert any(NEWCOMER in (getattr(e, "white", None), getattr(e, "black", None),
-                            getattr(e, "player", None)) for e in rounds)
+    assert any(
+        NEWCOMER
+        in (getattr(e, "white", None), getattr(e, "black", None), getattr(e, "player", None))
+        for e in rounds
+    )
     again = run_cli("recalc", path)  # Joined now says it: no caution, nothing refused
     assert again.exit_code == 0, again.output
     assert NEWCOMER not in again.output
@@ -95,14 +101,15 @@ def test_the_buttons_work_takes_the_newcomer_as_the_command_does(tmp_path: Path)
     players = next(e for e in edits if e.table == "Players")
     assert list(players.cells.values()) == [4]
     season = files.load(path)[0].season
-    assert season.player(NEWCOMER) == Player(NEWCOMER, season.player(NEWCOMER).rating, 4,
-                                             None, None, len(NAMES))
-
+    assert season.player(NEWCOMER) == Player(
+        NEWCOMER, season.player(NEWCOMER).rating, 4, None, None, len(NAMES)
+    )
 
 
 def test_new_from_last_season_says_how_a_member_joins_mid_season(tmp_path: Path) -> None:
     last = season_book(tmp_path / "last.xlsx", three_rounds(), TOP)
     done = run_cli("new", tmp_path / "next.xlsx", "--from", last)
     assert done.exit_code == 0, done.output
-    assert "add them on Players with Joined blank, and they join at the next round" in \
-        " ".join(done.output.split())
+    assert "add them on Players with Joined blank, and they join at the next round" in " ".join(
+        done.output.split()
+    )

@@ -30,23 +30,29 @@ from tests.conftest import run_cli
 
 PACKAGE = str(Path(keizer_xl.__file__).parent)
 THEIR_SHEET = "Their notes"  # the other program's change: a sheet of the secretary's own
-SAID = {"en": "was saved by another program while keizer-xl worked; nothing was written",
-        "nl": "is door een ander programma opgeslagen terwijl keizer-xl ermee bezig was; er "
-              "is niets geschreven"}
+SAID = {
+    "en": "was saved by another program while keizer-xl worked; nothing was written",
+    "nl": "is door een ander programma opgeslagen terwijl keizer-xl ermee bezig was; er "
+    "is niets geschreven",
+}
 
 
 def workbook(path: Path, language: str) -> Path:
     """A new club workbook of eight players, all present: ready to pair round 1."""
-    create(path, [{"Name": f"Player {i}", "Rating": 2100 - 10 * i, "Present": "x"}
-                  for i in range(1, 9)], language=language)
+    create(
+        path,
+        [{"Name": f"Player {i}", "Rating": 2100 - 10 * i, "Present": "x"} for i in range(1, 9)],
+        language=language,
+    )
     return path
 
 
 def their_save(path: Path, into: Path) -> bytes:
     """The workbook as another program saved it: a sheet of the secretary's own added."""
     into.write_bytes(path.read_bytes())
-    save_edits(into, [SheetEdit(THEIR_SHEET, {(1, 1): "bring the clocks"}, create=True)],
-               backup=False)
+    save_edits(
+        into, [SheetEdit(THEIR_SHEET, {(1, 1): "bring the clocks"}, create=True)], backup=False
+    )
     return into.read_bytes()
 
 
@@ -74,8 +80,9 @@ def counting(at: int | None, swap: Callable[[], None]) -> Iterator[dict[str, int
         sys.settrace(None)
 
 
-def run(command: str, path: Path, at: int | None = None,
-        swap: Callable[[], None] = lambda: None) -> tuple[Result, dict[str, int]]:
+def run(
+    command: str, path: Path, at: int | None = None, swap: Callable[[], None] = lambda: None
+) -> tuple[Result, dict[str, int]]:
     with counting(at, swap) as seen:
         result = run_cli(command, path)
     return result, seen
@@ -88,10 +95,13 @@ def points(calls: int, read: int, count: int) -> list[int]:
     return sorted({max(1, read - 1), *after, *range(max(read + 1, calls - 4), calls + 1)})
 
 
-@pytest.mark.parametrize(("command", "language", "count"), [
-    ("pair", "en", 12), ("pair", "nl", 8), ("recalc", "en", 8), ("recalc", "nl", 5)])
-def test_another_programs_save_is_kept_at_every_point(tmp_path: Path, command: str,
-                                                      language: str, count: int) -> None:
+@pytest.mark.parametrize(
+    ("command", "language", "count"),
+    [("pair", "en", 12), ("pair", "nl", 8), ("recalc", "en", 8), ("recalc", "nl", 5)],
+)
+def test_another_programs_save_is_kept_at_every_point(
+    tmp_path: Path, command: str, language: str, count: int
+) -> None:
     original = workbook(tmp_path / "club.xlsx", language)
     theirs = their_save(original, tmp_path / "theirs.xlsx")
     first = original.read_bytes()
@@ -133,8 +143,7 @@ def test_another_programs_save_is_kept_at_every_point(tmp_path: Path, command: s
     assert checked >= count // 2  # most points fell between reading and saving
 
 
-def test_a_save_into_the_same_file_of_the_same_size_is_told_by_its_content(
-        tmp_path: Path) -> None:
+def test_a_save_into_the_same_file_of_the_same_size_is_told_by_its_content(tmp_path: Path) -> None:
     path = tmp_path / "club.xlsx"
     path.write_bytes(b"A" * 100)
     _, snapshot = read_with_snapshot(path)
@@ -163,7 +172,8 @@ def test_an_old_file_unchanged_is_told_without_reading_it_again(tmp_path: Path) 
 @pytest.mark.libreoffice
 @pytest.mark.usefixtures("soffice_installed")
 def test_a_libreoffice_save_while_pair_works_is_kept_and_the_next_run_reads_it(
-        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     from tests.cli.week import libreoffice_resave
 
     profile = tmp_path_factory.mktemp("lo-profile")

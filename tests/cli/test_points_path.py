@@ -22,8 +22,11 @@ SETTING_ROW = {name: i for i, name in enumerate(SETTINGS, start=2)}
 
 
 def sheet(path: Path, name: str) -> list[list[object]]:
-    rows: list[list[object]] = CalamineWorkbook.from_path(str(path)).get_sheet_by_name(
-        name).to_python(skip_empty_area=False)
+    rows: list[list[object]] = (
+        CalamineWorkbook.from_path(str(path))
+        .get_sheet_by_name(name)
+        .to_python(skip_empty_area=False)
+    )
     return rows
 
 
@@ -33,8 +36,9 @@ def standings(path: Path, name: str = "Standings") -> list[tuple[object, object,
 
 
 def note(path: Path, name: str = "Standings") -> str:
-    return next(str(r[0]) for r in sheet(path, name) if "Rules:" in str(r[0])
-                or "Regels:" in str(r[0]))
+    return next(
+        str(r[0]) for r in sheet(path, name) if "Rules:" in str(r[0]) or "Regels:" in str(r[0])
+    )
 
 
 @pytest.mark.parametrize("case", ["F", "G"])
@@ -43,8 +47,11 @@ def test_golden_point_systems_through_recalc(tmp_path: Path, case: str) -> None:
     result = run_cli("recalc", path)
     assert result.exit_code == 0, result.output
     last = max(int(r["after"]) for r in golden_rows(case, "expected"))
-    want = [(r["Name"], float(Fraction(r["Score"])), float(Fraction(r["Value"])))
-            for r in golden_rows(case, "expected") if int(r["after"]) == last]
+    want = [
+        (r["Name"], float(Fraction(r["Score"])), float(Fraction(r["Value"])))
+        for r in golden_rows(case, "expected")
+        if int(r["after"]) == last
+    ]
     assert standings(path) == want
     for row in golden_rows(case, "settings"):
         assert f"{row['Setting']} {row['Value']}" in note(path)
@@ -69,8 +76,10 @@ def test_pairing_round_one_writes_the_top_value_rounded_down(tmp_path: Path) -> 
     settings = {r[0]: r[1] for r in sheet(path, "Settings")[1:]}
     assert settings["Top value"] == 7  # 1.5 × 5 = 7.5, rounded down
     assert [r[:4] for r in sheet(path, "Rounds")[1:4]] == [
-        [1, 1, "Botwinnik", "Lasker"], [1, 2, "Capablanca", "Steinitz"],
-        [1, 3, "Tal", "Keres"]]
+        [1, 1, "Botwinnik", "Lasker"],
+        [1, 2, "Capablanca", "Steinitz"],
+        [1, 3, "Tal", "Keres"],
+    ]
     even = make_book(tmp_path / "even.xlsx", players)
     assert run_cli("pair", even).exit_code == 0
     assert {r[0]: r[1] for r in sheet(even, "Settings")[1:]}["Top value"] == 8
@@ -88,12 +97,17 @@ def test_a_new_workbook_lists_the_new_settings(tmp_path: Path, language: str) ->
     names = SETTING_TRANSLATIONS.get(language, {})
     specs = {spec.name: spec for spec in SPECS}
     meanings = {
-        "en": {"Pricing": specs["Pricing"].meaning,
-               "Top value rounding": specs["Top value rounding"].meaning},
-        "nl": {"Pricing": "current (elke ronde opnieuw gewaardeerd met de waarden van nu) of "
-                          "frozen (de punten van een ronde liggen vast zodra die is geteld).",
-               "Top value rounding": "Hoe een berekende Topwaarde wordt afgerond: even "
-                                     "(halven naar even) of down (naar beneden)."}}[language]
+        "en": {
+            "Pricing": specs["Pricing"].meaning,
+            "Top value rounding": specs["Top value rounding"].meaning,
+        },
+        "nl": {
+            "Pricing": "current (elke ronde opnieuw gewaardeerd met de waarden van nu) of "
+            "frozen (de punten van een ronde liggen vast zodra die is geteld).",
+            "Top value rounding": "Hoe een berekende Topwaarde wordt afgerond: even "
+            "(halven naar even) of down (naar beneden).",
+        },
+    }[language]
     for name, default in (("Pricing", "current"), ("Top value rounding", "even")):
         assert listed[names.get(name, name)] == ("", default, meanings[name])
     bye = listed[names.get("Bye", "Bye")][2]
@@ -102,24 +116,45 @@ def test_a_new_workbook_lists_the_new_settings(tmp_path: Path, language: str) ->
 
 def test_a_dutch_club_plays_esgapp_and_publishes_its_rules_in_dutch(tmp_path: Path) -> None:
     members = tmp_path / "leden.csv"
-    members.write_text("Name,Rating\n" + "".join(
-        f"{r['Name']},{r['Rating']}\n" for r in golden_rows("F", "players")), encoding="utf-8")
+    members.write_text(
+        "Name,Rating\n"
+        + "".join(f"{r['Name']},{r['Rating']}\n" for r in golden_rows("F", "players")),
+        encoding="utf-8",
+    )
     path = tmp_path / "club.xlsx"
     assert run_cli("new", path, "--lang", "nl", "--players", members).exit_code == 0
     typed = {"Top value": 60, "Own value": "none", "Pricing": "frozen", "Bye": "40 punten"}
     words = {"bye": "vrij"}
-    rounds = {(i, c): (words.get(v, v) if isinstance(v, str) else v)
-              for i, row in enumerate(golden_rows("F", "rounds"), start=2)
-              for c, v in enumerate([int(row["Round"]), row["Board"] and int(row["Board"]),
-                                     row["White"], row["Black"], row["Result"]], start=1)
-              if v not in ("", None)}
-    save_edits(path, [SheetEdit("Instellingen", {(SETTING_ROW[k], 2): v
-                                                 for k, v in typed.items()}),
-                      SheetEdit("Ronden", rounds)], backup=False)  # type: ignore[arg-type]
+    rounds = {
+        (i, c): (words.get(v, v) if isinstance(v, str) else v)
+        for i, row in enumerate(golden_rows("F", "rounds"), start=2)
+        for c, v in enumerate(
+            [
+                int(row["Round"]),
+                row["Board"] and int(row["Board"]),
+                row["White"],
+                row["Black"],
+                row["Result"],
+            ],
+            start=1,
+        )
+        if v not in ("", None)
+    }
+    save_edits(
+        path,
+        [
+            SheetEdit("Instellingen", {(SETTING_ROW[k], 2): v for k, v in typed.items()}),
+            SheetEdit("Ronden", rounds),
+        ],
+        backup=False,
+    )  # type: ignore[arg-type]
     result = run_cli("recalc", path)
     assert result.exit_code == 0, result.output
-    assert standings(path, "Stand") == [("Bob", 100.0, 60.0), ("Alice", 59.0, 59.0),
-                                        ("Carol", 40.0, 58.0)]
+    assert standings(path, "Stand") == [
+        ("Bob", 100.0, 60.0),
+        ("Alice", 59.0, 59.0),
+        ("Carol", 40.0, 58.0),
+    ]
     assert "Waardering frozen" in note(path, "Stand")
     assert "Vrije ronde 40 punten" in note(path, "Stand")
     result = run_cli("publish", path, "--out", tmp_path / "site")

@@ -15,8 +15,7 @@ import pytest
 from click.testing import Result
 
 REPO = Path(__file__).resolve().parents[2]
-PLAYERS = [{"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"}
-           for i in range(1, 7)]
+PLAYERS = [{"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"} for i in range(1, 7)]
 # The program as its console script starts it, telling the collector's state as it ends.
 PROGRAM = """
 import atexit, gc, sys
@@ -33,7 +32,8 @@ def collector() -> tuple[tuple[int, ...], int]:
 
 
 def test_commands_run_in_process_leave_the_collector_as_it_was(
-        cli: Callable[..., Result], book: Callable[..., Path]) -> None:
+    cli: Callable[..., Result], book: Callable[..., Path]
+) -> None:
     path = book(PLAYERS)
     before = collector()
     for command in ("pair", "recalc", "check", "standings"):
@@ -44,8 +44,13 @@ def test_commands_run_in_process_leave_the_collector_as_it_was(
 @pytest.mark.programs  # the program in a process of its own
 def test_the_program_sets_the_collector_up_for_its_command(book: Callable[..., Path]) -> None:
     path = book(PLAYERS)
-    done = subprocess.run([sys.executable, "-c", PROGRAM, "check", str(path)], cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", PROGRAM, "check", str(path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "collector 50000 20 20 True True"
 
@@ -71,18 +76,25 @@ run()
 
 
 def blas_threads(path: Path, **environment: str) -> str:
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS",
-                                                             "MKL_NUM_THREADS")}
-    done = subprocess.run([sys.executable, "-c", BLAS, "check", str(path)], cwd=REPO,
-                          capture_output=True, text=True, timeout=120,
-                          env={**env, **environment})
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", BLAS, "check", str(path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, **environment},
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()[-1]
 
 
 @pytest.mark.programs  # the program in a process of its own
 def test_the_program_starts_numpy_with_one_blas_thread_and_the_collector_set(
-        book: Callable[..., Path]) -> None:
+    book: Callable[..., Path],
+) -> None:
     path = book(PLAYERS)
     assert blas_threads(path) == "at numpy's import 1 1 50000 False"
 

@@ -36,26 +36,35 @@ def measured(*args: object) -> tuple[int, str, int]:
 
 
 def players(n: int = 6) -> list[dict[str, object]]:
-    return [{"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"}
-            for i in range(1, n + 1)]
+    return [
+        {"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"} for i in range(1, n + 1)
+    ]
 
 
 def members(path: Path) -> dict[str, bytes]:
     with zipfile.ZipFile(path) as package:
-        return {info.filename: package.read(info) for info in package.infolist()
-                if info.file_size < 50 << 20}
+        return {
+            info.filename: package.read(info)
+            for info in package.infolist()
+            if info.file_size < 50 << 20
+        }
 
 
 # -- bounded reading -----------------------------------------------------------------------
 
+
 @pytest.mark.programs  # a fresh process for each command, its memory measured
-@pytest.mark.parametrize(("sheet", "cell", "ref"), [
-    ("Players", (1_048_576, 16_384), "Players!XFD1048576"),
-    ("Rounds", (1_048_576, 26), "Rounds!Z1048576"),
-    ("Players", (2, 1_001), "Players!ALM2"),
-])
+@pytest.mark.parametrize(
+    ("sheet", "cell", "ref"),
+    [
+        ("Players", (1_048_576, 16_384), "Players!XFD1048576"),
+        ("Rounds", (1_048_576, 26), "Rounds!Z1048576"),
+        ("Players", (2, 1_001), "Players!ALM2"),
+    ],
+)
 def test_a_value_far_away_is_refused_with_its_cell(
-        tmp_path: Path, sheet: str, cell: tuple[int, int], ref: str) -> None:
+    tmp_path: Path, sheet: str, cell: tuple[int, int], ref: str
+) -> None:
     path = make_book(tmp_path / "club.xlsx", players())
     save_edits(path, [SheetEdit(sheet, {cell: "x"})], backup=False)
     assert path.stat().st_size < 20_000
@@ -77,7 +86,8 @@ def test_formatted_but_empty_cells_far_away_are_no_data(tmp_path: Path) -> None:
         parts = {i.filename: package.read(i) for i in package.infolist()}
     sheet = next(name for name in parts if name.startswith("xl/worksheets/sheet1"))
     parts[sheet] = parts[sheet].replace(
-        b"</sheetData>", b'<row r="1048576"><c r="XFD1048576" s="1"/></row></sheetData>')
+        b"</sheetData>", b'<row r="1048576"><c r="XFD1048576" s="1"/></row></sheetData>'
+    )
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as package:
         for name, data in parts.items():
             package.writestr(name, data)
@@ -105,7 +115,8 @@ def bombed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.programs  # a fresh process for each command, its memory measured
 def test_a_part_that_unpacks_to_gigabytes_is_copied_not_unpacked(
-        bombed: Path, tmp_path: Path) -> None:
+    bombed: Path, tmp_path: Path
+) -> None:
     path = tmp_path / "club.xlsx"
     path.write_bytes(bombed.read_bytes())
     assert path.stat().st_size < 20 << 20
@@ -122,15 +133,20 @@ def test_a_part_that_unpacks_to_gigabytes_is_copied_not_unpacked(
         rounds = [name for name in package.namelist() if "worksheets/sheet2" in name]
         assert b"Player 1" in package.read(rounds[0])
     assert (after.CRC, after.compress_size, after.file_size) == (
-        bomb.CRC, bomb.compress_size, bomb.file_size)
+        bomb.CRC,
+        bomb.compress_size,
+        bomb.file_size,
+    )
 
 
 @pytest.mark.programs  # a fresh process for the command, its memory measured
 def test_a_sheet_that_unpacks_to_gigabytes_is_refused(tmp_path: Path) -> None:
     plain = make_book(tmp_path / "plain.xlsx", players())
     path = tmp_path / "club.xlsx"
-    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(path, "w",
-                                                           zipfile.ZIP_DEFLATED) as package:
+    with (
+        zipfile.ZipFile(plain) as source,
+        zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as package,
+    ):
         for info in source.infolist():
             if info.filename == "xl/worksheets/sheet1.xml":
                 with package.open(info.filename, "w") as member:
@@ -147,12 +163,16 @@ def test_a_sheet_that_unpacks_to_gigabytes_is_refused(tmp_path: Path) -> None:
 
 # -- one writer at a time --------------------------------------------------------------------
 
+
 @pytest.mark.programs  # commands in processes of their own, side by side
 def test_pair_and_recalc_at_once_lose_no_round(tmp_path: Path) -> None:
     """Twenty times: `pair` and `recalc` started together on one workbook. Both finish,
     and the round `pair` says it wrote is in the file."""
-    played = [[1, 1, "Player 1", "Player 2", "1-0"], [1, 2, "Player 3", "Player 4", "½-½"],
-              [1, 3, "Player 5", "Player 6", "0-1"]]
+    played = [
+        [1, 1, "Player 1", "Player 2", "1-0"],
+        [1, 2, "Player 3", "Player 4", "½-½"],
+        [1, 3, "Player 5", "Player 6", "0-1"],
+    ]
     source = make_book(tmp_path / "source.xlsx", players(), played)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     for trial in range(20):
@@ -160,9 +180,17 @@ def test_pair_and_recalc_at_once_lose_no_round(tmp_path: Path) -> None:
         path.write_bytes(source.read_bytes())
         command = [sys.executable, "-m", "keizer_xl.cli"]
         first, second = ("pair", "recalc") if trial % 2 else ("recalc", "pair")
-        runs = {name: subprocess.Popen([*command, name, str(path)], cwd=REPO, env=env,
-                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       text=True) for name in (first, second)}
+        runs = {
+            name: subprocess.Popen(
+                [*command, name, str(path)],
+                cwd=REPO,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for name in (first, second)
+        }
         outputs = {name: run.communicate(timeout=120) for name, run in runs.items()}
         for name, run in runs.items():
             assert run.returncode == 0, (name, outputs[name])
@@ -188,6 +216,7 @@ def test_a_second_run_waits_then_refuses_naming_the_file(tmp_path: Path) -> None
 
 # -- check = pair's checks -------------------------------------------------------------------
 
+
 def _rewrite(path: Path, change: dict[str, bytes | None], duplicate: str | None = None) -> None:
     with zipfile.ZipFile(path) as package:
         parts = [(i, package.read(i)) for i in package.infolist()]
@@ -198,8 +227,9 @@ def _rewrite(path: Path, change: dict[str, bytes | None], duplicate: str | None 
                 package.writestr(info.filename, new)
         if duplicate:
             with pytest.warns(UserWarning):
-                package.writestr(duplicate, dict(parts)[next(
-                    i for i, _ in parts if i.filename == duplicate)])
+                package.writestr(
+                    duplicate, dict(parts)[next(i for i, _ in parts if i.filename == duplicate)]
+                )
 
 
 @pytest.mark.parametrize("damage", ["standings markup", "rounds markup", "twice", "no workbook"])
@@ -208,11 +238,23 @@ def test_check_refuses_what_pair_and_recalc_refuse(tmp_path: Path, damage: str) 
     with zipfile.ZipFile(path) as package:
         sheets = {n: package.read(n) for n in package.namelist() if "worksheets/sheet" in n}
     if damage == "standings markup":  # sheet3 is Standings: broken after its cells
-        _rewrite(path, {"xl/worksheets/sheet3.xml": sheets["xl/worksheets/sheet3.xml"].replace(
-            b"</sheetData>", b"</sheetData><pageMargins left='0.7'")})
+        _rewrite(
+            path,
+            {
+                "xl/worksheets/sheet3.xml": sheets["xl/worksheets/sheet3.xml"].replace(
+                    b"</sheetData>", b"</sheetData><pageMargins left='0.7'"
+                )
+            },
+        )
     elif damage == "rounds markup":
-        _rewrite(path, {"xl/worksheets/sheet2.xml": sheets["xl/worksheets/sheet2.xml"].replace(
-            b"</worksheet>", b"<broken></worksheet>")})
+        _rewrite(
+            path,
+            {
+                "xl/worksheets/sheet2.xml": sheets["xl/worksheets/sheet2.xml"].replace(
+                    b"</worksheet>", b"<broken></worksheet>"
+                )
+            },
+        )
     elif damage == "twice":
         _rewrite(path, {}, duplicate="xl/worksheets/sheet3.xml")
     else:
@@ -227,15 +269,20 @@ def test_check_refuses_what_pair_and_recalc_refuse(tmp_path: Path, damage: str) 
 
 # -- sensible numbers ------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("where", "value", "cell"), [
-    ("Top value", 1e308, "Settings!B2: Top value: '1e+308'"),
-    ("Top value", 1e300, "Settings!B2"),
-    ("Step", "1e30", "Settings!B3"),
-    ("Rating", 1e308, "Players!B2"),
-    ("Joined", 1e308, "Players!C2"),
-])
+
+@pytest.mark.parametrize(
+    ("where", "value", "cell"),
+    [
+        ("Top value", 1e308, "Settings!B2: Top value: '1e+308'"),
+        ("Top value", 1e300, "Settings!B2"),
+        ("Step", "1e30", "Settings!B3"),
+        ("Rating", 1e308, "Players!B2"),
+        ("Joined", 1e308, "Players!C2"),
+    ],
+)
 def test_numbers_past_sensible_ranges_are_problems_naming_the_cell(
-        tmp_path: Path, where: str, value: object, cell: str) -> None:
+    tmp_path: Path, where: str, value: object, cell: str
+) -> None:
     people = players()
     settings = None
     if where in ("Rating", "Joined"):
@@ -253,6 +300,7 @@ def test_numbers_past_sensible_ranges_are_problems_naming_the_cell(
 
 
 # -- formulas without a saved value ----------------------------------------------------------
+
 
 def openpyxl_book(path: Path, rating: str) -> Path:
     """A workbook as a script writes it with openpyxl: Rating B3 is a formula."""
@@ -276,14 +324,22 @@ def test_a_formula_without_a_saved_value_is_a_problem(tmp_path: Path) -> None:
     for command in ("check", "recalc", "pair"):
         result = run_cli(command, path)
         assert result.exit_code == 1, result.output
-        assert ("Players!B3: a formula whose value is not saved: open and save the workbook "
-                "in Excel or LibreOffice, or type the value") in result.output, result.output
+        assert (
+            "Players!B3: a formula whose value is not saved: open and save the workbook "
+            "in Excel or LibreOffice, or type the value"
+        ) in result.output, result.output
     # a formula in a column keizer_xl does not read is none of its business
     other = openpyxl_book(tmp_path / "other.xlsx", "1950")
     with zipfile.ZipFile(other) as package:
         sheet = package.read("xl/worksheets/sheet1.xml")
-    _rewrite(other, {"xl/worksheets/sheet1.xml": sheet.replace(
-        b"</row></sheetData>", b'<c r="F4"><f>1+1</f><v /></c></row></sheetData>')})
+    _rewrite(
+        other,
+        {
+            "xl/worksheets/sheet1.xml": sheet.replace(
+                b"</row></sheetData>", b'<c r="F4"><f>1+1</f><v /></c></row></sheetData>'
+            )
+        },
+    )
     result = run_cli("check", other)
     assert result.exit_code == 0, result.output
 
@@ -304,24 +360,32 @@ def test_a_formula_with_its_saved_value_is_read_as_that_value(tmp_path: Path) ->
 
 # -- odd files and places --------------------------------------------------------------------
 
+
 def test_two_games_on_one_board_are_noted_after_success(tmp_path: Path) -> None:
-    rounds = [[1, 1, "Player 1", "Player 2", "1-0"], [1, 1, "Player 3", "Player 4", "0-1"],
-              [1, 2, "Player 5", "Player 6", "½-½"]]
+    rounds = [
+        [1, 1, "Player 1", "Player 2", "1-0"],
+        [1, 1, "Player 3", "Player 4", "0-1"],
+        [1, 2, "Player 5", "Player 6", "½-½"],
+    ]
     path = make_book(tmp_path / "club.xlsx", players(), rounds)
     for command in ("check", "publish", "recalc", "pair"):
         result = run_cli(command, path)
         assert result.exit_code == 0, result.output
-        assert ("Note: Rounds!B3: board 1 of round 1 is also used in row 2; two games on one "
-                "board") in result.output, (command, result.output)
+        assert (
+            "Note: Rounds!B3: board 1 of round 1 is also used in row 2; two games on one board"
+        ) in result.output, (command, result.output)
 
 
-def test_publish_reads_and_warns_as_check_does_without_planning_the_sheets(
-        tmp_path: Path) -> None:
+def test_publish_reads_and_warns_as_check_does_without_planning_the_sheets(tmp_path: Path) -> None:
     """`survey` (publish writes nothing into the workbook) finds the standings, warnings
     and notes `inspect` (check) finds, which also plans what a recalculation would write."""
-    rounds = [[1, 1, "Player 1", "Player 2", "1-0"], [1, 1, "Player 3", "Player 4", "0-1"],
-              [2, 1, "Player 1", "Player 3", "½-½"], [3, 1, "Player 1", "Player 4", "1-0"],
-              [4, 1, "Player 1", "Player 2", "0-1"]]
+    rounds = [
+        [1, 1, "Player 1", "Player 2", "1-0"],
+        [1, 1, "Player 3", "Player 4", "0-1"],
+        [2, 1, "Player 1", "Player 3", "½-½"],
+        [3, 1, "Player 1", "Player 4", "1-0"],
+        [4, 1, "Player 1", "Player 2", "0-1"],
+    ]
     path = make_book(tmp_path / "club.xlsx", players(), rounds)
     surveyed, said = files.survey(path)
     inspected, checked = files.inspect(path)
@@ -330,16 +394,33 @@ def test_publish_reads_and_warns_as_check_does_without_planning_the_sheets(
     assert surveyed.standings() == inspected.standings()
 
 
-@pytest.mark.parametrize(("name", "content", "words"), [
-    ("club.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600, "old-style Excel file (.xls)"),
-    ("club.xlsb", b"PK\x03\x04", "binary Excel workbook (.xlsb)"),
-    ("club.ods", b"PK\x03\x04", "OpenDocument spreadsheet (.ods)"),
-    ("club.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600
-     + "EncryptedPackage".encode("utf-16-le"), "protected with a password"),
-    ("club.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600, "old-style Excel file (.xls)"),
-])
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        (
+            "club.xls",
+            b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600,
+            "old-style Excel file (.xls)",
+        ),
+        ("club.xlsb", b"PK\x03\x04", "binary Excel workbook (.xlsb)"),
+        ("club.ods", b"PK\x03\x04", "OpenDocument spreadsheet (.ods)"),
+        (
+            "club.xlsx",
+            b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+            + b"\0" * 600
+            + "EncryptedPackage".encode("utf-16-le"),
+            "protected with a password",
+        ),
+        (
+            "club.xlsx",
+            b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600,
+            "old-style Excel file (.xls)",
+        ),
+    ],
+)
 def test_other_kinds_of_file_get_their_own_message(
-        tmp_path: Path, name: str, content: bytes, words: str) -> None:
+    tmp_path: Path, name: str, content: bytes, words: str
+) -> None:
     path = tmp_path / name
     path.write_bytes(content)
     for command in ("check", "recalc", "pair"):
@@ -358,7 +439,8 @@ def test_a_folder_given_as_file_is_a_problem_not_a_usage_error(tmp_path: Path) -
 
 
 def test_a_full_disk_is_reported_with_the_file_name(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = make_book(tmp_path / "club.xlsx", players())
     before = path.read_bytes()
 
@@ -368,8 +450,7 @@ def test_a_full_disk_is_reported_with_the_file_name(
     monkeypatch.setattr(package, "write_members", full)  # the save's (reading makes its own)
     result = run_cli("pair", path)
     assert result.exit_code == 1
-    assert f"disk full while writing {path}; nothing was changed" in result.output, \
-        result.output
+    assert f"disk full while writing {path}; nothing was changed" in result.output, result.output
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.xlsx"]
 
@@ -381,24 +462,40 @@ def test_a_dutch_workbook_gets_the_same_checks(tmp_path: Path) -> None:
     spelers = book.active
     assert spelers is not None
     spelers.title = "Spelers"
-    for row in (["Naam", "Rating", "Aanwezig"], ["Anna", 1700, "x"], ["Bram", "=1900+50", "x"],
-                ["Carla", 1800, "x"], ["Daan", 1600, "x"]):
+    for row in (
+        ["Naam", "Rating", "Aanwezig"],
+        ["Anna", 1700, "x"],
+        ["Bram", "=1900+50", "x"],
+        ["Carla", 1800, "x"],
+        ["Daan", 1600, "x"],
+    ):
         spelers.append(row)
     ronden = book.create_sheet("Ronden")
-    for row in (["Ronde", "Bord", "Wit", "Zwart", "Uitslag"], [1, 1, "Anna", "Carla", "1-0"],
-                [1, 1, "Bram", "Daan", "0-1"]):
+    for row in (
+        ["Ronde", "Bord", "Wit", "Zwart", "Uitslag"],
+        [1, 1, "Anna", "Carla", "1-0"],
+        [1, 1, "Bram", "Daan", "0-1"],
+    ):
         ronden.append(row)
     book.create_sheet("Stand")
     book.create_sheet("Instellingen").append(["Instelling", "Waarde"])
     path = tmp_path / "club.xlsx"
     book.save(path)
     result = run_cli("check", path)
-    assert result.exit_code == 1 and "Spelers!B3: een formule waarvan de waarde niet is " \
-        "opgeslagen" in result.output, result.output
+    assert (
+        result.exit_code == 1
+        and "Spelers!B3: een formule waarvan de waarde niet is opgeslagen" in result.output
+    ), result.output
     with zipfile.ZipFile(path) as package:
         sheet = package.read("xl/worksheets/sheet1.xml")
-    _rewrite(path, {"xl/worksheets/sheet1.xml": sheet.replace(
-        b"<f>1900+50</f><v /></c>", b"<f>1900+50</f><v>1950</v></c>")})
+    _rewrite(
+        path,
+        {
+            "xl/worksheets/sheet1.xml": sheet.replace(
+                b"<f>1900+50</f><v /></c>", b"<f>1900+50</f><v>1950</v></c>"
+            )
+        },
+    )
     result = run_cli("recalc", path)
     assert result.exit_code == 0, result.output
     assert "Let op: Ronden!B3: bord 1 van ronde 1 wordt ook in rij 2 gebruikt" in result.output

@@ -14,10 +14,15 @@ from tests.conftest import run_cli
 
 pytestmark = [pytest.mark.libreoffice, pytest.mark.usefixtures("soffice_installed")]
 
-PLAYERS = [{"Name": n, "Rating": r, "Present": "x"} for n, r in
-           [("Anna", 2000), ("Bram", 1900), ("Cor", 1800), ("Dirk", 1700), ("Eva", 1600)]]
-ROUND1 = [[1, 1, "Anna", "Bram", "1-0"], [1, 2, "Cor", "Dirk", "½-½"],
-          [1, None, "Eva", None, "bye"]]
+PLAYERS = [
+    {"Name": n, "Rating": r, "Present": "x"}
+    for n, r in [("Anna", 2000), ("Bram", 1900), ("Cor", 1800), ("Dirk", 1700), ("Eva", 1600)]
+]
+ROUND1 = [
+    [1, 1, "Anna", "Bram", "1-0"],
+    [1, 2, "Cor", "Dirk", "½-½"],
+    [1, None, "Eva", None, "bye"],
+]
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +46,10 @@ def owned(path: Path) -> dict[str, object]:
 
 def _made_by_new(folder: Path) -> Path:
     csv = folder / "players.csv"
-    csv.write_text("Name,Rating,Present\n" + "".join(
-        f"{p['Name']},{p['Rating']},x\n" for p in PLAYERS), encoding="utf-8")
+    csv.write_text(
+        "Name,Rating,Present\n" + "".join(f"{p['Name']},{p['Rating']},x\n" for p in PLAYERS),
+        encoding="utf-8",
+    )
     path = folder / "club.xlsx"
     assert run_cli("new", path, "--players", csv).exit_code == 0
     return path
@@ -63,8 +70,9 @@ def test_pair_unpair_pair_again_is_the_same(tmp_path: Path, profile: Path, maker
     done = run_cli("unpair", path)
     assert done.exit_code == 0, done.output
     round_no = 1 if maker == "new" else 2
-    assert done.output.startswith(f"Round {round_no} taken back from {path}: 2 games and 1 "
-                                  "bye and absence row removed.")
+    assert done.output.startswith(
+        f"Round {round_no} taken back from {path}: 2 games and 1 bye and absence row removed."
+    )
     assert owned(path) == before
     libreoffice_resave(path, profile)  # and once more through LibreOffice between
     assert run_cli("pair", path).exit_code == 0
@@ -88,5 +96,8 @@ def test_unpair_refuses_typed_results_unless_forced(tmp_path: Path, profile: Pat
     assert after["Rounds"] == [["Round", "Board", "White", "Black", "Result"]]
     assert after["Settings"] == before["Settings"]
     assert str(after["Standings"][-1][0]).startswith("Initial ranking")
-    assert run_cli("unpair", path).output.strip().endswith(
-        "there is no round to take back: the Rounds sheet has none")
+    assert (
+        run_cli("unpair", path)
+        .output.strip()
+        .endswith("there is no round to take back: the Rounds sheet has none")
+    )

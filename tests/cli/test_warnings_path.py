@@ -13,18 +13,35 @@ from tests.conftest import run_cli
 
 pytestmark = [pytest.mark.libreoffice, pytest.mark.usefixtures("soffice_installed")]
 
-PLAYERS = [{"Name": n, "Rating": r, "Present": "" if n == "Dirk" else "x"} for n, r in
-           [("Anna", 2000), ("Bram", 1900), ("Anaïs", 1800), ("Cor", 1750), ("Dirk", 1700),
-            ("Eva", 1600), ("Zoë", 1500)]]  # Zoë added after round 4, without Joined;
+PLAYERS = [
+    {"Name": n, "Rating": r, "Present": "" if n == "Dirk" else "x"}
+    for n, r in [
+        ("Anna", 2000),
+        ("Bram", 1900),
+        ("Anaïs", 1800),
+        ("Cor", 1750),
+        ("Dirk", 1700),
+        ("Eva", 1600),
+        ("Zoë", 1500),
+    ]
+]  # Zoë added after round 4, without Joined;
 # Dirk, away since round 2, is not here tonight either (here, he would not have stopped)
 SEASON = [
-    [1, 1, "Anna", "Bram", "1-0"], [1, 2, "Anaïs", "Cor", "½-½"], [1, 3, "Dirk", "Eva", "0-1"],
-    [2, 1, "Anna", "Anaïs", "1-0"], [2, 2, "Bram", "Eva", "0-1"],
-    [2, None, "Dirk", None, "unexcused"], [2, None, "Cor", None, "excused"],
-    [3, 1, "Anna", "Cor", "½-½"], [3, 2, "anais", "Bram", "1-0"],  # row 10: no accent
-    [3, None, "Eva", None, "bye"], [3, None, "Dirk", None, "unexcused"],
-    [4, 1, "Cor", "Anna", "0-1"], [4, 2, "Anaïs", "Bram", "½-½"],
-    [4, None, "Eva", None, "bye"], [4, None, "Dirk", None, "unexcused"],  # row 15: bye again
+    [1, 1, "Anna", "Bram", "1-0"],
+    [1, 2, "Anaïs", "Cor", "½-½"],
+    [1, 3, "Dirk", "Eva", "0-1"],
+    [2, 1, "Anna", "Anaïs", "1-0"],
+    [2, 2, "Bram", "Eva", "0-1"],
+    [2, None, "Dirk", None, "unexcused"],
+    [2, None, "Cor", None, "excused"],
+    [3, 1, "Anna", "Cor", "½-½"],
+    [3, 2, "anais", "Bram", "1-0"],  # row 10: no accent
+    [3, None, "Eva", None, "bye"],
+    [3, None, "Dirk", None, "unexcused"],
+    [4, 1, "Cor", "Anna", "0-1"],
+    [4, 2, "Anaïs", "Bram", "½-½"],
+    [4, None, "Eva", None, "bye"],
+    [4, None, "Dirk", None, "unexcused"],  # row 15: bye again
 ]
 
 
@@ -33,8 +50,9 @@ def profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("lo-profile")
 
 
-def test_warnings_are_printed_and_never_written_on_the_standings(tmp_path: Path,
-                                                              profile: Path) -> None:
+def test_warnings_are_printed_and_never_written_on_the_standings(
+    tmp_path: Path, profile: Path
+) -> None:
     path = openpyxl_book(tmp_path / "club.xlsx", PLAYERS, SEASON, {"Bye": "2/3"})
     libreoffice_resave(path, profile)
     done = run_cli("recalc", path)
@@ -42,14 +60,16 @@ def test_warnings_are_printed_and_never_written_on_the_standings(tmp_path: Path,
     expected = [
         "Players!C8: Zoë is in no round yet, so rounds 1–4 each count as excused (Default "
         "absence); if Zoë joined later, put the first round of play in Joined (e.g. 5)",
-        "Players!D6: Dirk has not played a game in rounds 2–4; if Dirk has stopped, put 4 "
-        "in Left",
+        "Players!D6: Dirk has not played a game in rounds 2–4; if Dirk has stopped, put 4 in Left",
         "Rounds!E15: Eva has the bye in round 3 and again in round 4",
         "Rounds!C10: 'anais' is taken to be Anaïs (as written on the Players sheet)",
         "Settings!B2: Bye 2/3 is the default anyway (blank means the same)",
     ]
-    printed = [line.removeprefix("Warning: ") for line in done.output.splitlines()
-               if line.startswith("Warning: ")]
+    printed = [
+        line.removeprefix("Warning: ")
+        for line in done.output.splitlines()
+        if line.startswith("Warning: ")
+    ]
     assert sorted(printed) == sorted(expected)
     printed_sheet = " ".join(str(cell) for row in sheet(path, "Standings") for cell in row)
     assert not any(line in printed_sheet for line in expected)  # never on the notice board
@@ -63,16 +83,19 @@ def test_warnings_are_printed_and_never_written_on_the_standings(tmp_path: Path,
 
 
 def test_a_round_missing_players_is_refused_by_pair_and_warned_by_recalc(
-        tmp_path: Path, profile: Path) -> None:
+    tmp_path: Path, profile: Path
+) -> None:
     rows = [row for row in SEASON if row[:2] != [4, 1]]  # a game row deleted
     path = openpyxl_book(tmp_path / "club.xlsx", PLAYERS[:6], rows)
     libreoffice_resave(path, profile)
     before = path.read_bytes()
     done = run_cli("pair", path)
     assert done.exit_code == 1
-    assert ("Rounds: round 4: Anna and Cor are in no row, so counted as excused (Default "
-            "absence); if a game row was deleted, enter it again, otherwise add a row with "
-            "excused, club or unexcused") in done.output
+    assert (
+        "Rounds: round 4: Anna and Cor are in no row, so counted as excused (Default "
+        "absence); if a game row was deleted, enter it again, otherwise add a row with "
+        "excused, club or unexcused"
+    ) in done.output
     assert path.read_bytes() == before
     done = run_cli("recalc", path)
     assert done.exit_code == 0

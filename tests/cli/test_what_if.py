@@ -14,23 +14,37 @@ from tests.cli.test_dutch_workbook import dutch_book
 from tests.conftest import run_cli
 from tests.seasons import club_season, make_book
 
-PLAYERS = [{"Name": n, "Rating": r} for n, r in (
-    ("Anna", 2000), ("Bram", 1900), ("Carla", 1800), ("Daan", 1700), ("Eva", 1600),
-    ("Fleur", 1500))]
+PLAYERS = [
+    {"Name": n, "Rating": r}
+    for n, r in (
+        ("Anna", 2000),
+        ("Bram", 1900),
+        ("Carla", 1800),
+        ("Daan", 1700),
+        ("Eva", 1600),
+        ("Fleur", 1500),
+    )
+]
 ROUNDS = [
-    [1, 1, "Anna", "Bram", "1-0"], [1, 2, "Carla", "Daan", "0-1"],
+    [1, 1, "Anna", "Bram", "1-0"],
+    [1, 2, "Carla", "Daan", "0-1"],
     [1, 3, "Eva", "Fleur", "0-1"],
-    [2, 1, "Daan", "Anna", "0-1"], [2, 2, "Fleur", "Bram", "0-1"],
+    [2, 1, "Daan", "Anna", "0-1"],
+    [2, 2, "Fleur", "Bram", "0-1"],
     [2, 3, "Carla", "Eva", "½-½"],
-    [3, 1, "Anna", "Fleur", "0-1"], [3, 2, "Bram", "Daan", "1-0"],
+    [3, 1, "Anna", "Fleur", "0-1"],
+    [3, 2, "Bram", "Daan", "1-0"],
     [3, 3, "Eva", "Carla", "0-1"],
 ]
 
 
 def table_rows(output: str) -> list[list[str]]:
     """The rows of the table printed (rich's box lines), each cell stripped."""
-    return [[cell.strip() for cell in line.split("│")[1:-1]] for line in output.splitlines()
-            if line.startswith("│")]
+    return [
+        [cell.strip() for cell in line.split("│")[1:-1]]
+        for line in output.splitlines()
+        if line.startswith("│")
+    ]
 
 
 def test_the_tried_rule_beside_the_standings_now(tmp_path: Path) -> None:
@@ -38,8 +52,10 @@ def test_the_tried_rule_beside_the_standings_now(tmp_path: Path) -> None:
     before = path.read_bytes()
     competition, _ = load(path)
     now = competition.standings()
-    tried = compute_standings(competition.season, dataclasses.replace(
-        competition.settings, loss=Fraction(1, 2), step=Fraction(2)))
+    tried = compute_standings(
+        competition.season,
+        dataclasses.replace(competition.settings, loss=Fraction(1, 2), step=Fraction(2)),
+    )
     assert [r.score for r in tried.rows] != [r.score for r in now.rows]  # the rule counts
 
     result = run_cli("standings", path, "--try", "Loss=1/2", "--try", " step = 2")
@@ -51,8 +67,11 @@ def test_the_tried_rule_beside_the_standings_now(tmp_path: Path) -> None:
     assert [row[1] for row in rows] == list(tried.ranking)
     for row, expected in zip(rows, tried.rows, strict=True):
         place, name, was, becomes, change = row
-        assert (int(place), was, becomes) == (expected.rank, score_now[name],
-                                              decimal(expected.score))
+        assert (int(place), was, becomes) == (
+            expected.rank,
+            score_now[name],
+            decimal(expected.score),
+        )
         moved = place_now[name] - expected.rank
         assert change == ("" if moved == 0 else f"+{moved}" if moved > 0 else f"−{-moved}")
     assert any(row[4] for row in rows)  # somebody moves
@@ -60,13 +79,17 @@ def test_the_tried_rule_beside_the_standings_now(tmp_path: Path) -> None:
 
 
 def test_a_dutch_workbook_tries_in_dutch(tmp_path: Path) -> None:
-    season = club_season(["Anna", "Bram", "Carla", "Daan", "Eva", "Fleur", "Gijs", "Hanna",
-                          "Ilse", "Joost"], 4, seed=3)
+    season = club_season(
+        ["Anna", "Bram", "Carla", "Daan", "Eva", "Fleur", "Gijs", "Hanna", "Ilse", "Joost"],
+        4,
+        seed=3,
+    )
     path = dutch_book(tmp_path / "club.xlsx", season)
     before = path.read_bytes()
     competition, _ = load(path)
-    tried = compute_standings(competition.season, dataclasses.replace(
-        competition.settings, loss=Fraction(1, 4)))
+    tried = compute_standings(
+        competition.season, dataclasses.replace(competition.settings, loss=Fraction(1, 4))
+    )
 
     result = run_cli("standings", path, "--try", "Verlies=0,25")
     assert result.exit_code == 0, result.output
@@ -83,14 +106,14 @@ def test_a_dutch_workbook_tries_in_dutch(tmp_path: Path) -> None:
 def test_a_wrong_trial_is_named(tmp_path: Path) -> None:
     path = make_book(tmp_path / "club.xlsx", PLAYERS, ROUNDS, {"Top value": 10})
     before = path.read_bytes()
-    result = run_cli("standings", path, "--try", "Los=1/2", "--try", "Loss=much",
-                     "--try", "Pricing")
+    result = run_cli(
+        "standings", path, "--try", "Los=1/2", "--try", "Loss=much", "--try", "Pricing"
+    )
     assert result.exit_code == 1
     lines = result.output.splitlines()
     assert "--try 'Los=1/2': 'Los' is not a setting; did you mean 'Loss'?" in lines
     assert "--try 'Loss=much': Loss: 'much' is not a number" in " ".join(lines)
-    assert ("--try 'Pricing': write it as SETTING=VALUE, for example \"Loss=1/2\""
-            in lines)
+    assert "--try 'Pricing': write it as SETTING=VALUE, for example \"Loss=1/2\"" in lines
     assert "Traceback" not in result.output
     assert path.read_bytes() == before
 
@@ -99,5 +122,6 @@ def test_tried_settings_that_do_not_go_together_are_named(tmp_path: Path) -> Non
     path = make_book(tmp_path / "club.xlsx", PLAYERS, ROUNDS, {"Top value": 10})
     result = run_cli("standings", path, "--try", "Pricing=frozen", "--try", "Iterate=final")
     assert result.exit_code == 1
-    assert result.output.strip() == ("--try: Iterate final cannot go with Pricing frozen: "
-                                     "frozen points are never re-priced")
+    assert result.output.strip() == (
+        "--try: Iterate final cannot go with Pricing frozen: frozen points are never re-priced"
+    )

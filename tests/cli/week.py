@@ -16,10 +16,13 @@ from tests.seasons import ROUND_HEADERS
 PLAYER_HEADERS = ("Name", "Rating", "Joined", "Left", "Present")
 
 
-def openpyxl_book(path: Path, players: Sequence[Mapping[str, object]],
-                  rounds: Sequence[Sequence[object]] = (),
-                  settings: Mapping[str, object] | None = None,
-                  player_headers: Sequence[str] = PLAYER_HEADERS) -> Path:
+def openpyxl_book(
+    path: Path,
+    players: Sequence[Mapping[str, object]],
+    rounds: Sequence[Sequence[object]] = (),
+    settings: Mapping[str, object] | None = None,
+    player_headers: Sequence[str] = PLAYER_HEADERS,
+) -> Path:
     """A club workbook typed from scratch in another program: the four sheets, headers in
     row 1, no template (openpyxl writes the package the way Excel-like writers do)."""
     from openpyxl import Workbook
@@ -50,8 +53,7 @@ def libreoffice_resave(path: Path, profile: Path) -> Path:
     out = path.parent / f"lo-{path.stem}"
     out.mkdir(exist_ok=True)
     macro = path.suffix.lower() == ".xlsm"
-    filter_name = ("xlsm:Calc MS Excel 2007 VBA XML" if macro
-                   else "xlsx:Calc MS Excel 2007 XML")
+    filter_name = "xlsm:Calc MS Excel 2007 VBA XML" if macro else "xlsx:Calc MS Excel 2007 XML"
     done = libreoffice_convert(path, filter_name, out, profile)
     saved = out / f"{path.stem}{'.xlsm' if macro else '.xlsx'}"
     assert done.returncode == 0 and saved.exists(), done.stdout + done.stderr
@@ -60,8 +62,11 @@ def libreoffice_resave(path: Path, profile: Path) -> Path:
 
 
 def sheet(path: Path, name: str) -> list[list[object]]:
-    rows: list[list[object]] = CalamineWorkbook.from_path(str(path)).get_sheet_by_name(
-        name).to_python(skip_empty_area=False)
+    rows: list[list[object]] = (
+        CalamineWorkbook.from_path(str(path))
+        .get_sheet_by_name(name)
+        .to_python(skip_empty_area=False)
+    )
     return rows
 
 

@@ -49,8 +49,18 @@ def test_golden_e_bakker_slager(first: str) -> None:
 def test_keizer_golden_a_round_2() -> None:
     # After round 1 of golden example A; round 2 gives Harrison-Johnson, Brown-Baker,
     # Butcher-Smith, Higgins-Petersen, Carter-White (white first).
-    colours = {"Johnson": "W", "Petersen": "B", "Baker": "W", "Butcher": "B", "Carter": "W",
-               "Harrison": "B", "Smith": "W", "Higgins": "B", "White": "W", "Brown": "B"}
+    colours = {
+        "Johnson": "W",
+        "Petersen": "B",
+        "Baker": "W",
+        "Butcher": "B",
+        "Carter": "W",
+        "Harrison": "B",
+        "Smith": "W",
+        "Higgins": "B",
+        "White": "W",
+        "Brown": "B",
+    }
     assert white_of("Johnson", "Harrison", colours) == "Harrison"  # lower balance
     assert white_of("Brown", "Baker", colours) == "Brown"
     assert white_of("Butcher", "Smith", colours) == "Butcher"
@@ -126,15 +136,13 @@ def test_geel_ties_alternate_then_rank() -> None:
 def test_max_same_colour_swaps_when_the_other_allocation_keeps_it() -> None:
     colours = {"A": "BBBWW", "B": "WB"}
     assert white_of("A", "B", colours) == "A"  # balance -1 against 0
-    white, black, note = allocate("A", "B", ColourHistory(colours),
-                                  Settings(max_same_colour=2))
+    white, black, note = allocate("A", "B", ColourHistory(colours), Settings(max_same_colour=2))
     assert (white, black, note) == ("B", "A", None)
 
 
 def test_max_same_colour_conflict_keeps_the_rule_and_notes_it() -> None:
     colours = {"A": "BBBWW", "B": "BBWW"}  # whoever gets white has it three times in a row
-    white, black, note = allocate("A", "B", ColourHistory(colours),
-                                  Settings(max_same_colour=2))
+    white, black, note = allocate("A", "B", ColourHistory(colours), Settings(max_same_colour=2))
     assert (white, black) == ("A", "B")
     assert note is not None and "A" in note and "3 times in a row" in note
 
@@ -188,20 +196,26 @@ def run_after(seq: str, colour: str) -> int:
 
 
 def keeps(seqs: dict[str, str], white: str, black: str, cap: int | None) -> bool:
-    return cap is None or (run_after(seqs[white], "W") <= cap
-                           and run_after(seqs[black], "B") <= cap)
+    return cap is None or (
+        run_after(seqs[white], "W") <= cap and run_after(seqs[black], "B") <= cap
+    )
 
 
 @given(histories, histories, settings_strategy)
 def test_every_rule_gives_one_white_and_respects_max_same_colour(
-        a: str, b: str, settings: Settings) -> None:
+    a: str, b: str, settings: Settings
+) -> None:
     seqs = {"A": a, "B": b}
     history = ColourHistory(seqs)
     white, black, note = allocate("A", "B", history, settings)
     assert {white, black} == {"A", "B"}
     cap = settings.max_same_colour
-    plain = allocate("A", "B", history, Settings(colours=settings.colours,
-                                                 first_round_white=settings.first_round_white))
+    plain = allocate(
+        "A",
+        "B",
+        history,
+        Settings(colours=settings.colours, first_round_white=settings.first_round_white),
+    )
     if keeps(seqs, plain[0], plain[1], cap):
         assert (white, black, note) == plain  # the cap changes nothing when not needed
     elif keeps(seqs, plain[1], plain[0], cap):
@@ -231,12 +245,18 @@ def test_each_rule_does_what_its_first_sentence_says(a: str, b: str, rule: str) 
         if share(a) != share(b):
             assert white == ("A" if share(a) < share(b) else "B")
     else:
+
         def worst(w: str, bl: str) -> tuple[Fraction, Fraction]:
             s = {"A": a, "B": b}
-            dev = sorted((abs(Fraction(s[w].count("W") + 1, len(s[w]) + 1) - Fraction(1, 2)),
-                          abs(Fraction(s[bl].count("W"), len(s[bl]) + 1) - Fraction(1, 2))),
-                         reverse=True)
+            dev = sorted(
+                (
+                    abs(Fraction(s[w].count("W") + 1, len(s[w]) + 1) - Fraction(1, 2)),
+                    abs(Fraction(s[bl].count("W"), len(s[bl]) + 1) - Fraction(1, 2)),
+                ),
+                reverse=True,
+            )
             return dev[0], dev[1]
+
         black = "B" if white == "A" else "A"
         assert worst(white, black) <= worst(black, white)
 

@@ -38,7 +38,8 @@ def test_a_files_problems_come_in_the_order_of_its_lines() -> None:
     assert caught.value.lines() == [
         "list.csv: no players listed under the first line",
         "list.csv, line 4: this line has no name",
-        "list.csv, line 9: this line has no name"]
+        "list.csv, line 9: this line has no name",
+    ]
     assert str(caught.value).splitlines()[0] == "3 problems in list.csv:"
 
 

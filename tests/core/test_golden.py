@@ -17,8 +17,10 @@ CASES = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())
 
 def load(case: str) -> Competition:
     folder = GOLDEN / case
-    frames = {name: pd.read_csv(folder / f"{name}.csv", dtype=str, keep_default_na=False)
-              for name in ("players", "rounds", "settings")}
+    frames = {
+        name: pd.read_csv(folder / f"{name}.csv", dtype=str, keep_default_na=False)
+        for name in ("players", "rounds", "settings")
+    }
     return Competition.from_frames(frames["players"], frames["rounds"], frames["settings"])
 
 

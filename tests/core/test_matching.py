@@ -29,9 +29,10 @@ def pairable_by_search(players: list[int], blocked: list[set[int]]) -> bool:
     if not players:
         return True
     top, others = players[0], players[1:]
-    return any(o not in blocked[top] and pairable_by_search([q for q in others if q != o],
-                                                            blocked)
-               for o in others)
+    return any(
+        o not in blocked[top] and pairable_by_search([q for q in others if q != o], blocked)
+        for o in others
+    )
 
 
 @settings(max_examples=examples(300), deadline=None)
@@ -48,8 +49,9 @@ def test_matching_check_against_exhaustive_search(rng: random.Random) -> None:
     exact: Any = table.exact(gone)  # the exact check alone, without the Dirac shortcut
     assert (exact is not None) == expected
     if exact is not None:  # and the matching it returns is a perfect one of allowed games
-        assert all(exact[q] in rest and exact[exact[q]] == q and exact[q] not in blocked[q]
-                   for q in rest)
+        assert all(
+            exact[q] in rest and exact[exact[q]] == q and exact[q] not in blocked[q] for q in rest
+        )
     assert PairabilityOracle(list(range(n)), blocked).can_complete(gone) == expected
 
 
@@ -64,17 +66,27 @@ def test_who_may_leave_against_exhaustive_search(rng: random.Random) -> None:
     table = PairabilityOracle(everyone, blocked)
     if n % 2:  # who can be left out
         top = None
-        expected = {c for c in everyone
-                    if pairable_by_search([q for q in everyone if q != c], blocked)}
+        expected = {
+            c for c in everyone if pairable_by_search([q for q in everyone if q != c], blocked)
+        }
     else:  # whom can vertex 0 be matched with
         if not pairable_by_search(everyone, blocked):
             return
         top = 0
-        expected = {c for c in everyone[1:] if c not in blocked[0]
-                    and pairable_by_search([q for q in everyone[1:] if q != c], blocked)}
+        expected = {
+            c
+            for c in everyone[1:]
+            if c not in blocked[0]
+            and pairable_by_search([q for q in everyone[1:] if q != c], blocked)
+        }
     flags = table.pairable_without(top)
-    found = set() if flags is None else {c for c in everyone if flags[c] and c != top
-                                         and (top is None or c not in blocked[top])}
+    found = (
+        set()
+        if flags is None
+        else {
+            c for c in everyone if flags[c] and c != top and (top is None or c not in blocked[top])
+        }
+    )
     assert found == expected
     order = everyone if top is None else everyone[1:]
     rng.shuffle(order)
@@ -95,6 +107,7 @@ def test_blocks_made_on_demand_answer_as_sets(rng: random.Random) -> None:
     everyone = list(range(n))
     order = everyone[1:] if n % 2 == 0 else everyone
     top = 0 if n % 2 == 0 else None
-    assert (PairabilityOracle(everyone, blocks).choose(top, order)
-            == PairabilityOracle(everyone, blocked).choose(top, order))
+    assert PairabilityOracle(everyone, blocks).choose(top, order) == PairabilityOracle(
+        everyone, blocked
+    ).choose(top, order)
     assert list(blocks) == blocked

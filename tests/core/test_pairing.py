@@ -25,23 +25,38 @@ Pairs = list[tuple[str, str]]
 # --- a plain reference: the rule book's words as a straightforward backtracking search -------
 
 
-def reference(season: Season, ranking: Sequence[str], present: Collection[str],
-              rules: Settings, round_no: int | None = None) -> tuple[str | None, Pairs, int]:
+def reference(
+    season: Season,
+    ranking: Sequence[str],
+    present: Collection[str],
+    rules: Settings,
+    round_no: int | None = None,
+) -> tuple[str | None, Pairs, int]:
     """(bye, pairs as (higher, lower) in board order, window) by plain DFS; small fields only."""
     rnd = season.last_round + 1 if round_no is None else round_no
     order = [name for name in ranking if name in set(present)]
     last: dict[frozenset[str], int] = {}
     for e in season.entries:
-        if (isinstance(e, Game) and e.round < rnd and e.result is not None
-                and e.result.played and e.white != e.black):
+        if (
+            isinstance(e, Game)
+            and e.round < rnd
+            and e.result is not None
+            and e.result.played
+            and e.white != e.black
+        ):
             key = frozenset((e.white, e.black))
             last[key] = max(last.get(key, e.round), e.round)
-    byes = Counter(e.player for e in season.entries
-                   if isinstance(e, Rest) and e.reason is Absence.BYE and e.round < rnd)
-    spread = rules.pairing == "spread" and (rules.top_down_from is None
-                                             or rnd < rules.top_down_from)
+    byes = Counter(
+        e.player
+        for e in season.entries
+        if isinstance(e, Rest) and e.reason is Absence.BYE and e.round < rnd
+    )
+    spread = rules.pairing == "spread" and (
+        rules.top_down_from is None or rnd < rules.top_down_from
+    )
     divisor = book_divisor(rnd) if spread else None
     for window in range(rules.rematch_window, -1, -1):
+
         def may_meet(a: str, b: str, w: int = window) -> bool:
             key = frozenset((a, b))
             return key not in last or rnd - last[key] > w
@@ -76,11 +91,12 @@ def candidates(players: list[str], divisor: int | None) -> list[str]:
         return players[1:]
     u = len(players)
     target = max(1, u // divisor)
-    return [players[target], *players[target - 1:0:-1], *players[target + 1:]]
+    return [players[target], *players[target - 1 : 0 : -1], *players[target + 1 :]]
 
 
-def dfs(players: list[str], may_meet: Callable[[str, str], bool],
-        divisor: int | None) -> Pairs | None:
+def dfs(
+    players: list[str], may_meet: Callable[[str, str], bool], divisor: int | None
+) -> Pairs | None:
     if not players:
         return []
     top = players[0]
@@ -107,8 +123,10 @@ def make_season(names: Sequence[str], entries: Iterable[Entry] = ()) -> Season:
 def ranked_pairs(pairing: Pairing, ranking: Sequence[str]) -> Pairs:
     """The games as (higher, lower) in board order."""
     place = {name: i for i, name in enumerate(ranking)}
-    return [(g.white, g.black) if place[g.white] < place[g.black] else (g.black, g.white)
-            for g in pairing.games]
+    return [
+        (g.white, g.black) if place[g.white] < place[g.black] else (g.black, g.white)
+        for g in pairing.games
+    ]
 
 
 def check_shape(pairing: Pairing, present: Collection[str], round_no: int) -> None:
@@ -134,9 +152,18 @@ def pairs_of(*numbers: tuple[int, int]) -> Pairs:
 
 # --- golden example A (rule book §7) ----------------------------------------------------------
 
-GOLDEN_A = [("Johnson", 2260), ("Petersen", 2158), ("Baker", 2110), ("Butcher", 2040),
-            ("Carter", 1995), ("Harrison", 1910), ("Smith", 1867), ("Higgins", 1720),
-            ("White", 1500), ("Brown", 1440)]
+GOLDEN_A = [
+    ("Johnson", 2260),
+    ("Petersen", 2158),
+    ("Baker", 2110),
+    ("Butcher", 2040),
+    ("Carter", 1995),
+    ("Harrison", 1910),
+    ("Smith", 1867),
+    ("Higgins", 1720),
+    ("White", 1500),
+    ("Brown", 1440),
+]
 
 
 def test_golden_a_round_1_and_round_2_with_colours() -> None:
@@ -146,20 +173,44 @@ def test_golden_a_round_1_and_round_2_with_colours() -> None:
     initial = [pl.name for pl in sorted(players, key=lambda pl: -pl.rating)]
     first = pair_round(season, initial, initial, book)
     assert [(g.white, g.black) for g in first.games] == [
-        ("Johnson", "Petersen"), ("Baker", "Butcher"), ("Carter", "Harrison"),
-        ("Smith", "Higgins"), ("White", "Brown")]
+        ("Johnson", "Petersen"),
+        ("Baker", "Butcher"),
+        ("Carter", "Harrison"),
+        ("Smith", "Higgins"),
+        ("White", "Brown"),
+    ]
     assert (first.round, first.bye, first.window, first.notes) == (1, None, 3, ())
 
-    results = {"Johnson": Result.WHITE_WINS, "Baker": Result.DRAW,
-               "Carter": Result.BLACK_WINS, "Smith": Result.DRAW, "White": Result.BLACK_WINS}
-    played = Season(players, tuple(Game(1, g.board, g.white, g.black, results[g.white])
-                                   for g in first.games))
-    ranking = ["Johnson", "Harrison", "Brown", "Baker", "Butcher", "Smith", "Higgins",
-               "Petersen", "Carter", "White"]
+    results = {
+        "Johnson": Result.WHITE_WINS,
+        "Baker": Result.DRAW,
+        "Carter": Result.BLACK_WINS,
+        "Smith": Result.DRAW,
+        "White": Result.BLACK_WINS,
+    }
+    played = Season(
+        players, tuple(Game(1, g.board, g.white, g.black, results[g.white]) for g in first.games)
+    )
+    ranking = [
+        "Johnson",
+        "Harrison",
+        "Brown",
+        "Baker",
+        "Butcher",
+        "Smith",
+        "Higgins",
+        "Petersen",
+        "Carter",
+        "White",
+    ]
     second = pair_round(played, ranking, ranking, book)
     assert [(g.white, g.black) for g in second.games] == [
-        ("Harrison", "Johnson"), ("Brown", "Baker"), ("Butcher", "Smith"),
-        ("Higgins", "Petersen"), ("Carter", "White")]
+        ("Harrison", "Johnson"),
+        ("Brown", "Baker"),
+        ("Butcher", "Smith"),
+        ("Higgins", "Petersen"),
+        ("Carter", "White"),
+    ]
     assert (second.round, second.bye, second.notes) == (2, None, ())
 
 
@@ -209,8 +260,9 @@ RANKING_2 = p(1, 2, 13, 4, 5, 6, 17, 8, 9, 10, 11, 12, 3, 14, 15, 16, 7, 18, 19,
 #   U = [11 14 15 16 7 18 19 20], u 8, 2 down: 15 -> 11-15
 #   U = [14 16 7 18 19 20], u 6, 6//4 = 1 down: 16 -> 14-16
 #   U = [7 18 19 20], u 4, 1 down: 18 -> 7-18 (7 met 17), leaving 19-20 (they have not met)
-ROUND_2 = pairs_of((1, 6), (2, 17), (13, 9), (4, 10), (5, 12), (8, 3), (11, 15), (14, 16),
-                   (7, 18), (19, 20))
+ROUND_2 = pairs_of(
+    (1, 6), (2, 17), (13, 9), (4, 10), (5, 12), (8, 3), (11, 15), (14, 16), (7, 18), (19, 20)
+)
 RANKING_3 = p(1, 13, 17, 4, 5, 2, 8, 11, 6, 9, 10, 14, 7, 12, 3, 15, 19, 16, 20, 18)
 # Round 3, D = 6, blocked: rounds 1 and 2. Each player has met two others:
 #   1: 11 6   2: 12 17   3: 13 8   4: 14 10   5: 15 12   6: 16 1   7: 17 18   8: 18 3
@@ -225,8 +277,9 @@ RANKING_3 = p(1, 13, 17, 4, 5, 2, 8, 11, 6, 9, 10, 14, 7, 12, 3, 15, 19, 16, 20,
 #   U = [7 12 3 15 19 16 20 18], u 8, 1 down: 12 -> 7-12
 #   U = [3 15 19 16 20 18], u 6, 1 down: 15 -> 3-15 ([19 16 20 18] pair as 19-16, 20-18)
 #   U = [19 16 20 18]: 19-16, then 20-18
-ROUND_3 = pairs_of((1, 4), (13, 2), (17, 8), (5, 6), (11, 10), (9, 14), (7, 12), (3, 15),
-                   (19, 16), (20, 18))
+ROUND_3 = pairs_of(
+    (1, 4), (13, 2), (17, 8), (5, 6), (11, 10), (9, 14), (7, 12), (3, 15), (19, 16), (20, 18)
+)
 RANKING_4 = p(1, 13, 11, 17, 5, 4, 2, 8, 9, 7, 6, 10, 14, 3, 12, 15, 19, 20, 16, 18)
 # Round 4, D = 8, P18 absent: 19 present, so a bye. Nobody has had one: the lowest present
 # player, P16, gets it (the others pair, as below). Blocked: rounds 1-3 (4 - 1 <= 3), adding
@@ -241,8 +294,7 @@ RANKING_4 = p(1, 13, 11, 17, 5, 4, 2, 8, 9, 7, 6, 10, 14, 3, 12, 15, 19, 20, 16,
 #   U = [14 3 12 15 19 20], u 6, 1 down: 3 -> 14-3 (rest can pair: 12-19, 15-20)
 #   U = [12 15 19 20], u 4, 1 down: 15 is allowed, but 19-20 met in round 2, so the rest
 #       cannot pair; no player above the target; below it: 19 -> 12-19, then 15-20.
-ROUND_4 = pairs_of((1, 13), (11, 5), (17, 4), (2, 8), (9, 7), (6, 10), (14, 3), (12, 19),
-                   (15, 20))
+ROUND_4 = pairs_of((1, 13), (11, 5), (17, 4), (2, 8), (9, 7), (6, 10), (14, 3), (12, 19), (15, 20))
 
 
 def test_spread_rounds_2_to_4_by_hand() -> None:
@@ -268,8 +320,8 @@ def test_spread_then_top_down() -> None:
     pairing = pair_round(make_season(P, history), RANKING_2, P, rules)
     # top-down: 1-2, 13-4, 5-6, 17-8, 9-10, 11-12, 3-14, 15-16, 7-18, 19-20
     assert ranked_pairs(pairing, RANKING_2) == pairs_of(
-        (1, 2), (13, 4), (5, 6), (17, 8), (9, 10), (11, 12), (3, 14), (15, 16), (7, 18),
-        (19, 20))
+        (1, 2), (13, 4), (5, 6), (17, 8), (9, 10), (11, 12), (3, 14), (15, 16), (7, 18), (19, 20)
+    )
 
 
 # --- worst cases --------------------------------------------------------------------------
@@ -290,16 +342,21 @@ def bottom_clique(top: int = 31, bottom: int = 19) -> tuple[list[str], list[Entr
             else:
                 entries.append(Rest(rnd, a or b or "", Absence.BYE))
         circle = [circle[0], circle[-1], *circle[1:-1]]
-        entries += [Game(rnd, 50 + i, names[2 * i], names[2 * i + 1], Result.DOUBLE_FORFEIT)
-                    for i in range(top // 2)]
+        entries += [
+            Game(rnd, 50 + i, names[2 * i], names[2 * i + 1], Result.DOUBLE_FORFEIT)
+            for i in range(top // 2)
+        ]
     return names, entries
 
 
 def test_bottom_clique_history_is_a_full_round_robin() -> None:
     names, entries = bottom_clique()
     assert len(names) == 50
-    met = {frozenset((e.white, e.black)) for e in entries
-           if isinstance(e, Game) and e.result is Result.DRAW}
+    met = {
+        frozenset((e.white, e.black))
+        for e in entries
+        if isinstance(e, Game) and e.result is Result.DRAW
+    }
     assert len(met) == 19 * 18 // 2
     assert max(e.round for e in entries) == 19
 
@@ -310,8 +367,7 @@ def test_worst_case_50_present_bottom_19_all_met() -> None:
     # for the 19 bottom ones: after 1-2 .. 11-12, 19 top players (13..31) are left for the 19
     # bottom ones, so 13 must take the best bottom player (32), 14 the next (33), and so on.
     names, entries = bottom_clique()
-    pairing = pair_round(make_season(names, entries), names, names,
-                         Settings(rematch_window=19))
+    pairing = pair_round(make_season(names, entries), names, names, Settings(rematch_window=19))
     expected = [(names[i], names[i + 1]) for i in range(0, 12, 2)]
     expected += [(names[i], names[i + 19]) for i in range(12, 31)]
     assert ranked_pairs(pairing, names) == expected
@@ -323,8 +379,7 @@ def test_worst_case_51_present_gives_the_bye_to_a_top_player() -> None:
     # to the lowest top player, Q32 (a 32nd top player), and the 31 others take care of the
     # 19 bottom players: 1-2 .. 11-12, then 13-33 .. 31-51.
     names, entries = bottom_clique(top=32, bottom=19)
-    pairing = pair_round(make_season(names, entries), names, names,
-                         Settings(rematch_window=19))
+    pairing = pair_round(make_season(names, entries), names, names, Settings(rematch_window=19))
     assert pairing.bye == names[31]
     expected = [(names[i], names[i + 1]) for i in range(0, 12, 2)]
     expected += [(names[i], names[i + 20]) for i in range(12, 31)]
@@ -355,8 +410,9 @@ def test_next_bye_candidate() -> None:
     assert pairing.bye == P[3]
     assert ranked_pairs(pairing, names) == pairs_of((1, 2), (3, 5))
     assert pairing.window == 3
-    assert pairing.notes == (f"Bye for {P[3]}: with the bye for {P[4]} the others could not "
-                             "all be paired.",)
+    assert pairing.notes == (
+        f"Bye for {P[3]}: with the bye for {P[4]} the others could not all be paired.",
+    )
     assert reference(season, names, names, Settings())[:2] == (P[3], pairs_of((1, 2), (3, 5)))
 
 
@@ -375,8 +431,10 @@ def test_fewest_byes_first_then_the_others_from_the_bottom() -> None:
     pairing = pair_round(season, names, names, rules)
     assert pairing.bye == P[4]
     assert ranked_pairs(pairing, names) == pairs_of((1, 3), (2, 4))
-    assert pairing.notes == (f"Bye for {P[4]}: with the bye for {P[3]}, {P[1]} and {P[0]} "
-                             "the others could not all be paired.",)
+    assert pairing.notes == (
+        f"Bye for {P[4]}: with the bye for {P[3]}, {P[1]} and {P[0]} "
+        "the others could not all be paired.",
+    )
     assert reference(season, names, names, rules)[:2] == (P[4], pairs_of((1, 3), (2, 4)))
 
 
@@ -392,14 +450,18 @@ def test_window_relaxation() -> None:
     assert pairing.notes == (
         "Rematch window relaxed from 3 to 2 (window 2): no complete pairing avoids every "
         f"rematch within 3 rounds. Rematches: {P[0]}-{P[1]} (met in round 1) and "
-        f"{P[2]}-{P[3]} (met in round 1).",)
+        f"{P[2]}-{P[3]} (met in round 1).",
+    )
 
 
 def test_forfeits_and_unplayed_games_are_no_meetings() -> None:
     names = p(1, 2, 3, 4)
-    history = [Game(1, 1, P[0], P[1], Result.WHITE_FORFEIT_WIN),
-               Game(1, 2, P[2], P[3], Result.DOUBLE_FORFEIT),
-               Game(2, 1, P[0], P[1], None), Game(2, 2, P[2], P[3], Result.BLACK_FORFEIT_WIN)]
+    history = [
+        Game(1, 1, P[0], P[1], Result.WHITE_FORFEIT_WIN),
+        Game(1, 2, P[2], P[3], Result.DOUBLE_FORFEIT),
+        Game(2, 1, P[0], P[1], None),
+        Game(2, 2, P[2], P[3], Result.BLACK_FORFEIT_WIN),
+    ]
     pairing = pair_round(make_season(names, history), names, names, Settings())
     assert ranked_pairs(pairing, names) == pairs_of((1, 2), (3, 4))
     assert pairing.round == 3 and pairing.window == 3
@@ -436,8 +498,12 @@ def test_small_fields_and_errors() -> None:
 
 def test_colour_notes_reach_the_pairing() -> None:
     names = p(1, 2)
-    history = [Game(1, 1, P[0], "X", Result.DRAW), Game(2, 1, P[0], "Y", Result.DRAW),
-               Game(1, 2, "Z", P[1], Result.DRAW), Game(2, 2, "V", P[1], Result.DRAW)]
+    history = [
+        Game(1, 1, P[0], "X", Result.DRAW),
+        Game(2, 1, P[0], "Y", Result.DRAW),
+        Game(1, 2, "Z", P[1], Result.DRAW),
+        Game(2, 2, "V", P[1], Result.DRAW),
+    ]
     season = make_season([*names, "X", "Y", "Z", "V"], history)
     pairing = pair_round(season, names, names, Settings(max_same_colour=2, colours="count"))
     # P1 has two whites, P2 two blacks: the count rule gives P2 white (fewer whites), which
@@ -458,16 +524,18 @@ RESULTS: list[Result | None] = [*Result, None]
 
 
 @st.composite
-def random_round(draw: st.DrawFn, names: list[str]) -> tuple[Season, list[str], set[str],
-                                                                Settings, int | None]:
+def random_round(
+    draw: st.DrawFn, names: list[str]
+) -> tuple[Season, list[str], set[str], Settings, int | None]:
     n = len(names)
     rounds = draw(st.integers(0, 6))
     dense = draw(st.booleans())  # dense: several games a player a round, to force relaxing
     entries: list[Entry] = []
     for rnd in range(1, rounds + 1):
         if n >= 2 and dense:
-            edges = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)),
-                                  max_size=2 * n))
+            edges = draw(
+                st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=2 * n)
+            )
         elif n >= 2:
             order = draw(st.permutations(range(n)))
             taken = draw(st.integers(0, n // 2))
@@ -476,8 +544,7 @@ def random_round(draw: st.DrawFn, names: list[str]) -> tuple[Season, list[str], 
             edges = []
         for board, (a, b) in enumerate(edges, start=1):
             if a != b:
-                entries.append(Game(rnd, board, names[a], names[b],
-                                    draw(st.sampled_from(RESULTS))))
+                entries.append(Game(rnd, board, names[a], names[b], draw(st.sampled_from(RESULTS))))
         if n:
             for name in draw(st.lists(st.sampled_from(names), max_size=2)):
                 entries.append(Rest(rnd, name, draw(st.sampled_from(list(Absence)))))
@@ -498,8 +565,9 @@ def random_round(draw: st.DrawFn, names: list[str]) -> tuple[Season, list[str], 
 
 fields = st.integers(0, 12).flatmap(lambda n: random_round([f"R{i:02d}" for i in range(n)]))
 Case = tuple[Season, list[str], set[str], Settings, int | None]
-property_settings = settings(max_examples=examples(300), deadline=None,
-                             suppress_health_check=[HealthCheck.too_slow])
+property_settings = settings(
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @property_settings
@@ -517,8 +585,9 @@ def meetings(season: Season, rnd: int) -> dict[frozenset[str], int]:
     last: dict[frozenset[str], int] = {}
     for g in season.games():
         if g.round < rnd and g.result is not None and g.result.played:
-            last[frozenset((g.white, g.black))] = max(last.get(frozenset((g.white, g.black)), 0),
-                                                      g.round)
+            last[frozenset((g.white, g.black))] = max(
+                last.get(frozenset((g.white, g.black)), 0), g.round
+            )
     return last
 
 
@@ -530,8 +599,11 @@ def test_window_and_bye_are_the_rule_books(case: Case) -> None:
     rnd = season.last_round + 1 if round_no is None else round_no
     last = meetings(season, rnd)
     order = [n for n in ranking if n in present]
-    byes = Counter(e.player for e in season.entries
-                   if isinstance(e, Rest) and e.reason is Absence.BYE and e.round < rnd)
+    byes = Counter(
+        e.player
+        for e in season.entries
+        if isinstance(e, Rest) and e.reason is Absence.BYE and e.round < rnd
+    )
 
     def allowed(w: int) -> Callable[[str, str], bool]:
         return lambda a, b: rnd - last.get(frozenset((a, b)), -99) > w
@@ -539,40 +611,46 @@ def test_window_and_bye_are_the_rule_books(case: Case) -> None:
     # no rematch inside the window used, and a smaller window only when no wider one works
     assert all(allowed(pairing.window)(g.white, g.black) for g in pairing.games)
     for wider in range(pairing.window + 1, rules.rematch_window + 1):
-        assert not any(can_pair([q for q in order if q != bye], allowed(wider))
-                       for bye in bye_candidates(order, byes))
+        assert not any(
+            can_pair([q for q in order if q != bye], allowed(wider))
+            for bye in bye_candidates(order, byes)
+        )
     # the bye: every earlier candidate leaves players who cannot all be paired
     if pairing.bye is not None:
         line = bye_candidates(order, byes)
         assert pairing.bye in line
-        for earlier in line[:line.index(pairing.bye)]:
+        for earlier in line[: line.index(pairing.bye)]:
             assert not can_pair([q for q in order if q != earlier], allowed(pairing.window))
         fewest = min(byes[q] for q in order)
-        if any(can_pair([q for q in order if q != c], allowed(pairing.window))
-               for c in order if byes[c] == fewest):
+        if any(
+            can_pair([q for q in order if q != c], allowed(pairing.window))
+            for c in order
+            if byes[c] == fewest
+        ):
             assert byes[pairing.bye] == fewest
 
 
 @property_settings
 @given(fields, st.randoms(use_true_random=False))
-def test_independent_of_row_order_and_colours_follow_the_rule(case: Case,
-                                                               rng: random.Random) -> None:
+def test_independent_of_row_order_and_colours_follow_the_rule(
+    case: Case, rng: random.Random
+) -> None:
     season, ranking, present, rules, round_no = case
     pairing = pair_round(season, ranking, present, rules, round_no)
     shuffled = list(season.entries)
     rng.shuffle(shuffled)
-    again = pair_round(Season(season.players, tuple(shuffled)), ranking, present, rules,
-                       round_no)
+    again = pair_round(Season(season.players, tuple(shuffled)), ranking, present, rules, round_no)
     assert again == pairing
     history = ColourHistory.from_season(season, pairing.round)
     cap = rules.max_same_colour
-    for (higher, lower), game in zip(ranked_pairs(pairing, ranking), pairing.games,
-                                     strict=True):
+    for (higher, lower), game in zip(ranked_pairs(pairing, ranking), pairing.games, strict=True):
         assert (game.white, game.black) == allocate(higher, lower, history, rules)[:2]
         if cap is not None:
+
             def run(name: str, colour: str) -> int:
                 seq = history.of(name)
                 return len(seq) - len(seq.rstrip(colour)) + 1
+
             kept = run(game.white, "W") <= cap and run(game.black, "B") <= cap
             swapped = run(game.black, "W") <= cap and run(game.white, "B") <= cap
             assert kept or not swapped
@@ -581,8 +659,9 @@ def test_independent_of_row_order_and_colours_follow_the_rule(case: Case,
 # --- larger random fields against a memoised exhaustive search ------------------------------
 
 
-def first_pairing_by_subsets(n: int, blocked: set[tuple[int, int]],
-                             divisor: int | None) -> list[tuple[int, int]]:
+def first_pairing_by_subsets(
+    n: int, blocked: set[tuple[int, int]], divisor: int | None
+) -> list[tuple[int, int]]:
     """Top player takes the first candidate whose removal leaves a pairable set; pairability
     is decided exhaustively over subsets (bit masks), remembered."""
     memo: dict[int, bool] = {0: True}
@@ -591,8 +670,10 @@ def first_pairing_by_subsets(n: int, blocked: set[tuple[int, int]],
         if mask not in memo:
             low = (mask & -mask).bit_length() - 1
             rest = mask & ~(1 << low)
-            memo[mask] = any(rest >> j & 1 and (low, j) not in blocked
-                             and pairable(rest & ~(1 << j)) for j in range(n))
+            memo[mask] = any(
+                rest >> j & 1 and (low, j) not in blocked and pairable(rest & ~(1 << j))
+                for j in range(n)
+            )
         return memo[mask]
 
     left = list(range(n))
@@ -602,10 +683,11 @@ def first_pairing_by_subsets(n: int, blocked: set[tuple[int, int]],
         top = left[0]
         u = len(left)
         t = 1 if divisor is None else max(1, u // divisor)
-        order = [left[t], *left[t - 1:0:-1], *left[t + 1:]]
+        order = [left[t], *left[t - 1 : 0 : -1], *left[t + 1 :]]
         mask = sum(1 << q for q in left)
-        pick = next(c for c in order if (top, c) not in blocked
-                    and pairable(mask & ~(1 << top) & ~(1 << c)))
+        pick = next(
+            c for c in order if (top, c) not in blocked and pairable(mask & ~(1 << top) & ~(1 << c))
+        )
         out.append((top, pick))
         left = [q for q in left if q not in (top, pick)]
     return out
@@ -618,8 +700,9 @@ def test_larger_fields_match_exhaustive_search(seed: int) -> None:
     density = rng.choice([0.3, 0.5, 0.6, 0.7])
     names = [f"S{i:02d}" for i in range(n)]
     for _attempt in range(100):
-        blocked_pairs = {(a, b) for a in range(n) for b in range(a + 1, n)
-                         if rng.random() < density}
+        blocked_pairs = {
+            (a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < density
+        }
         blocked = blocked_pairs | {(b, a) for a, b in blocked_pairs}
         divisor = rng.choice([None, 4, 6, 8])
         try:

@@ -25,12 +25,13 @@ def expected_move(rating: F, opponent: F, points: F, k: F) -> F:
 
 
 @settings(max_examples=examples(200), deadline=None)
-@given(st.randoms(use_true_random=False), st.integers(2, 12),
-       st.sampled_from([F(10), F(20), F(32), F(15, 2)]))
-def test_one_round_moves_every_player_by_the_formula(rnd: random.Random, n: int,
-                                                     k: F) -> None:
-    ratings = [F(rnd.randint(1000, 2800)) + F(rnd.choice([0, 1, 25, 50]), 100)
-               for _ in range(n)]
+@given(
+    st.randoms(use_true_random=False),
+    st.integers(2, 12),
+    st.sampled_from([F(10), F(20), F(32), F(15, 2)]),
+)
+def test_one_round_moves_every_player_by_the_formula(rnd: random.Random, n: int, k: F) -> None:
+    ratings = [F(rnd.randint(1000, 2800)) + F(rnd.choice([0, 1, 25, 50]), 100) for _ in range(n)]
     elo = EloRatings(ratings, k)
     order = list(range(n))
     rnd.shuffle(order)
@@ -68,15 +69,17 @@ def test_a_player_without_a_game_keeps_his_rating() -> None:
 def test_values_from_ratings_move_by_elo() -> None:
     """Geel: value = rating / 100; K = 20 moves ratings after each round."""
     players = (Player("A", F(2000)), Player("B", F(1800), order=1))
-    season = Season(players, (Game(1, 1, "A", "B", Result.BLACK_WINS),
-                              Game(2, 1, "B", "A", Result.DRAW)))
+    season = Season(
+        players, (Game(1, 1, "A", "B", Result.BLACK_WINS), Game(2, 1, "B", "A", Result.DRAW))
+    )
     fixed = compute_standings(season, parse_settings({"Values": "rating"}), 2)
     # round 2 priced with the unchanged values 20 and 18: B 18 + 20 + 10, A 20 + 9
     assert {r.name: r.score for r in fixed.rows} == {"B": 48, "A": 29}
-    moving = compute_standings(season, parse_settings({"Values": "rating",
-                                                       "Rating K-factor": "20"}), 2)
+    moving = compute_standings(
+        season, parse_settings({"Values": "rating", "Rating K-factor": "20"}), 2
+    )
     # after round 1: E(B) = 1/(1+10^(200/400)) = 0.2403 -> B +15.19, A -15.19
-    e_b = 1 / (1 + 10 ** 0.5)
+    e_b = 1 / (1 + 10**0.5)
     gain = F(round(20 * (1 - e_b) * 100), 100)
     b1, a1 = F(1800) + gain, F(2000) - gain
     assert gain == F(1519, 100)
@@ -90,7 +93,8 @@ def test_ratings_too_large_for_floats_still_move_exactly() -> None:
     big = F(10**16)
     players = (Player("A", big + 200), Player("B", big, order=1))
     season = Season(players, (Game(1, 1, "A", "B", Result.BLACK_WINS),))
-    table = compute_standings(season, parse_settings({"Values": "rating",
-                                                      "Rating K-factor": "20"}), 1)
-    gain = F(round(20 * (1 / (1 + 10 ** -0.5)) * 100), 100)  # B's win against 200 more
+    table = compute_standings(
+        season, parse_settings({"Values": "rating", "Rating K-factor": "20"}), 1
+    )
+    gain = F(round(20 * (1 / (1 + 10**-0.5)) * 100), 100)  # B's win against 200 more
     assert {r.name: r.rating for r in table.rows} == {"A": big + 200 - gain, "B": big + gain}

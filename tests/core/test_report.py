@@ -43,14 +43,14 @@ def check_report(season, settings_: Settings) -> None:
         assert p.whites + p.blacks == row.played
         # rank after each round: as the standings after that round had it
         for r, rank in enumerate(p.ranks, start=1):
-            assert rank == next((x.rank for x in earlier[r - 1].rows if x.name == row.name),
-                                None)
+            assert rank == next((x.rank for x in earlier[r - 1].rows if x.name == row.name), None)
         if rounds >= 2 and row.score is not None and p.ranks[-2] is not None:
             assert p.change == p.ranks[-2] - row.rank
         # every round accounted for, worth what the engine says, adding up to the score
         assert [line.round for line in p.rounds] == list(range(1, rounds + 1))
         assert [line.worth for line in p.rounds] == [
-            None if w is None else w for w in (row.rounds or (None,) * rounds)]
+            None if w is None else w for w in (row.rounds or (None,) * rounds)
+        ]
         if row.score is not None:
             total = sum((line.worth or 0 for line in p.rounds), Fraction(0))
             assert total + (row.own or 0) == row.score
@@ -60,10 +60,16 @@ def check_report(season, settings_: Settings) -> None:
         assert sum(line.mark == "½" for line in played) == row.drawn
 
 
-@pytest.mark.parametrize("options", [
-    {}, {"iterate": "final"}, {"withdrawn": "drop"}, {"ties": "shared"},
-    {"preset": "kfc", "top_value_auto": True, "forfeit_win_opponent": True},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"iterate": "final"},
+        {"withdrawn": "drop"},
+        {"ties": "shared"},
+        {"preset": "kfc", "top_value_auto": True, "forfeit_win_opponent": True},
+    ],
+)
 def test_report_matches_the_engine(options: dict[str, object]) -> None:
     s = Settings(**options)  # type: ignore[arg-type]
     season = club_season(NAMES, 7, seed=3, settings=s, late=5, leaver=2)

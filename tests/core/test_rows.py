@@ -34,32 +34,63 @@ def rounds_table(rng: random.Random, messy: bool) -> Table:
         while len(order) >= 2 and rng.random() < 0.8:
             a, b = order.pop(), order.pop()
             result = rng.choice(["1-0", "0-1", "½-½", "+-", "-+", "--"])
-            rows.append([r, len(rows) + 1, a, b, None if r == rounds and rng.random() < 0.2
-                         else result])
+            rows.append(
+                [r, len(rows) + 1, a, b, None if r == rounds and rng.random() < 0.2 else result]
+            )
         for name in order:
             if rng.random() < 0.7:
-                rows.append([r, None, name, None, rng.choice(["bye", "excused", "club",
-                                                              "unexcused"])])
+                rows.append(
+                    [r, None, name, None, rng.choice(["bye", "excused", "club", "unexcused"])]
+                )
     if messy:
         for _ in range(rng.randint(1, 3)):
             if not rows:
                 break
             row = rng.choice(rows)
             col = rng.randrange(5)
-            row[col] = rng.choice([None, "x", 0, 2.5, "3", 7, "anna", "Zoe", "Nobody", "Bram",
-                                   10_001, "bye", "1-0", True, 1.0, rounds + 2, "1 - 0"])
+            row[col] = rng.choice(
+                [
+                    None,
+                    "x",
+                    0,
+                    2.5,
+                    "3",
+                    7,
+                    "anna",
+                    "Zoe",
+                    "Nobody",
+                    "Bram",
+                    10_001,
+                    "bye",
+                    "1-0",
+                    True,
+                    1.0,
+                    rounds + 2,
+                    "1 - 0",
+                ]
+            )
     labels = list(range(2, len(rows) + 2))
-    return Table("Rounds", labels, {c: [row[i] for row in rows]
-                                     for i, c in enumerate(ROUND_COLUMNS)})
+    return Table(
+        "Rounds", labels, {c: [row[i] for row in rows] for i, c in enumerate(ROUND_COLUMNS)}
+    )
 
 
 def players_table(rng: random.Random, coming_and_going: bool = True) -> Table:
-    rows = [[n, rng.choice([None, 1500, 1800]),
-             rng.choice([None, None, 1, 2]) if coming_and_going else None,
-             rng.choice([None, None, None, 3]) if coming_and_going else None, None]
-            for n in NAMES]
-    return Table("Players", list(range(2, len(rows) + 2)),
-                 {c: [row[i] for row in rows] for i, c in enumerate(PLAYER_COLUMNS)})
+    rows = [
+        [
+            n,
+            rng.choice([None, 1500, 1800]),
+            rng.choice([None, None, 1, 2]) if coming_and_going else None,
+            rng.choice([None, None, None, 3]) if coming_and_going else None,
+            None,
+        ]
+        for n in NAMES
+    ]
+    return Table(
+        "Players",
+        list(range(2, len(rows) + 2)),
+        {c: [row[i] for row in rows] for i, c in enumerate(PLAYER_COLUMNS)},
+    )
 
 
 def checked(players: Table, rounds: Table) -> tuple[object, ...]:
@@ -73,8 +104,9 @@ def checked(players: Table, rounds: Table) -> tuple[object, ...]:
 
 @settings(max_examples=examples(400), deadline=None)
 @given(st.randoms(use_true_random=False), st.booleans(), st.booleans())
-def test_read_straight_or_row_by_row_alike(rng: random.Random, coming_and_going: bool,
-                                           messy: bool) -> None:
+def test_read_straight_or_row_by_row_alike(
+    rng: random.Random, coming_and_going: bool, messy: bool
+) -> None:
     players = players_table(rng, coming_and_going)
     rounds = rounds_table(rng, messy)
     straight = checks.read_rows(rounds, checks.read_players(players, Settings(), Problems()))
@@ -102,8 +134,12 @@ def test_tables_in_order_are_read_straight() -> None:
 
 def test_row_entries_are_made_as_the_rows_say() -> None:
     players = tuple(Player(n, Fraction(0), order=i) for i, n in enumerate(NAMES))
-    entries = (Game(1, 1, "Anna", "Bram", Result.DRAW, 2), Rest(1, "Cor", Absence.BYE, 3),
-               Game(1, None, "Dirk", "Els", None, 4), Rest(1, "Zoë", Absence.CLUB, 5))
+    entries = (
+        Game(1, 1, "Anna", "Bram", Result.DRAW, 2),
+        Rest(1, "Cor", Absence.BYE, 3),
+        Game(1, None, "Dirk", "Els", None, 4),
+        Rest(1, "Zoë", Absence.CLUB, 5),
+    )
     rows = SeasonRows.from_entries(players, entries)
     lazy = RowEntries(rows, [2, 3, 4, 5])
     assert lazy[1] == entries[1] and lazy[2] == entries[2]  # one at a time, before all
@@ -114,6 +150,7 @@ def test_row_entries_are_made_as_the_rows_say() -> None:
 
 
 # -- the cautions, from the rows, against a plain walk through the entries -----------------
+
 
 def plain_rounds_of(season: Season) -> dict[str, set[int]]:
     seen: dict[str, set[int]] = {}
@@ -128,8 +165,11 @@ def plain_cautions(season: Season) -> tuple[object, ...]:
     from keizer_xl.core.cautions import IDLE_ROUNDS
 
     last, seen = season.last_round, plain_rounds_of(season)
-    new = [p.name for p in season.players
-           if p.name not in seen and any(p.takes_part_in(r) for r in range(1, last + 1))]
+    new = [
+        p.name
+        for p in season.players
+        if p.name not in seen and any(p.takes_part_in(r) for r in range(1, last + 1))
+    ]
     missing: dict[int, list[str]] = {}
     for p in season.players:
         for r in range(1, last + 1):
@@ -143,25 +183,36 @@ def plain_cautions(season: Season) -> tuple[object, ...]:
             for name in (e.white, e.black):
                 played[name] = max(played.get(name, 0), e.round)
     done = season.completed_rounds
-    idle = [p.name for p in season.players if seen.get(p.name)
-            and not (p.left is not None and p.left <= done)
-            and p.present not in (None, Absence.CLUB)  # here tonight: not stopped
-            and done - max(played.get(p.name, 0), p.joined - 1) >= IDLE_ROUNDS]
+    idle = [
+        p.name
+        for p in season.players
+        if seen.get(p.name)
+        and not (p.left is not None and p.left <= done)
+        and p.present not in (None, Absence.CLUB)  # here tonight: not stopped
+        and done - max(played.get(p.name, 0), p.joined - 1) >= IDLE_ROUNDS
+    ]
     byes: dict[str, list[Rest]] = {}
     for e in season.entries:
         if isinstance(e, Rest) and e.reason is Absence.BYE:
             byes.setdefault(e.player, []).append(e)
-    twice = [(name, b.round, a.source) for name, rests in byes.items()
-             for b, a in zip(sorted(rests, key=lambda e: e.round),
-                             sorted(rests, key=lambda e: e.round)[1:], strict=False)
-             if a.round == b.round + 1]
+    twice = [
+        (name, b.round, a.source)
+        for name, rests in byes.items()
+        for b, a in zip(
+            sorted(rests, key=lambda e: e.round),
+            sorted(rests, key=lambda e: e.round)[1:],
+            strict=False,
+        )
+        if a.round == b.round + 1
+    ]
     return new, sorted(missing.items()), idle, twice
 
 
 @settings(max_examples=examples(150), deadline=None)
 @given(st.randoms(use_true_random=False), st.booleans())
-def test_cautions_from_the_rows_as_from_the_entries(rng: random.Random,
-                                                     coming_and_going: bool) -> None:
+def test_cautions_from_the_rows_as_from_the_entries(
+    rng: random.Random, coming_and_going: bool
+) -> None:
     from keizer_xl.core import cautions
 
     players = players_table(rng, coming_and_going)
@@ -171,15 +222,19 @@ def test_cautions_from_the_rows_as_from_the_entries(rng: random.Random,
         return
     new, missing, idle, twice = plain_cautions(season)
     assert [p.name for p in cautions.newcomers(season)] == new
-    assert [(r, [p.name for p in ps]) for r, ps in cautions.missing_from_rounds(season).items()
-            ] == missing
+    assert [
+        (r, [p.name for p in ps]) for r, ps in cautions.missing_from_rounds(season).items()
+    ] == missing
     found = Problems()
     cautions._idle(season, found)
     cautions._byes_in_a_row(season, found)
     said = [c.message for c in found.cautions]
     assert [m.split(" has not played")[0] for m in said if "has not played" in m] == idle
-    assert [(c.message.split(" has the bye")[0], c.row) for c in found.cautions
-            if "has the bye" in c.message] == [(name, source) for name, _, source in twice]
+    assert [
+        (c.message.split(" has the bye")[0], c.row)
+        for c in found.cautions
+        if "has the bye" in c.message
+    ] == [(name, source) for name, _, source in twice]
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "int64"])

@@ -15,39 +15,49 @@ from keizer_xl.core.season import Season
 from keizer_xl.core.settings import Settings, parse_settings
 from tests.profiles import examples
 
-GAME_RESULTS = [Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, Result.WHITE_FORFEIT_WIN,
-                Result.BLACK_FORFEIT_WIN, Result.DOUBLE_FORFEIT]
+GAME_RESULTS = [
+    Result.WHITE_WINS,
+    Result.BLACK_WINS,
+    Result.DRAW,
+    Result.WHITE_FORFEIT_WIN,
+    Result.BLACK_FORFEIT_WIN,
+    Result.DOUBLE_FORFEIT,
+]
 
 
 TEAM_RESULTS = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
 
 
-def random_season(rnd: random.Random, n: int, rounds: int, late: bool = True,
-                  teams: bool = False) -> Season:
+def random_season(
+    rnd: random.Random, n: int, rounds: int, late: bool = True, teams: bool = False
+) -> Season:
     """Players with random ratings (ties included), joining and leaving; random rounds;
     with `teams`, most club duty rows carry a team-match result."""
     players = []
     for i in range(n):
         joined = rnd.choice([1, 1, 1, rnd.randint(1, rounds)]) if late else 1
         left = rnd.choice([None, None, None, rnd.randint(joined, rounds)]) if late else None
-        players.append(Player(f"P{i}", F(rnd.choice([0, 1500, 1600, 1600, 1800, 2000])),
-                              joined, left, None, i))
+        players.append(
+            Player(f"P{i}", F(rnd.choice([0, 1500, 1600, 1600, 1800, 2000])), joined, left, None, i)
+        )
     entries: list[Game | Rest] = []
     for r in range(1, rounds + 1):
         active = [p.name for p in players if p.takes_part_in(r)]
         rnd.shuffle(active)
         playing = active[: rnd.randint(0, len(active))]
-        rest = active[len(playing):]
+        rest = active[len(playing) :]
         if len(playing) % 2:
             entries.append(Rest(r, playing.pop(), Absence.BYE))
         for b in range(0, len(playing), 2):
-            entries.append(Game(r, b // 2 + 1, playing[b], playing[b + 1],
-                                rnd.choice(GAME_RESULTS)))
+            entries.append(
+                Game(r, b // 2 + 1, playing[b], playing[b + 1], rnd.choice(GAME_RESULTS))
+            )
         for name in rest:
             if rnd.random() < 0.8:  # the others are missing from the round: default absence
                 reason = rnd.choice(list(Absence)[1:])
-                team = rnd.choice([None, *TEAM_RESULTS]) \
-                    if teams and reason is Absence.CLUB else None
+                team = (
+                    rnd.choice([None, *TEAM_RESULTS]) if teams and reason is Absence.CLUB else None
+                )
                 entries.append(Rest(r, name, reason, None, team))
     return Season(tuple(players), tuple(entries))
 
@@ -76,6 +86,7 @@ def random_settings(rnd: random.Random) -> Settings:
 
 # -- a plain reference, written straight from the rule book (no shortcuts) -----------------
 
+
 def reference(season: Season, s: Settings, upto: int) -> list[tuple[str, F | None, F]]:
     """(name, score, value) in ranking order after round `upto`, default Withdrawn stay."""
     players = season.players
@@ -90,8 +101,7 @@ def reference(season: Season, s: Settings, upto: int) -> list[tuple[str, F | Non
         return scored, new
 
     def values_of(ranking: list[Player], scores: dict[str, F]) -> dict[str, F]:
-        t = top if not s.top_value_auto else \
-            F(round((len(ranking) - 1) * s.ratio / (s.ratio - 1)))
+        t = top if not s.top_value_auto else F(round((len(ranking) - 1) * s.ratio / (s.ratio - 1)))
         out: dict[str, F] = {}
         for place, p in enumerate(ranking):
             out[p.name] = t - place * s.step
@@ -108,14 +118,21 @@ def reference(season: Season, s: Settings, upto: int) -> list[tuple[str, F | Non
     initial = dict(values)
 
     def score(p: Player, r: int, v: dict[str, F]) -> F:
-        own = {"current": v[p.name], "initial": initial.get(p.name, v[p.name]),
-               "none": F(0)}[s.own_value]
+        own = {"current": v[p.name], "initial": initial.get(p.name, v[p.name]), "none": F(0)}[
+            s.own_value
+        ]
         total = own
         rewarded = 0
         for k in range(1, r + 1):
-            rows = [e for e in season.entries if e.round == k and
-                    (getattr(e, "player", None) == p.name or
-                     p.name in (getattr(e, "white", None), getattr(e, "black", None)))]
+            rows = [
+                e
+                for e in season.entries
+                if e.round == k
+                and (
+                    getattr(e, "player", None) == p.name
+                    or p.name in (getattr(e, "white", None), getattr(e, "black", None))
+                )
+            ]
             if not p.takes_part_in(k):
                 if k < p.joined and s.late_entry_rounds == "excused":
                     total += s.excused[0] * v[p.name]
@@ -123,8 +140,9 @@ def reference(season: Season, s: Settings, upto: int) -> list[tuple[str, F | Non
             reason: Absence | None = None
             if not rows:
                 reason = s.default_absence
-            elif isinstance(rows[0], Rest) and rows[0].team is not None and \
-                    s.club_games == "result":  # as a game against one's own value
+            elif (
+                isinstance(rows[0], Rest) and rows[0].team is not None and s.club_games == "result"
+            ):  # as a game against one's own value
                 pts = rows[0].team.points(True)
                 assert pts is not None
                 total += (pts if pts else s.loss) * v[p.name]
@@ -161,14 +179,16 @@ def reference(season: Season, s: Settings, upto: int) -> list[tuple[str, F | Non
         for p in scored:
             initial.setdefault(p.name, values[p.name])
         scores = {p.name: score(p, r, values) for p in scored}
-        ranking = sorted(scored, key=lambda p: (-scores[p.name], -p.rating, p.order)) + \
-            sorted([p for p in new if p not in scored], key=lambda p: (-p.rating, p.order))
+        ranking = sorted(scored, key=lambda p: (-scores[p.name], -p.rating, p.order)) + sorted(
+            [p for p in new if p not in scored], key=lambda p: (-p.rating, p.order)
+        )
         values = values_of(ranking, scores)
     if s.iterate == "final" and upto:
         scored, new = members(upto)
         scores = {p.name: score(p, upto, values) for p in scored}
-        ranking = sorted(scored, key=lambda p: (-scores[p.name], -p.rating, p.order)) + \
-            sorted([p for p in new if p not in scored], key=lambda p: (-p.rating, p.order))
+        ranking = sorted(scored, key=lambda p: (-scores[p.name], -p.rating, p.order)) + sorted(
+            [p for p in new if p not in scored], key=lambda p: (-p.rating, p.order)
+        )
         values = values_of(ranking, scores)
     return [(p.name, scores.get(p.name), values[p.name]) for p in ranking]
 
@@ -187,7 +207,8 @@ def test_engine_matches_the_reference(rnd: random.Random, n: int, rounds: int) -
 @settings(max_examples=examples(100), deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(2, 12), st.integers(1, 6))
 def test_breakdown_adds_up_and_a_win_is_worth_the_opponents_value(
-        rnd: random.Random, n: int, rounds: int) -> None:
+    rnd: random.Random, n: int, rounds: int
+) -> None:
     season = random_season(rnd, n, rounds)
     s = random_settings(rnd)
     table = compute_standings(season, s, rounds)
@@ -200,10 +221,15 @@ def test_breakdown_adds_up_and_a_win_is_worth_the_opponents_value(
     by_opponent: dict[tuple[str, str], set[F]] = {}
     rows = {row.name: row for row in table.rows}
     for g in season.games():
-        if g.result in (Result.WHITE_WINS, Result.BLACK_WINS) and g.white in rows and \
-                g.black in rows and rows[g.white].score is not None:
-            winner, loser = (g.white, g.black) if g.result is Result.WHITE_WINS else \
-                (g.black, g.white)
+        if (
+            g.result in (Result.WHITE_WINS, Result.BLACK_WINS)
+            and g.white in rows
+            and g.black in rows
+            and rows[g.white].score is not None
+        ):
+            winner, loser = (
+                (g.white, g.black) if g.result is Result.WHITE_WINS else (g.black, g.white)
+            )
             term = rows[winner].rounds[g.round - 1]
             assert term is not None
             by_opponent.setdefault((winner, loser), set()).add(term)
@@ -225,8 +251,7 @@ def test_row_order_does_not_matter(rnd: random.Random, n: int, rounds: int) -> N
 
 @settings(max_examples=examples(80), deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(2, 10), st.integers(1, 5))
-def test_converge_is_a_fixed_point_when_it_says_so(rnd: random.Random, n: int,
-                                                     rounds: int) -> None:
+def test_converge_is_a_fixed_point_when_it_says_so(rnd: random.Random, n: int, rounds: int) -> None:
     season = random_season(rnd, n, rounds, late=False)
     s = parse_settings({"Iterate": "converge", "Ties": rnd.choice(["rating", "shared"])})
     table = compute_standings(season, s, rounds)
@@ -237,8 +262,7 @@ def test_converge_is_a_fixed_point_when_it_says_so(rnd: random.Random, n: int,
     assert reference_reprice(season, s, rounds, table.values) == list(table.ranking)
 
 
-def reference_reprice(season: Season, s: Settings, rounds: int,
-                      values: dict[str, F]) -> list[str]:
+def reference_reprice(season: Season, s: Settings, rounds: int, values: dict[str, F]) -> list[str]:
     """Rank by scores priced with the given values (the re-pricing step of §3)."""
     scores = {}
     for p in season.players:
@@ -254,27 +278,44 @@ def reference_reprice(season: Season, s: Settings, rounds: int,
                 total += s.forfeit_win * values[p.name]
         for e in season.entries:
             if isinstance(e, Rest) and e.player == p.name and e.round <= rounds:
-                share = {Absence.BYE: s.bye, Absence.EXCUSED: s.excused[0],
-                         Absence.CLUB: s.club[0], Absence.UNEXCUSED: s.unexcused}[e.reason]
+                share = {
+                    Absence.BYE: s.bye,
+                    Absence.EXCUSED: s.excused[0],
+                    Absence.CLUB: s.club[0],
+                    Absence.UNEXCUSED: s.unexcused,
+                }[e.reason]
                 total += share * values[p.name]
         for k in range(1, rounds + 1):
-            if not any(p.name in (getattr(e, "player", None), getattr(e, "white", None),
-                                  getattr(e, "black", None))
-                       for e in season.entries if e.round == k):
+            if not any(
+                p.name
+                in (
+                    getattr(e, "player", None),
+                    getattr(e, "white", None),
+                    getattr(e, "black", None),
+                )
+                for e in season.entries
+                if e.round == k
+            ):
                 total += s.excused[0] * values[p.name]
         scores[p.name] = total
-    return [p.name for p in sorted(season.players,
-                                   key=lambda p: (-scores[p.name], -p.rating, p.order))]
+    return [
+        p.name for p in sorted(season.players, key=lambda p: (-scores[p.name], -p.rating, p.order))
+    ]
 
 
 def test_a_converge_cycle_is_reported_not_looped() -> None:
     """A season whose re-pricing flips two players back and forth (found by search)."""
-    players = tuple(Player(f"P{i}", F(r), order=i) for i, r in enumerate([1600, 2000, 1800,
-                                                                          1600]))
-    entries = (Rest(1, "P1", Absence.BYE), Game(1, 1, "P3", "P2", Result.WHITE_WINS),
-               Rest(1, "P0", Absence.EXCUSED), Game(2, 1, "P3", "P2", Result.DRAW),
-               Rest(2, "P0", Absence.UNEXCUSED), Rest(2, "P1", Absence.CLUB),
-               Game(3, 1, "P3", "P2", Result.BLACK_WINS), Game(3, 2, "P1", "P0", Result.DRAW))
+    players = tuple(Player(f"P{i}", F(r), order=i) for i, r in enumerate([1600, 2000, 1800, 1600]))
+    entries = (
+        Rest(1, "P1", Absence.BYE),
+        Game(1, 1, "P3", "P2", Result.WHITE_WINS),
+        Rest(1, "P0", Absence.EXCUSED),
+        Game(2, 1, "P3", "P2", Result.DRAW),
+        Rest(2, "P0", Absence.UNEXCUSED),
+        Rest(2, "P1", Absence.CLUB),
+        Game(3, 1, "P3", "P2", Result.BLACK_WINS),
+        Game(3, 2, "P1", "P0", Result.DRAW),
+    )
     season = Season(players, entries)
     s = parse_settings({"Iterate": "converge"})
     table = compute_standings(season, s, 3)
@@ -301,10 +342,15 @@ def test_automatic_top_value_rounds_half_to_even() -> None:
 
 
 def test_late_entrant_bottom_and_withdrawn_stay() -> None:
-    players = (Player("A", F(2000)), Player("B", F(1900), order=1),
-               Player("C", F(1800), order=2, left=1), Player("N", F(2500), joined=2, order=3))
-    season = Season(players, (Game(1, 1, "A", "B", Result.WHITE_WINS),
-                              Rest(1, "C", Absence.EXCUSED)))
+    players = (
+        Player("A", F(2000)),
+        Player("B", F(1900), order=1),
+        Player("C", F(1800), order=2, left=1),
+        Player("N", F(2500), joined=2, order=3),
+    )
+    season = Season(
+        players, (Game(1, 1, "A", "B", Result.WHITE_WINS), Rest(1, "C", Absence.EXCUSED))
+    )
     s = parse_settings({"Top value": "10"})
     after1 = compute_standings(season, s, 1)
     # N joins in round 2: listed at the bottom with a value and no score
@@ -318,16 +364,25 @@ def test_late_entrant_bottom_and_withdrawn_stay() -> None:
 
 # -- the coefficient tables against a plain row-by-row fill ---------------------------------
 
-def plain_cells(season: Season, s: Settings, rounds: int, dropped: set[str],
-                ) -> dict[tuple[str, int], tuple[str | None, F, str | None, F]]:
+
+def plain_cells(
+    season: Season,
+    s: Settings,
+    rounds: int,
+    dropped: set[str],
+) -> dict[tuple[str, int], tuple[str | None, F, str | None, F]]:
     """Per (player, round): what the round meant (W D L B A J or None), the share of the own
     value, the opponent whose value counts and its share; the season read row by row."""
     cells: dict[tuple[str, int], tuple[str | None, F, str | None, F]] = {}
     rewarded: dict[str, int] = {}
-    sides = {Result.WHITE_WINS: ("win", "loss"), Result.BLACK_WINS: ("loss", "win"),
-             Result.DRAW: ("draw", "draw"), Result.WHITE_FORFEIT_WIN: ("forfeit", "no show"),
-             Result.BLACK_FORFEIT_WIN: ("no show", "forfeit"),
-             Result.DOUBLE_FORFEIT: ("no show", "no show")}
+    sides = {
+        Result.WHITE_WINS: ("win", "loss"),
+        Result.BLACK_WINS: ("loss", "win"),
+        Result.DRAW: ("draw", "draw"),
+        Result.WHITE_FORFEIT_WIN: ("forfeit", "no show"),
+        Result.BLACK_FORFEIT_WIN: ("no show", "forfeit"),
+        Result.DOUBLE_FORFEIT: ("no show", "no show"),
+    }
     points = {"win": ("W", F(1)), "draw": ("D", F(1, 2)), "loss": ("L", s.loss)}
 
     def absence(name: str, k: int, reason: Absence) -> tuple[str, F, None, F]:
@@ -339,8 +394,12 @@ def plain_cells(season: Season, s: Settings, rounds: int, dropped: set[str],
         count = rewarded[name]
         shares = s.excused if reason is Absence.EXCUSED else s.club
         cap = s.max_rewarded_absences
-        return "A", shares[min(count, len(shares)) - 1] if cap is None or count <= cap \
-            else F(0), None, F(0)
+        return (
+            "A",
+            shares[min(count, len(shares)) - 1] if cap is None or count <= cap else F(0),
+            None,
+            F(0),
+        )
 
     for k in range(1, rounds + 1):
         seen = set()
@@ -355,16 +414,25 @@ def plain_cells(season: Season, s: Settings, rounds: int, dropped: set[str],
             seen |= {e.white, e.black}
             if e.result is None:
                 continue
-            for me, them, side in ((e.white, e.black, sides[e.result][0]),
-                                   (e.black, e.white, sides[e.result][1])):
+            for me, them, side in (
+                (e.white, e.black, sides[e.result][0]),
+                (e.black, e.white, sides[e.result][1]),
+            ):
                 if side in points:
                     kind, share = points[side]
-                    cells[(me, k)] = (kind, s.withdrawn_opponent * share, None, F(0)) \
-                        if them in dropped else (kind, F(0), them, share)
+                    cells[(me, k)] = (
+                        (kind, s.withdrawn_opponent * share, None, F(0))
+                        if them in dropped
+                        else (kind, F(0), them, share)
+                    )
                 elif side == "no show":
                     kind, own, _, _ = absence(me, k, Absence.UNEXCUSED)
-                    cells[(me, k)] = (kind, own if s.forfeit_loss is None else s.forfeit_loss,
-                                      None, F(0))
+                    cells[(me, k)] = (
+                        kind,
+                        own if s.forfeit_loss is None else s.forfeit_loss,
+                        None,
+                        F(0),
+                    )
                 elif not s.forfeit_win_opponent:
                     cells[(me, k)] = ("B", s.forfeit_win, None, F(0))
                 elif them in dropped:
@@ -377,16 +445,20 @@ def plain_cells(season: Season, s: Settings, rounds: int, dropped: set[str],
             if p.takes_part_in(k):
                 cells[(p.name, k)] = absence(p.name, k, s.default_absence)
             elif k < p.joined:
-                cells[(p.name, k)] = ("J", s.excused[0] if s.late_entry_rounds == "excused"
-                                      else F(0), None, F(0))
+                cells[(p.name, k)] = (
+                    "J",
+                    s.excused[0] if s.late_entry_rounds == "excused" else F(0),
+                    None,
+                    F(0),
+                )
     return cells
 
 
 @settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.randoms(use_true_random=False), st.integers(2, 10), st.integers(1, 6),
-       st.booleans())
-def test_coefficients_and_counts_as_row_by_row(rnd: random.Random, n: int, rounds: int,
-                                               drop: bool) -> None:
+@given(st.randoms(use_true_random=False), st.integers(2, 10), st.integers(1, 6), st.booleans())
+def test_coefficients_and_counts_as_row_by_row(
+    rnd: random.Random, n: int, rounds: int, drop: bool
+) -> None:
     """The tables filled with numpy indexing, and the counts of the standings, are what a
     plain walk through the rows gives (every setting that changes a cell drawn at random)."""
     from keizer_xl.core.coefficients import Coefficients
@@ -394,12 +466,20 @@ def test_coefficients_and_counts_as_row_by_row(rnd: random.Random, n: int, round
     season = random_season(rnd, n, rounds, teams=True)
     s = random_settings(rnd)
     if drop:
-        s = parse_settings({"Withdrawn": "drop", "Withdrawn opponent": rnd.choice(["", "1/2"]),
-                            "Forfeit win": rnd.choice(["", "opponent"]),
-                            "Loss": rnd.choice(["", "1/6"]),
-                            "Club games": rnd.choice(["share", "result"])})
-    dropped = {p.name for p in season.players
-               if s.withdrawn == "drop" and p.left is not None and p.left < rounds}
+        s = parse_settings(
+            {
+                "Withdrawn": "drop",
+                "Withdrawn opponent": rnd.choice(["", "1/2"]),
+                "Forfeit win": rnd.choice(["", "opponent"]),
+                "Loss": rnd.choice(["", "1/6"]),
+                "Club games": rnd.choice(["share", "result"]),
+            }
+        )
+    dropped = {
+        p.name
+        for p in season.players
+        if s.withdrawn == "drop" and p.left is not None and p.left < rounds
+    }
     gone = np.array([p.name in dropped for p in season.players], dtype=bool)
     coef = Coefficients(season, s, rounds, gone)
     letters = [None, "W", "D", "L", "B", "A", "J"]
@@ -409,30 +489,44 @@ def test_coefficients_and_counts_as_row_by_row(rnd: random.Random, n: int, round
     for i, name in enumerate(names):
         for k in range(rounds):
             opp = int(coef.opp[i, k])
-            got = (letters[coef.kind[i, k]], shares[coef.own[i, k]],
-                   names[opp] if opp < n else None, shares[coef.opp_share[i, k]])
+            got = (
+                letters[coef.kind[i, k]],
+                shares[coef.own[i, k]],
+                names[opp] if opp < n else None,
+                shares[coef.opp_share[i, k]],
+            )
             assert got == want.get((name, k + 1), (None, F(0), None, F(0))), (name, k + 1)
     table = compute_standings(season, s, rounds)
     for row in table.rows:
         kinds = [want.get((row.name, k), (None,))[0] for k in range(1, rounds + 1)]
         counted = row.score is not None
         assert (row.won, row.drawn, row.lost, row.byes, row.played) == (
-            kinds.count("W"), kinds.count("D"), kinds.count("L"), kinds.count("B"),
-            kinds.count("W") + kinds.count("D") + kinds.count("L"))
+            kinds.count("W"),
+            kinds.count("D"),
+            kinds.count("L"),
+            kinds.count("B"),
+            kinds.count("W") + kinds.count("D") + kinds.count("L"),
+        )
         assert row.absent == (kinds.count("A") if counted else 0)
         if counted:
             assert [x is None for x in row.rounds] == [kind is None for kind in kinds]
 
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.randoms(use_true_random=False), st.integers(2, 9), st.integers(1, 5),
-       st.sampled_from(["1000000000000", "10000000000000000", "1000000000000000000"]))
-def test_large_values_take_the_wider_paths_exactly(rnd: random.Random, n: int, rounds: int,
-                                                   top: str) -> None:
+@given(
+    st.randoms(use_true_random=False),
+    st.integers(2, 9),
+    st.integers(1, 5),
+    st.sampled_from(["1000000000000", "10000000000000000", "1000000000000000000"]),
+)
+def test_large_values_take_the_wider_paths_exactly(
+    rnd: random.Random, n: int, rounds: int, top: str
+) -> None:
     """Top values so large that one round's worth needs more than 32 bits, that a score and
     a place no longer fit one 64-bit sort key, or that scores need Python integers."""
     season = random_season(rnd, n, rounds)
-    s = parse_settings({"Top value": top, "Step": rnd.choice(["1", "1/2", "7"]),
-                        "Loss": rnd.choice(["", "1/6"])})
+    s = parse_settings(
+        {"Top value": top, "Step": rnd.choice(["1", "1/2", "7"]), "Loss": rnd.choice(["", "1/6"])}
+    )
     got = compute_standings(season, s, rounds)
     assert [(r.name, r.score, r.value) for r in got.rows] == reference(season, s, rounds)

@@ -39,8 +39,12 @@ def test_kfc_preset_is_keizerforclubs_defaults() -> None:
     unexcused 35 %, loss 0, forfeit win opponent, withdrawn drop with 3/4, ties by rating."""
     s = parse_settings({"Preset": "kfc"})
     assert s.top_value_auto and s.ratio == 3
-    assert (s.bye, s.excused, s.club, s.unexcused) == (F(1, 2), (F(35, 100),), (F(70, 100),),
-                                                       F(35, 100))
+    assert (s.bye, s.excused, s.club, s.unexcused) == (
+        F(1, 2),
+        (F(35, 100),),
+        (F(70, 100),),
+        F(35, 100),
+    )
     assert s.loss == 0 and s.forfeit_win_opponent
     assert (s.withdrawn, s.withdrawn_opponent, s.ties) == ("drop", F(3, 4), "rating")
     assert s.preset == "kfc" and s.overrides == ()

@@ -16,8 +16,9 @@ from keizer_xl.core.settings import Settings
 from tests.seasons import club_season
 
 
-@pytest.mark.parametrize(("seed", "loss"), [(1, Fraction(0)), (2, Fraction(1, 6)),
-                                            (3, Fraction(1, 2))])
+@pytest.mark.parametrize(
+    ("seed", "loss"), [(1, Fraction(0)), (2, Fraction(1, 6)), (3, Fraction(1, 2))]
+)
 def test_stakes_are_the_opponents_value_by_place(seed: int, loss: Fraction) -> None:
     settings = Settings(top_value=Fraction(30), step=Fraction(1), loss=loss)
     season = club_season(20, 6, seed=seed, settings=settings, open_last=True)
@@ -40,8 +41,7 @@ def test_stakes_are_the_opponents_value_by_place(seed: int, loss: Fraction) -> N
             assert found is not None and found[0] == game and found[1] == stakes[side]
             assert found[1].win == worth[opponent]
     paired = {n for g in games for n in (g.white, g.black)}
-    assert all(next_game(report, p.name) is None for p in season.players
-               if p.name not in paired)
+    assert all(next_game(report, p.name) is None for p in season.players if p.name not in paired)
 
 
 def test_a_played_round_has_no_stakes() -> None:

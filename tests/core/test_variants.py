@@ -23,20 +23,30 @@ W, L_, D_ = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
 
 
 def players(*extra: Player) -> tuple[Player, ...]:
-    base = tuple(Player(n, F(r), order=i) for i, (n, r) in
-                 enumerate([("A", 2000), ("B", 1900), ("C", 1800), ("D", 1700)]))
+    base = tuple(
+        Player(n, F(r), order=i)
+        for i, (n, r) in enumerate([("A", 2000), ("B", 1900), ("C", 1800), ("D", 1700)])
+    )
     return base + extra
 
 
-def scores(entries: list[Entry], words: dict[str, str], after: int = 1,
-           people: tuple[Player, ...] | None = None) -> dict[str, F | None]:
+def scores(
+    entries: list[Entry],
+    words: dict[str, str],
+    after: int = 1,
+    people: tuple[Player, ...] | None = None,
+) -> dict[str, F | None]:
     settings = parse_settings({"Top value": "10", **words})
     table = compute_standings(Season(people or players(), tuple(entries)), settings, after)
     return {row.name: row.score for row in table.rows}
 
 
-def values(entries: list[Entry], words: dict[str, str], after: int = 1,
-           people: tuple[Player, ...] | None = None) -> dict[str, F]:
+def values(
+    entries: list[Entry],
+    words: dict[str, str],
+    after: int = 1,
+    people: tuple[Player, ...] | None = None,
+) -> dict[str, F]:
     settings = parse_settings({"Top value": "10", **words})
     table = compute_standings(Season(people or players(), tuple(entries)), settings, after)
     return {row.name: row.value for row in table.rows}
@@ -53,8 +63,10 @@ def test_step() -> None:
 
 
 def test_initial_order_as_listed() -> None:
-    listed = tuple(Player(n, F(r), order=i) for i, (n, r) in
-                   enumerate([("D", 1700), ("C", 1800), ("B", 1900), ("A", 2000)]))
+    listed = tuple(
+        Player(n, F(r), order=i)
+        for i, (n, r) in enumerate([("D", 1700), ("C", 1800), ("B", 1900), ("A", 2000)])
+    )
     assert values([], {"Initial order": "as listed"}, 0, listed)["D"] == 10
     assert values([], {}, 0, listed)["A"] == 10  # by rating: A first
 
@@ -65,17 +77,23 @@ def test_bye_fraction() -> None:
     assert scores(entries, {})["C"] == 8 + F(16, 3)  # default 2/3
 
 
-@pytest.mark.parametrize(("reason", "words", "expected"), [
-    (Absence.EXCUSED, {"Excused absence": "1/4"}, 7 + F(7, 4)),
-    (Absence.EXCUSED, {}, 7 + F(7, 3)),
-    (Absence.CLUB, {"Club duty": "50%"}, 7 + F(7, 2)),
-    (Absence.CLUB, {}, 7 + F(14, 3)),
-    (Absence.UNEXCUSED, {"Unexcused absence": "0.1"}, 7 + F(7, 10)),
-    (Absence.UNEXCUSED, {}, 7),
-])
+@pytest.mark.parametrize(
+    ("reason", "words", "expected"),
+    [
+        (Absence.EXCUSED, {"Excused absence": "1/4"}, 7 + F(7, 4)),
+        (Absence.EXCUSED, {}, 7 + F(7, 3)),
+        (Absence.CLUB, {"Club duty": "50%"}, 7 + F(7, 2)),
+        (Absence.CLUB, {}, 7 + F(14, 3)),
+        (Absence.UNEXCUSED, {"Unexcused absence": "0.1"}, 7 + F(7, 10)),
+        (Absence.UNEXCUSED, {}, 7),
+    ],
+)
 def test_absence_fractions(reason: Absence, words: dict[str, str], expected: F) -> None:
-    entries: list[Entry] = [Game(1, 1, "A", "B", W), Rest(1, "C", Absence.BYE),
-                            Rest(1, "D", reason)]
+    entries: list[Entry] = [
+        Game(1, 1, "A", "B", W),
+        Rest(1, "C", Absence.BYE),
+        Rest(1, "D", reason),
+    ]
     assert scores(entries, words)["D"] == expected
 
 
@@ -87,8 +105,10 @@ def test_default_absence_for_a_player_missing_from_a_round() -> None:
 
 
 def test_forfeit_win() -> None:
-    entries: list[Entry] = [Game(1, 1, "A", "B", Result.WHITE_FORFEIT_WIN),
-                            Game(1, 2, "C", "D", Result.DOUBLE_FORFEIT)]
+    entries: list[Entry] = [
+        Game(1, 1, "A", "B", Result.WHITE_FORFEIT_WIN),
+        Game(1, 2, "C", "D", Result.DOUBLE_FORFEIT),
+    ]
     assert scores(entries, {"Forfeit win": "1/2"})["A"] == 15  # 10 + 10/2
     assert scores(entries, {"Forfeit win": "opponent"})["A"] == 19  # 10 + B's value 9
     assert scores(entries, {})["A"] == 10 + F(20, 3)  # 2/3 of own value
@@ -99,8 +119,10 @@ def test_forfeit_win() -> None:
 def test_forfeit_loss() -> None:
     # A wins by forfeit against B (B did not turn up); C and D both stayed away (--).
     # Values A 10, B 9, C 8, D 7; Unexcused absence 1/3 so that "as unexcused" shows.
-    entries: list[Entry] = [Game(1, 1, "A", "B", Result.WHITE_FORFEIT_WIN),
-                            Game(1, 2, "C", "D", Result.DOUBLE_FORFEIT)]
+    entries: list[Entry] = [
+        Game(1, 1, "A", "B", Result.WHITE_FORFEIT_WIN),
+        Game(1, 2, "C", "D", Result.DOUBLE_FORFEIT),
+    ]
     unexcused = {"Unexcused absence": "1/3"}
     got = scores(entries, unexcused)  # default: as an unexcused absence, 1/3 of own value
     assert (got["B"], got["C"], got["D"]) == (12, 8 + F(8, 3), 7 + F(7, 3))
@@ -111,8 +133,10 @@ def test_forfeit_loss() -> None:
     assert (got["B"], got["C"], got["D"]) == (9 + F(9, 2), 12, 7 + F(7, 2))
     # the winner is untouched by the setting; a real unexcused absence keeps its fraction
     assert got["A"] == 10 + F(20, 3)
-    away = scores([Game(1, 1, "A", "B", W), Rest(1, "C", Absence.UNEXCUSED),
-                   Rest(1, "D", Absence.BYE)], {**unexcused, "Forfeit loss": "0"})
+    away = scores(
+        [Game(1, 1, "A", "B", W), Rest(1, "C", Absence.UNEXCUSED), Rest(1, "D", Absence.BYE)],
+        {**unexcused, "Forfeit loss": "0"},
+    )
     assert away["C"] == 8 + F(8, 3)
     # Preset kfc: forfeit loss 0 although its unexcused absence is 35 %
     kfc = parse_settings({"Preset": "kfc"})
@@ -141,10 +165,14 @@ def test_late_entry_rounds_excused_or_nothing() -> None:
 
 
 def test_max_rewarded_absences_and_decreasing_fractions() -> None:
-    entries: list[Entry] = [Game(1, 1, "A", "B", W), Rest(1, "C", Absence.BYE),
-                            Rest(1, "D", Absence.EXCUSED),
-                            Game(2, 1, "A", "B", W), Rest(2, "C", Absence.BYE),
-                            Rest(2, "D", Absence.EXCUSED)]
+    entries: list[Entry] = [
+        Game(1, 1, "A", "B", W),
+        Rest(1, "C", Absence.BYE),
+        Rest(1, "D", Absence.EXCUSED),
+        Game(2, 1, "A", "B", W),
+        Rest(2, "C", Absence.BYE),
+        Rest(2, "D", Absence.EXCUSED),
+    ]
     # after round 1: A 19, C 8 + 16/3, D 7 + 7/3, B 9 -> D is third, value 8; round 2 is
     # priced with 8: two excused absences of 8/3 each
     assert scores(entries, {}, 2)["D"] == 8 + F(16, 3)
@@ -165,8 +193,10 @@ def test_loss_earns_a_share_of_the_opponent() -> None:
 
 
 def test_withdrawn_drop_and_withdrawn_opponent() -> None:
-    people = tuple(Player(n, F(r), order=i, left=1 if n == "B" else None) for i, (n, r) in
-                   enumerate([("A", 2000), ("B", 1900), ("C", 1800), ("D", 1700)]))
+    people = tuple(
+        Player(n, F(r), order=i, left=1 if n == "B" else None)
+        for i, (n, r) in enumerate([("A", 2000), ("B", 1900), ("C", 1800), ("D", 1700)])
+    )
     entries: list[Entry] = [*ROUND1, Game(2, 1, "A", "C", D_), Rest(2, "D", Absence.BYE)]
     stay = scores(entries, {}, 2, people)
     assert "B" in stay  # stay: still ranked
@@ -180,8 +210,12 @@ def test_withdrawn_drop_and_withdrawn_opponent() -> None:
 
 
 def test_own_value_current_initial_none() -> None:
-    entries: list[Entry] = [Game(1, 1, "D", "A", W), Game(1, 2, "B", "C", D_),
-                            Game(2, 1, "D", "B", W), Game(2, 2, "A", "C", D_)]
+    entries: list[Entry] = [
+        Game(1, 1, "D", "A", W),
+        Game(1, 2, "B", "C", D_),
+        Game(2, 1, "D", "B", W),
+        Game(2, 2, "A", "C", D_),
+    ]
     # after round 1: D 7 + 10 = 17, B 9 + 4 = 13, A 10, C 8 + 4.5 = 12.5 -> D 10, B 9, C 8, A 7
     # after round 2 (values D 10, B 9, C 8, A 7): D = own + 7 (A) + 9 (B)
     assert scores(entries, {}, 2)["D"] == 10 + 7 + 9
@@ -208,7 +242,11 @@ def test_ties_shared_gives_the_higher_value() -> None:
 def test_preset_fills_defaults_and_settings_override_it() -> None:
     kfc = parse_settings({"Preset": "kfc"})
     assert (kfc.bye, kfc.excused, kfc.club, kfc.unexcused) == (
-        F(1, 2), (F(35, 100),), (F(70, 100),), F(35, 100))
+        F(1, 2),
+        (F(35, 100),),
+        (F(70, 100),),
+        F(35, 100),
+    )
     assert kfc.top_value_auto and kfc.forfeit_win_opponent and kfc.withdrawn == "drop"
     mine = parse_settings({"Preset": "kfc", "Bye": "2/3", "Top value": "30"})
     assert mine.bye == F(2, 3) and mine.top_value == 30 and not mine.top_value_auto
@@ -219,9 +257,14 @@ def test_preset_fills_defaults_and_settings_override_it() -> None:
 
 KFC_PLAYERS = [("A", 2000), ("B", 1900), ("C", 1800), ("D", 1700), ("E", 1600)]
 KFC_ROUNDS: list[list[object]] = [
-    [1, 1, "A", "B", "1-0"], [1, 2, "C", "D", "+-"], [1, None, "E", None, "bye"],
-    [2, 1, "A", "C", "½-½"], [2, 2, "B", "E", "0-1"], [2, None, "D", None, "club"],
-    [3, 1, "A", "E", "1-0"], [3, 2, "C", "D", "0-1"],
+    [1, 1, "A", "B", "1-0"],
+    [1, 2, "C", "D", "+-"],
+    [1, None, "E", None, "bye"],
+    [2, 1, "A", "C", "½-½"],
+    [2, 2, "B", "E", "0-1"],
+    [2, None, "D", None, "club"],
+    [3, 1, "A", "E", "1-0"],
+    [3, 2, "C", "D", "0-1"],
 ]
 # B withdraws after round 2 (Left = 2) and is dropped: A, C, D, E are ranked, N = 4, so the
 # automatic top value is round(3 × 3/2) = round(4.5) = 4: values 4, 3, 2, 1.
@@ -238,28 +281,43 @@ KFC_EXPECTED = [("A", F(19, 2)), ("C", F(7)), ("D", F(32, 5)), ("E", F(9, 4))]
 
 def test_keizerforclubs_style_season_by_hand(tmp_path: Path) -> None:
     CalamineWorkbook = pytest.importorskip("python_calamine").CalamineWorkbook  # file reader
-    path = make_book(tmp_path / "kfc.xlsx",
-                     [{"Name": n, "Rating": r, "Left": 2 if n == "B" else None}
-                      for n, r in KFC_PLAYERS], KFC_ROUNDS, {"Preset": "kfc"})
+    path = make_book(
+        tmp_path / "kfc.xlsx",
+        [{"Name": n, "Rating": r, "Left": 2 if n == "B" else None} for n, r in KFC_PLAYERS],
+        KFC_ROUNDS,
+        {"Preset": "kfc"},
+    )
     result = run_cli("recalc", path)
     assert result.exit_code == 0, result.output + result.stderr
     rows = CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Standings").to_python()
     table = [(r[1], r[2], r[3]) for r in rows[1:] if r and isinstance(r[0], float)]
-    assert table == [(n, round(float(s), 2), v) for (n, s), v in
-                     zip(KFC_EXPECTED, [4.0, 3.0, 2.0, 1.0], strict=True)]
+    assert table == [
+        (n, round(float(s), 2), v)
+        for (n, s), v in zip(KFC_EXPECTED, [4.0, 3.0, 2.0, 1.0], strict=True)
+    ]
     note = next(r[0] for r in rows if r and str(r[0]).startswith("Standings after round 3"))
     assert "Preset kfc" in note
     # the same through the engine, exactly
-    season_players = tuple(Player(n, F(r), order=i, left=2 if n == "B" else None)
-                           for i, (n, r) in enumerate(KFC_PLAYERS))
+    season_players = tuple(
+        Player(n, F(r), order=i, left=2 if n == "B" else None)
+        for i, (n, r) in enumerate(KFC_PLAYERS)
+    )
     kinds = {"bye": Absence.BYE, "club": Absence.CLUB}
     entries: list[Entry] = [
-        Game(int(r[0]), int(r[1]), str(r[2]), str(r[3]),  # type: ignore[call-overload]
-             {"1-0": W, "0-1": L_, "½-½": D_, "+-": Result.WHITE_FORFEIT_WIN}[str(r[4])])
-        if r[3] else Rest(int(r[0]), str(r[2]), kinds[str(r[4])])  # type: ignore[call-overload]
-        for r in KFC_ROUNDS]
-    exact = compute_standings(Season(season_players, tuple(entries)),
-                              parse_settings({"Preset": "kfc"}), 3)
+        Game(
+            int(r[0]),
+            int(r[1]),
+            str(r[2]),
+            str(r[3]),  # type: ignore[call-overload]
+            {"1-0": W, "0-1": L_, "½-½": D_, "+-": Result.WHITE_FORFEIT_WIN}[str(r[4])],
+        )
+        if r[3]
+        else Rest(int(r[0]), str(r[2]), kinds[str(r[4])])  # type: ignore[call-overload]
+        for r in KFC_ROUNDS
+    ]
+    exact = compute_standings(
+        Season(season_players, tuple(entries)), parse_settings({"Preset": "kfc"}), 3
+    )
     assert [(row.name, row.score) for row in exact.rows] == KFC_EXPECTED
 
 
@@ -267,17 +325,27 @@ def test_variant_settings_through_the_command_line(tmp_path: Path) -> None:
     """Iterate final (golden C) and Values rating through a workbook and keizer-xl."""
     CalamineWorkbook = pytest.importorskip("python_calamine").CalamineWorkbook  # file reader
     base = [{"Name": n} for n in ("Jansen", "Pietersen", "Bakker", "Slager")]
-    rounds: list[list[object]] = [[1, 1, "Slager", "Bakker", "1-0"],
-                                  [1, 2, "Pietersen", "Jansen", "½-½"]]
-    path = make_book(tmp_path / "c.xlsx", base, rounds,
-                     {"Top value": 9, "Ties": "shared", "Iterate": "final"})
+    rounds: list[list[object]] = [
+        [1, 1, "Slager", "Bakker", "1-0"],
+        [1, 2, "Pietersen", "Jansen", "½-½"],
+    ]
+    path = make_book(
+        tmp_path / "c.xlsx", base, rounds, {"Top value": 9, "Ties": "shared", "Iterate": "final"}
+    )
     assert run_cli("recalc", path).exit_code == 0
     rows = CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Standings").to_python()
-    assert [(r[1], r[2]) for r in rows[1:5]] == [("Slager", 15.0), ("Jansen", 12.5),
-                                                 ("Pietersen", 11.5), ("Bakker", 6.0)]
-    rated = make_book(tmp_path / "r.xlsx", [{"Name": "A", "Rating": 2000},
-                                            {"Name": "B", "Rating": 1800}],
-                      [[1, 1, "B", "A", "1-0"]], {"Values": "rating"})
+    assert [(r[1], r[2]) for r in rows[1:5]] == [
+        ("Slager", 15.0),
+        ("Jansen", 12.5),
+        ("Pietersen", 11.5),
+        ("Bakker", 6.0),
+    ]
+    rated = make_book(
+        tmp_path / "r.xlsx",
+        [{"Name": "A", "Rating": 2000}, {"Name": "B", "Rating": 1800}],
+        [[1, 1, "B", "A", "1-0"]],
+        {"Values": "rating"},
+    )
     assert run_cli("recalc", rated).exit_code == 0
     rows = CalamineWorkbook.from_path(str(rated)).get_sheet_by_name("Standings").to_python()
     assert [(r[1], r[2]) for r in rows[1:3]] == [("B", 38.0), ("A", 20.0)]  # 18 + 20; 20

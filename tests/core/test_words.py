@@ -27,16 +27,32 @@ from keizer_xl.core.words import (
 README = Path(__file__).parents[2] / "docs" / "words.md"
 
 
-@pytest.mark.parametrize(("typed", "meant"), [
-    ("1/2", Result.DRAW), ("½", Result.DRAW), ("0.5-0.5", Result.DRAW), ("½:½", Result.DRAW),
-    ("1:0", Result.WHITE_WINS), ("0:1", Result.BLACK_WINS), (" 1 : 0 ", Result.WHITE_WINS),
-    ("0,5 – 0,5", Result.DRAW), ("Remise", Result.DRAW), ("+/-", Result.WHITE_FORFEIT_WIN),
-    ("afwezig", Absence.EXCUSED), ("Afgemeld", Absence.EXCUSED), ("extern", Absence.CLUB),
-    ("clubwedstrijd", Absence.CLUB), ("onafgemeld", Absence.UNEXCUSED),
-    ("vrij", Absence.BYE), ("ONEVEN", Absence.BYE),
-    (dt.time(1, 0), Result.WHITE_WINS), (dt.time(0, 1), Result.BLACK_WINS),
-    (dt.timedelta(hours=1), Result.WHITE_WINS), (dt.datetime(2024, 2, 1), Result.DRAW),
-])
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("1/2", Result.DRAW),
+        ("½", Result.DRAW),
+        ("0.5-0.5", Result.DRAW),
+        ("½:½", Result.DRAW),
+        ("1:0", Result.WHITE_WINS),
+        ("0:1", Result.BLACK_WINS),
+        (" 1 : 0 ", Result.WHITE_WINS),
+        ("0,5 – 0,5", Result.DRAW),
+        ("Remise", Result.DRAW),
+        ("+/-", Result.WHITE_FORFEIT_WIN),
+        ("afwezig", Absence.EXCUSED),
+        ("Afgemeld", Absence.EXCUSED),
+        ("extern", Absence.CLUB),
+        ("clubwedstrijd", Absence.CLUB),
+        ("onafgemeld", Absence.UNEXCUSED),
+        ("vrij", Absence.BYE),
+        ("ONEVEN", Absence.BYE),
+        (dt.time(1, 0), Result.WHITE_WINS),
+        (dt.time(0, 1), Result.BLACK_WINS),
+        (dt.timedelta(hours=1), Result.WHITE_WINS),
+        (dt.datetime(2024, 2, 1), Result.DRAW),
+    ],
+)
 def test_results_as_secretaries_type_them(typed: object, meant: Result | Absence) -> None:
     assert parse_result(typed) is meant
 
@@ -47,30 +63,56 @@ def test_other_results_are_refused(typed: object) -> None:
         parse_result(typed)
 
 
-@pytest.mark.parametrize(("typed", "meant"), [
-    ("0", DEFAULT_ABSENCE), ("n", DEFAULT_ABSENCE), ("No", DEFAULT_ABSENCE),
-    ("nee", DEFAULT_ABSENCE), (0.0, DEFAULT_ABSENCE), (False, DEFAULT_ABSENCE),
-    (None, DEFAULT_ABSENCE), ("x", PRESENT), (1.0, PRESENT), ("Ja", PRESENT),
-    ("afgemeld", Absence.EXCUSED), ("extern", Absence.CLUB), ("onafgemeld", Absence.UNEXCUSED),
-])
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("0", DEFAULT_ABSENCE),
+        ("n", DEFAULT_ABSENCE),
+        ("No", DEFAULT_ABSENCE),
+        ("nee", DEFAULT_ABSENCE),
+        (0.0, DEFAULT_ABSENCE),
+        (False, DEFAULT_ABSENCE),
+        (None, DEFAULT_ABSENCE),
+        ("x", PRESENT),
+        (1.0, PRESENT),
+        ("Ja", PRESENT),
+        ("afgemeld", Absence.EXCUSED),
+        ("extern", Absence.CLUB),
+        ("onafgemeld", Absence.UNEXCUSED),
+    ],
+)
 def test_present_words(typed: object, meant: object) -> None:
     assert parse_presence(typed) == meant
 
 
 # What German and Italian secretaries type (docs/languages.md lists them per language).
 GERMAN_AND_ITALIAN = [
-    ("1:0", Result.WHITE_WINS), ("Remis", Result.DRAW), ("unentschieden", Result.DRAW),
-    ("+:-", Result.WHITE_FORFEIT_WIN), ("1-0 kampflos", Result.WHITE_FORFEIT_WIN),
-    ("0:1 Kampflos", Result.BLACK_FORFEIT_WIN), ("-:+", Result.BLACK_FORFEIT_WIN),
-    ("-:-", Result.DOUBLE_FORFEIT), ("0-0 kampflos", Result.DOUBLE_FORFEIT),
-    ("spielfrei", Absence.BYE), ("Freilos", Absence.BYE), ("frei", Absence.BYE),
-    ("entschuldigt", Absence.EXCUSED), ("abgemeldet", Absence.EXCUSED),
-    ("Mannschaftskampf", Absence.CLUB), ("unentschuldigt", Absence.UNEXCUSED),
-    ("patta", Result.DRAW), ("1-0 forfait", Result.WHITE_FORFEIT_WIN),
-    ("0 – 1 Forfait", Result.BLACK_FORFEIT_WIN), ("0-0 forfait", Result.DOUBLE_FORFEIT),
-    ("riposo", Absence.BYE), ("Giustificato", Absence.EXCUSED),
-    ("giustificata", Absence.EXCUSED), ("squadra", Absence.CLUB),
-    ("impegno di squadra", Absence.CLUB), ("ingiustificato", Absence.UNEXCUSED),
+    ("1:0", Result.WHITE_WINS),
+    ("Remis", Result.DRAW),
+    ("unentschieden", Result.DRAW),
+    ("+:-", Result.WHITE_FORFEIT_WIN),
+    ("1-0 kampflos", Result.WHITE_FORFEIT_WIN),
+    ("0:1 Kampflos", Result.BLACK_FORFEIT_WIN),
+    ("-:+", Result.BLACK_FORFEIT_WIN),
+    ("-:-", Result.DOUBLE_FORFEIT),
+    ("0-0 kampflos", Result.DOUBLE_FORFEIT),
+    ("spielfrei", Absence.BYE),
+    ("Freilos", Absence.BYE),
+    ("frei", Absence.BYE),
+    ("entschuldigt", Absence.EXCUSED),
+    ("abgemeldet", Absence.EXCUSED),
+    ("Mannschaftskampf", Absence.CLUB),
+    ("unentschuldigt", Absence.UNEXCUSED),
+    ("patta", Result.DRAW),
+    ("1-0 forfait", Result.WHITE_FORFEIT_WIN),
+    ("0 – 1 Forfait", Result.BLACK_FORFEIT_WIN),
+    ("0-0 forfait", Result.DOUBLE_FORFEIT),
+    ("riposo", Absence.BYE),
+    ("Giustificato", Absence.EXCUSED),
+    ("giustificata", Absence.EXCUSED),
+    ("squadra", Absence.CLUB),
+    ("impegno di squadra", Absence.CLUB),
+    ("ingiustificato", Absence.UNEXCUSED),
 ]
 
 
@@ -86,14 +128,26 @@ def test_a_forfeit_says_who_won(typed: str) -> None:
         parse_result(typed)
 
 
-@pytest.mark.parametrize(("typed", "meant"), [
-    ("x", PRESENT), ("ja", PRESENT), ("J", PRESENT), ("anwesend", PRESENT),
-    ("nein", DEFAULT_ABSENCE), ("entschuldigt", Absence.EXCUSED),
-    ("Mannschaftskampf", Absence.CLUB), ("unentschuldigt", Absence.UNEXCUSED),
-    ("sì", PRESENT), ("SI", PRESENT), ("Presente", PRESENT), ("no", DEFAULT_ABSENCE),
-    ("giustificato", Absence.EXCUSED), ("squadra", Absence.CLUB),
-    ("ingiustificato", Absence.UNEXCUSED),
-])
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("x", PRESENT),
+        ("ja", PRESENT),
+        ("J", PRESENT),
+        ("anwesend", PRESENT),
+        ("nein", DEFAULT_ABSENCE),
+        ("entschuldigt", Absence.EXCUSED),
+        ("Mannschaftskampf", Absence.CLUB),
+        ("unentschuldigt", Absence.UNEXCUSED),
+        ("sì", PRESENT),
+        ("SI", PRESENT),
+        ("Presente", PRESENT),
+        ("no", DEFAULT_ABSENCE),
+        ("giustificato", Absence.EXCUSED),
+        ("squadra", Absence.CLUB),
+        ("ingiustificato", Absence.UNEXCUSED),
+    ],
+)
 def test_german_and_italian_attendance(typed: str, meant: object) -> None:
     assert parse_presence(typed) == meant
 
@@ -148,13 +202,19 @@ def test_readme_lists_every_accepted_word_and_nothing_else() -> None:
 
 LANGUAGES_DOC = README.parent / "languages.md"
 MEANINGS: dict[str, object] = {
-    "White wins": Result.WHITE_WINS, "Black wins": Result.BLACK_WINS, "Draw": Result.DRAW,
+    "White wins": Result.WHITE_WINS,
+    "Black wins": Result.BLACK_WINS,
+    "Draw": Result.DRAW,
     "White wins by forfeit (Black did not turn up)": Result.WHITE_FORFEIT_WIN,
     "Black wins by forfeit (White did not turn up)": Result.BLACK_FORFEIT_WIN,
-    "Neither turned up": Result.DOUBLE_FORFEIT, "Bye": Absence.BYE,
-    "Excused absence": Absence.EXCUSED, "Club duty": Absence.CLUB,
-    "Unexcused absence": Absence.UNEXCUSED, "Present": PRESENT,
-    "Absent, counted as the Settings' Default absence": DEFAULT_ABSENCE, "No rating": 0,
+    "Neither turned up": Result.DOUBLE_FORFEIT,
+    "Bye": Absence.BYE,
+    "Excused absence": Absence.EXCUSED,
+    "Club duty": Absence.CLUB,
+    "Unexcused absence": Absence.UNEXCUSED,
+    "Present": PRESENT,
+    "Absent, counted as the Settings' Default absence": DEFAULT_ABSENCE,
+    "No rating": 0,
 }
 
 
@@ -163,9 +223,11 @@ def test_each_languages_words_mean_what_its_table_says(section: str) -> None:
     """docs/languages.md lists each language's own words; each is read as its line says."""
     text = LANGUAGES_DOC.read_text(encoding="utf-8")
     part = text.split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
-    rows = [[cell.strip() for cell in line.strip("|").split("|")]
-            for line in part.splitlines()
-            if line.startswith("| ") and not line.startswith("| meaning")]
+    rows = [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in part.splitlines()
+        if line.startswith("| ") and not line.startswith("| meaning")
+    ]
     assert {"Bye", "Excused absence", "Club duty", "Present"} <= {row[0] for row in rows}
     for meaning, words in rows:
         meant = MEANINGS[meaning]
@@ -178,11 +240,23 @@ def test_each_languages_words_mean_what_its_table_says(section: str) -> None:
                 assert parse_result(word) is meant, word
 
 
-@pytest.mark.parametrize(("typed", "meant"), [
-    ("club 1-0", Result.WHITE_WINS), ("Club ½-½", Result.DRAW), ("club 0-1", Result.BLACK_WINS),
-    ("extern 1:0", Result.WHITE_WINS), ("Mannschaftskampf remis", Result.DRAW),
-    ("squadra 0-1", Result.BLACK_WINS), ("club duty 1/2-1/2", Result.DRAW),
-    ("club", None), ("club +-", None), ("excused 1-0", None), ("1-0", None), (1, None)])
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("club 1-0", Result.WHITE_WINS),
+        ("Club ½-½", Result.DRAW),
+        ("club 0-1", Result.BLACK_WINS),
+        ("extern 1:0", Result.WHITE_WINS),
+        ("Mannschaftskampf remis", Result.DRAW),
+        ("squadra 0-1", Result.BLACK_WINS),
+        ("club duty 1/2-1/2", Result.DRAW),
+        ("club", None),
+        ("club +-", None),
+        ("excused 1-0", None),
+        ("1-0", None),
+        (1, None),
+    ],
+)
 def test_a_club_duty_row_with_its_team_result(typed: object, meant: Result | None) -> None:
     from keizer_xl.core.words import parse_team
 

@@ -25,22 +25,64 @@ from keizer_xl.workbook import files as workbook
 from tests.profiles import examples
 from tests.seasons import golden_book, make_book
 
-FUZZ = settings(max_examples=examples(80), deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=examples(80),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 KFC = Path(__file__).parents[1] / "fixtures" / "kfc" / "Test-Tournament.s3db"
 
 # What a careless editor, a bad copy or a hostile file puts into a file: quotes, separators,
 # line ends, byte-order marks, zero-width spaces, huge and odd numbers, error values.
-TOKENS = [b'"', b";", b",", b"\t", b"\n", b"\r", b"\x00", b"\xef\xbb\xbf", b"\xe2\x80\x8b",
-          b"99999", b"1e308", b"1e-9999999", b"-1", b"0", b"#N/A", b"NaN", b"\xff\xfe",
-          b"9" * 40, b"x" * 300, b"\xb2"]
+TOKENS = [
+    b'"',
+    b";",
+    b",",
+    b"\t",
+    b"\n",
+    b"\r",
+    b"\x00",
+    b"\xef\xbb\xbf",
+    b"\xe2\x80\x8b",
+    b"99999",
+    b"1e308",
+    b"1e-9999999",
+    b"-1",
+    b"0",
+    b"#N/A",
+    b"NaN",
+    b"\xff\xfe",
+    b"9" * 40,
+    b"x" * 300,
+    b"\xb2",
+]
 
 # Odd values for a cell or a row of a file.
-ODD_VALUES = st.one_of(st.integers(-10, 20), st.integers(-2**63, 2**63 - 1),
-                       st.sampled_from([99999, 10_001, 1_001, 0, None, "", "x", "1.5", 2.5,
-                                        float("nan"), float("inf"), 1e308, "\u200bAnna",
-                                        "\ufeff", "A" * 20_000]),
-                       st.text(max_size=12))
+ODD_VALUES = st.one_of(
+    st.integers(-10, 20),
+    st.integers(-(2**63), 2**63 - 1),
+    st.sampled_from(
+        [
+            99999,
+            10_001,
+            1_001,
+            0,
+            None,
+            "",
+            "x",
+            "1.5",
+            2.5,
+            float("nan"),
+            float("inf"),
+            1e308,
+            "\u200bAnna",
+            "\ufeff",
+            "A" * 20_000,
+        ]
+    ),
+    st.text(max_size=12),
+)
 
 
 @st.composite
@@ -63,7 +105,7 @@ def mutated(draw: st.DrawFn, seed: bytes) -> bytes:
         elif kind == "insert":
             data[at:at] = draw(st.sampled_from(TOKENS))
         else:
-            del data[at:at + draw(st.integers(1, 40))]
+            del data[at : at + draw(st.integers(1, 40))]
     return bytes(data)
 
 
@@ -101,14 +143,18 @@ def made_or_nothing(make: Callable[[], object], book: Path) -> None:
 
 # -- member lists -----------------------------------------------------------------------------
 
-MEMBERS_CSV = ("Naam;Rating;Telefoon;KNSB id;Vanaf ronde;Tot ronde;Aanwezig\r\n"
-               "José Müller;1.650;0612345678;8012345;;;x\r\n"
-               'Zoë de Vries;1.812;"+31 20, 123";8023456;2;;x\r\n'
-               "Bram van Dijk;;0201234567;;;5;\r\n"
-               "Ger O'Brien;n/a;;8034567;;;afgemeld\r\n").encode("cp1252")
-MEMBERS_UTF8 = ('\ufeffVoornaam,Tussenvoegsel,Achternaam,Elo,Geboortejaar\n'
-                'Anna,de,Vries,"1,650",1984\nBram,,Bakker,1702,1990\n'
-                'Çelik,,"Zoë ""Z""",,2001\n').encode("utf-8")
+MEMBERS_CSV = (
+    "Naam;Rating;Telefoon;KNSB id;Vanaf ronde;Tot ronde;Aanwezig\r\n"
+    "José Müller;1.650;0612345678;8012345;;;x\r\n"
+    'Zoë de Vries;1.812;"+31 20, 123";8023456;2;;x\r\n'
+    "Bram van Dijk;;0201234567;;;5;\r\n"
+    "Ger O'Brien;n/a;;8034567;;;afgemeld\r\n"
+).encode("cp1252")
+MEMBERS_UTF8 = (
+    "\ufeffVoornaam,Tussenvoegsel,Achternaam,Elo,Geboortejaar\n"
+    'Anna,de,Vries,"1,650",1984\nBram,,Bakker,1702,1990\n'
+    'Çelik,,"Zoë ""Z""",,2001\n'
+).encode("utf-8")
 
 
 @FUZZ
@@ -126,14 +172,16 @@ MEMBER_ROWS: list[list[object]] = [
     ["Naam", "Rating", "Vanaf ronde", "Mobiel", "Lid sinds"],
     ["Anna de Vries", 1650, None, "0612345678", "2015-09-03"],
     ["Bram Bakker", "1.702", 3, "0687654321", None],
-    ["Zoë Çelik", None, None, None, 2019]]
+    ["Zoë Çelik", None, None, None, 2019],
+]
 
 
 def member_workbook(error: bool = False, rows: list[list[object]] = MEMBER_ROWS) -> bytes:
     """A member list as a workbook; with `error`, a Rating whose formula failed (#N/A)."""
     made = io.BytesIO()
-    book = xlsxwriter.Workbook(made, {"in_memory": True, "strings_to_formulas": False,
-                                      "nan_inf_to_errors": True})
+    book = xlsxwriter.Workbook(
+        made, {"in_memory": True, "strings_to_formulas": False, "nan_inf_to_errors": True}
+    )
     sheet = book.add_worksheet("Leden")
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
@@ -149,17 +197,23 @@ def member_workbook(error: bool = False, rows: list[list[object]] = MEMBER_ROWS)
 def with_part_mutated(package: bytes, part: str, data: bytes) -> bytes:
     """The zip package with one part's bytes replaced (the rest as it was)."""
     out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(package)) as source, \
-            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+    with (
+        zipfile.ZipFile(io.BytesIO(package)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
         for info in source.infolist():
-            target.writestr(info.filename, data if info.filename == part else
-                            source.read(info))
+            target.writestr(info.filename, data if info.filename == part else source.read(info))
     return out.getvalue()
 
 
 MEMBER_BOOK = member_workbook()
-MEMBER_PARTS = ["xl/worksheets/sheet1.xml", "xl/sharedStrings.xml", "xl/workbook.xml",
-                "[Content_Types].xml", "xl/_rels/workbook.xml.rels"]
+MEMBER_PARTS = [
+    "xl/worksheets/sheet1.xml",
+    "xl/sharedStrings.xml",
+    "xl/workbook.xml",
+    "[Content_Types].xml",
+    "xl/_rels/workbook.xml.rels",
+]
 
 
 @st.composite
@@ -200,27 +254,43 @@ def test_the_member_workbook_seed_comes_in_and_an_error_value_does_not() -> None
         listed = here / "leden.xlsx"
         listed.write_bytes(MEMBER_BOOK)
         assert [p["Name"] for p in read_members(listed).players] == [
-            "Anna de Vries", "Bram Bakker", "Zoë Çelik", "Daan Smit"]
+            "Anna de Vries",
+            "Bram Bakker",
+            "Zoë Çelik",
+            "Daan Smit",
+        ]
         listed.write_bytes(member_workbook(error=True))
-        with pytest.raises(KeizerXLError, match=r"line 5: Rating: the cell shows the error "
-                                                r"#N/A"):
+        with pytest.raises(
+            KeizerXLError,
+            match=r"line 5: Rating: the cell shows the error "
+            r"#N/A",
+        ):
             read_members(listed)
 
 
 # -- rating lists -----------------------------------------------------------------------------
 
-KNSB = ("Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S\n"
-        "8001234;Vries, Anna de;;NED;1712;12;1990;V\n"
-        "8002345;Berg, Bram van der;;NED;1480;20;1985;M\n"
-        "8003456;Çelik, Zoë;WFM;NED;2010;30;2001;V\n"
-        "8004567;Jansen, J.;;NED;1555;8;1970;M\n"
-        "8006789;Visser, Eva;;NED;;0;2012;V\n").encode("cp1252")
-FIDE = (b"ID Number,Name,Fed,Sex,Tit,WTit,OTit,FOA,SRtng,SGm,SK,B-day,Flag\n"
-        b'1503014,"Smit, Carla",NED,F,,,,,1832,10,20,1995,w\n'
-        b'1503015,"Vries, Anna de",NED,F,,,,,1701,0,40,1990,w\n')
-CLUB = [{"Name": "Anna de Vries", "Rating": 1650}, {"Name": "Bram van der Berg"},
-        {"Name": "Zoë Çelik", "Rating": 1900}, {"Name": "Joël Jansen", "Rating": 1500},
-        {"Name": "Carla Smit", "Rating": 1400}, {"Name": "Eva Visser"}]
+KNSB = (
+    "Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S\n"
+    "8001234;Vries, Anna de;;NED;1712;12;1990;V\n"
+    "8002345;Berg, Bram van der;;NED;1480;20;1985;M\n"
+    "8003456;Çelik, Zoë;WFM;NED;2010;30;2001;V\n"
+    "8004567;Jansen, J.;;NED;1555;8;1970;M\n"
+    "8006789;Visser, Eva;;NED;;0;2012;V\n"
+).encode("cp1252")
+FIDE = (
+    b"ID Number,Name,Fed,Sex,Tit,WTit,OTit,FOA,SRtng,SGm,SK,B-day,Flag\n"
+    b'1503014,"Smit, Carla",NED,F,,,,,1832,10,20,1995,w\n'
+    b'1503015,"Vries, Anna de",NED,F,,,,,1701,0,40,1990,w\n'
+)
+CLUB = [
+    {"Name": "Anna de Vries", "Rating": 1650},
+    {"Name": "Bram van der Berg"},
+    {"Name": "Zoë Çelik", "Rating": 1900},
+    {"Name": "Joël Jansen", "Rating": 1500},
+    {"Name": "Carla Smit", "Rating": 1400},
+    {"Name": "Eva Visser"},
+]
 
 
 @pytest.fixture(scope="module")
@@ -246,6 +316,7 @@ def test_rating_lists(club: Path, data: bytes) -> None:
 
 # -- TRF --------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def season_trf(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     from keizer_xl.exchange.trffiles import export_trf
@@ -269,10 +340,18 @@ def test_trf_files(season_trf: bytes, data: st.DataObject) -> None:
 
 # -- KeizerForClubs ---------------------------------------------------------------------------
 
-KFC_COLUMNS = [("Player", "name"), ("Player", "rating"), ("Player", "state"),
-               ("Pairing", "Rnd"), ("Pairing", "board"), ("Pairing", "PID_W"),
-               ("Pairing", "PID_B"), ("Pairing", "Result"), ("ConfigTab", "CfgValue"),
-               ("ConfigTab", "CfgText")]
+KFC_COLUMNS = [
+    ("Player", "name"),
+    ("Player", "rating"),
+    ("Player", "state"),
+    ("Pairing", "Rnd"),
+    ("Pairing", "board"),
+    ("Pairing", "PID_W"),
+    ("Pairing", "PID_B"),
+    ("Pairing", "Result"),
+    ("ConfigTab", "CfgValue"),
+    ("ConfigTab", "CfgText"),
+]
 
 
 @st.composite
@@ -282,15 +361,21 @@ def kfc_files(draw: st.DrawFn) -> tuple[bytes | None, list[tuple[str, str, int, 
     if draw(st.integers(0, 3)) == 0:
         return draw(mutated(KFC.read_bytes())), []
     values = st.one_of(ODD_VALUES, st.just("A" * 40_000))  # a name no cell holds
-    changes = draw(st.lists(st.tuples(st.sampled_from(KFC_COLUMNS), st.integers(0, 40),
-                                      values), min_size=1, max_size=4))
+    changes = draw(
+        st.lists(
+            st.tuples(st.sampled_from(KFC_COLUMNS), st.integers(0, 40), values),
+            min_size=1,
+            max_size=4,
+        )
+    )
     return None, [(table, column, row, value) for (table, column), row, value in changes]
 
 
 @FUZZ
 @given(kfc_files())
-def test_keizerforclubs_files(made: tuple[bytes | None, list[tuple[str, str, int, object]]]
-                              ) -> None:
+def test_keizerforclubs_files(
+    made: tuple[bytes | None, list[tuple[str, str, int, object]]],
+) -> None:
     from keizer_xl.exchange.kfcfiles import new_from_kfc
 
     data, changes = made
@@ -303,8 +388,10 @@ def test_keizerforclubs_files(made: tuple[bytes | None, list[tuple[str, str, int
             with closing(sqlite3.connect(source)) as db:
                 for table, column, row, value in changes:
                     with suppress(sqlite3.IntegrityError):  # one the file cannot hold
-                        db.execute(f"UPDATE {table} SET {column} = ? WHERE rowid = (SELECT "
-                                   f"rowid FROM {table} ORDER BY rowid LIMIT 1 OFFSET ?)",
-                                   (value, row))
+                        db.execute(
+                            f"UPDATE {table} SET {column} = ? WHERE rowid = (SELECT "
+                            f"rowid FROM {table} ORDER BY rowid LIMIT 1 OFFSET ?)",
+                            (value, row),
+                        )
                 db.commit()
         made_or_nothing(lambda: new_from_kfc(source, book), book)

@@ -39,9 +39,24 @@ def sheet(book: Path, name: str) -> list[dict[str, object]]:
     workbook = CalamineWorkbook.from_path(str(book))
     language = language_of(dict.fromkeys(workbook.sheet_names))
     grid = workbook.get_sheet_by_name(local_name(name, language)).to_python()
-    english = {local_name(h, language): h for h in (
-        "Name", "Rating", "Joined", "Left", "Round", "Board", "White", "Black", "Result",
-        "Rank", "Score", "Setting", "Value")}
+    english = {
+        local_name(h, language): h
+        for h in (
+            "Name",
+            "Rating",
+            "Joined",
+            "Left",
+            "Round",
+            "Board",
+            "White",
+            "Black",
+            "Result",
+            "Rank",
+            "Score",
+            "Setting",
+            "Value",
+        )
+    }
     header = [english.get(str(h), str(h)) for h in grid[0]]
     rows = []
     for row in grid[1:]:
@@ -97,13 +112,32 @@ def test_the_test_tournament_gives_keizerforclubs_totals(tmp_path: Path) -> None
     config = dict(query(source, "SELECT CfgKey, CfgValue FROM ConfigTab"))
     settings = load(book)[0].settings
     assert settings.preset == "kfc" and settings.top_value_auto
-    share = {key: Fraction(str(config[key])) / 100 for key in (
-        "BONUS.Freilos", "BONUS.Excused", "BONUS.Clubgame", "BONUS.Unexcused",
-        "BONUS.Retired", "BONUS.Verlust")}
-    assert (settings.bye, settings.excused, settings.club, settings.unexcused,
-            settings.withdrawn_opponent, settings.loss) == (
-        share["BONUS.Freilos"], (share["BONUS.Excused"],), (share["BONUS.Clubgame"],),
-        share["BONUS.Unexcused"], share["BONUS.Retired"], share["BONUS.Verlust"])
+    share = {
+        key: Fraction(str(config[key])) / 100
+        for key in (
+            "BONUS.Freilos",
+            "BONUS.Excused",
+            "BONUS.Clubgame",
+            "BONUS.Unexcused",
+            "BONUS.Retired",
+            "BONUS.Verlust",
+        )
+    }
+    assert (
+        settings.bye,
+        settings.excused,
+        settings.club,
+        settings.unexcused,
+        settings.withdrawn_opponent,
+        settings.loss,
+    ) == (
+        share["BONUS.Freilos"],
+        (share["BONUS.Excused"],),
+        (share["BONUS.Clubgame"],),
+        share["BONUS.Unexcused"],
+        share["BONUS.Retired"],
+        share["BONUS.Verlust"],
+    )
     assert settings.ratio == Fraction(str(config["OPTION.RatioFirst2Last"]))
     assert settings.rematch_window == config["OPTION.GameRepeat"]
     assert settings.withdrawn == "drop"
@@ -112,14 +146,20 @@ def test_the_test_tournament_gives_keizerforclubs_totals(tmp_path: Path) -> None
 
 # -- a tournament made here, with every result code --------------------------------------
 
-PLAYER = ("CREATE TABLE Player (id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, name "
-          "VARCHAR(30) NOT NULL, rating INTEGER(4) NOT NULL, rank INTEGER(3) NOT NULL, state "
-          "INTEGER(2), Keizer_StartPts FLOAT, Keizer_SumPts FLOAT, RatingWDelta INTEGER NOT "
-          "NULL DEFAULT 0, Keizer_PrevPts FLOAT)")
-PAIRING = ("CREATE TABLE Pairing (Rnd INTEGER NOT NULL, board INTEGER NOT NULL, PID_W INTEGER "
-           "NOT NULL, PID_B INTEGER NOT NULL, Result INTEGER(2), Pts_W FLOAT, Pts_B FLOAT)")
-CONFIG = ("CREATE TABLE ConfigTab (CfgKey VARCHAR(20) NOT NULL PRIMARY KEY, CfgText "
-          "VARCHAR(5), CfgValue FLOAT)")
+PLAYER = (
+    "CREATE TABLE Player (id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, name "
+    "VARCHAR(30) NOT NULL, rating INTEGER(4) NOT NULL, rank INTEGER(3) NOT NULL, state "
+    "INTEGER(2), Keizer_StartPts FLOAT, Keizer_SumPts FLOAT, RatingWDelta INTEGER NOT "
+    "NULL DEFAULT 0, Keizer_PrevPts FLOAT)"
+)
+PAIRING = (
+    "CREATE TABLE Pairing (Rnd INTEGER NOT NULL, board INTEGER NOT NULL, PID_W INTEGER "
+    "NOT NULL, PID_B INTEGER NOT NULL, Result INTEGER(2), Pts_W FLOAT, Pts_B FLOAT)"
+)
+CONFIG = (
+    "CREATE TABLE ConfigTab (CfgKey VARCHAR(20) NOT NULL PRIMARY KEY, CfgText "
+    "VARCHAR(5), CfgValue FLOAT)"
+)
 
 
 def single(number: float) -> float:
@@ -127,39 +167,71 @@ def single(number: float) -> float:
     return float(struct.unpack("f", struct.pack("f", number))[0])
 
 
-def tournament(path: Path, players: Sequence[tuple[int, str, int, int]],
-               pairings: Sequence[tuple[int, int, int, int, int | None]],
-               config: Sequence[tuple[str, str | None, float | None]]) -> Path:
+def tournament(
+    path: Path,
+    players: Sequence[tuple[int, str, int, int]],
+    pairings: Sequence[tuple[int, int, int, int, int | None]],
+    config: Sequence[tuple[str, str | None, float | None]],
+) -> Path:
     """A tournament file with the documented tables: players (id, name, rating, state),
     pairings (round, board, white, black or -1, result), settings (key, text, number)."""
     with closing(sqlite3.connect(path)) as db:
         db.execute(PLAYER)
         db.execute(PAIRING)
         db.execute(CONFIG)
-        db.executemany("INSERT INTO Player (id, name, rating, rank, state) "
-                       "VALUES (?, ?, ?, 99, ?)", players)
+        db.executemany(
+            "INSERT INTO Player (id, name, rating, rank, state) VALUES (?, ?, ?, 99, ?)", players
+        )
         db.executemany("INSERT INTO Pairing VALUES (?, ?, ?, ?, ?, 0, 0)", pairings)
         db.executemany("INSERT INTO ConfigTab VALUES (?, ?, ?)", config)
         db.commit()
     return path
 
 
-SMALL_PLAYERS = [(1, "Anna", 2000, 1), (2, "Bram", 1900, 1), (3, "Cees", 1800, 6),
-                 (4, "Dirk", 1700, 1), (5, "Eva", 1600, 1), (6, "Fleur", 1500, 1),
-                 (7, "Gijs", 1400, 1), (8, "Hans", 1300, 9), (9, "Ilse", 0, 10),
-                 (10, "Joop", 1200, 11)]
+SMALL_PLAYERS = [
+    (1, "Anna", 2000, 1),
+    (2, "Bram", 1900, 1),
+    (3, "Cees", 1800, 6),
+    (4, "Dirk", 1700, 1),
+    (5, "Eva", 1600, 1),
+    (6, "Fleur", 1500, 1),
+    (7, "Gijs", 1400, 1),
+    (8, "Hans", 1300, 9),
+    (9, "Ilse", 0, 10),
+    (10, "Joop", 1200, 11),
+]
 SMALL_PAIRINGS: list[tuple[int, int, int, int, int | None]] = [
-    (1, 1, 1, 2, 1), (1, 2, 3, 4, 2), (1, 3, 5, 6, 3), (1, 100, 8, -1, 4), (1, 101, 7, -1, 12),
-    (2, 1, 1, 3, 8), (2, 2, 2, 4, 9), (2, 3, 5, 8, 10), (2, 100, 6, -1, 5), (2, 101, 7, -1, 12),
-    (3, 1, 1, 4, 1), (3, 2, 2, 7, 2), (3, 3, 6, 5, 1), (3, 100, 3, -1, 6),
-    (4, 1, 1, 2, 0), (4, 2, 4, 7, None), (4, 3, 5, 6, 11), (4, 100, 3, -1, 7),
+    (1, 1, 1, 2, 1),
+    (1, 2, 3, 4, 2),
+    (1, 3, 5, 6, 3),
+    (1, 100, 8, -1, 4),
+    (1, 101, 7, -1, 12),
+    (2, 1, 1, 3, 8),
+    (2, 2, 2, 4, 9),
+    (2, 3, 5, 8, 10),
+    (2, 100, 6, -1, 5),
+    (2, 101, 7, -1, 12),
+    (3, 1, 1, 4, 1),
+    (3, 2, 2, 7, 2),
+    (3, 3, 6, 5, 1),
+    (3, 100, 3, -1, 6),
+    (4, 1, 1, 2, 0),
+    (4, 2, 4, 7, None),
+    (4, 3, 5, 6, 11),
+    (4, 100, 3, -1, 7),
 ]
 SMALL_CONFIG: list[tuple[str, str | None, float | None]] = [
-    ("LANGCODE", "EN", None), ("BONUS.Freilos", None, 50.0), ("BONUS.Excused", None, 40.0),
-    ("BONUS.Clubgame", None, 70.0), ("BONUS.Unexcused", None, 35.0),
-    ("BONUS.Retired", None, 75.0), ("BONUS.Verlust", None, 5.0),
-    ("OPTION.RatioFirst2Last", None, single(2.2)), ("OPTION.GameRepeat", None, 3.0),
-    ("OPTION.Html", None, 1.0), ("WIN.locX", None, 230.0),
+    ("LANGCODE", "EN", None),
+    ("BONUS.Freilos", None, 50.0),
+    ("BONUS.Excused", None, 40.0),
+    ("BONUS.Clubgame", None, 70.0),
+    ("BONUS.Unexcused", None, 35.0),
+    ("BONUS.Retired", None, 75.0),
+    ("BONUS.Verlust", None, 5.0),
+    ("OPTION.RatioFirst2Last", None, single(2.2)),
+    ("OPTION.GameRepeat", None, 3.0),
+    ("OPTION.Html", None, 1.0),
+    ("WIN.locX", None, 230.0),
 ]
 
 
@@ -171,24 +243,46 @@ def test_every_result_code_comes_in_as_its_row(tmp_path: Path) -> None:
     assert "Ilse" in made.output and "3 games of round 4 without a result" in made.output
     assert "KeizerForClubs' own totals" not in made.output  # round 4 is still being played
 
-    assert [(r["Name"], r["Rating"], r["Joined"], r["Left"]) for r in sheet(book, "Players")] \
-        == [("Anna", 2000, "", ""), ("Bram", 1900, "", ""), ("Cees", 1800, "", ""),
-            ("Dirk", 1700, "", ""), ("Eva", 1600, "", ""), ("Fleur", 1500, "", ""),
-            ("Gijs", 1400, 3, ""), ("Hans", 1300, "", 2), ("Joop", 1200, 5, "")]
-    rounds = [(r["Round"], r["Board"], r["White"], r["Black"], r["Result"])
-              for r in sheet(book, "Rounds")]
+    assert [(r["Name"], r["Rating"], r["Joined"], r["Left"]) for r in sheet(book, "Players")] == [
+        ("Anna", 2000, "", ""),
+        ("Bram", 1900, "", ""),
+        ("Cees", 1800, "", ""),
+        ("Dirk", 1700, "", ""),
+        ("Eva", 1600, "", ""),
+        ("Fleur", 1500, "", ""),
+        ("Gijs", 1400, 3, ""),
+        ("Hans", 1300, "", 2),
+        ("Joop", 1200, 5, ""),
+    ]
+    rounds = [
+        (r["Round"], r["Board"], r["White"], r["Black"], r["Result"]) for r in sheet(book, "Rounds")
+    ]
     assert rounds == [
-        (1, 1, "Anna", "Bram", "1-0"), (1, 2, "Cees", "Dirk", "½-½"),
-        (1, 3, "Eva", "Fleur", "0-1"), (1, "", "Hans", "", "bye"),
-        (2, 1, "Anna", "Cees", "+-"), (2, 2, "Bram", "Dirk", "-+"),
-        (2, 3, "Eva", "Hans", "--"), (2, "", "Fleur", "", "club"),
-        (3, 1, "Anna", "Dirk", "1-0"), (3, 2, "Bram", "Gijs", "½-½"),
-        (3, 3, "Fleur", "Eva", "1-0"), (3, "", "Cees", "", "excused"),
-        (4, 1, "Anna", "Bram", ""), (4, 2, "Dirk", "Gijs", ""),
-        (4, 3, "Eva", "Fleur", ""), (4, "", "Cees", "", "unexcused")]
+        (1, 1, "Anna", "Bram", "1-0"),
+        (1, 2, "Cees", "Dirk", "½-½"),
+        (1, 3, "Eva", "Fleur", "0-1"),
+        (1, "", "Hans", "", "bye"),
+        (2, 1, "Anna", "Cees", "+-"),
+        (2, 2, "Bram", "Dirk", "-+"),
+        (2, 3, "Eva", "Hans", "--"),
+        (2, "", "Fleur", "", "club"),
+        (3, 1, "Anna", "Dirk", "1-0"),
+        (3, 2, "Bram", "Gijs", "½-½"),
+        (3, 3, "Fleur", "Eva", "1-0"),
+        (3, "", "Cees", "", "excused"),
+        (4, 1, "Anna", "Bram", ""),
+        (4, 2, "Dirk", "Gijs", ""),
+        (4, 3, "Eva", "Fleur", ""),
+        (4, "", "Cees", "", "unexcused"),
+    ]
     filled = {r["Setting"]: r["Value"] for r in sheet(book, "Settings") if r["Value"] != ""}
-    assert filled == {"Preset": "kfc", "Excused absence": "40%", "Loss": "5%",
-                      "Ratio first to last": "2.2", "Competition name": "Spring"}
+    assert filled == {
+        "Preset": "kfc",
+        "Excused absence": "40%",
+        "Loss": "5%",
+        "Ratio first to last": "2.2",
+        "Competition name": "Spring",
+    }
 
     recalc = run_cli("recalc", book)
     assert recalc.exit_code == 0, recalc.output
@@ -199,8 +293,9 @@ def test_every_result_code_comes_in_as_its_row(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("code", ["NL", "DE"])
 def test_the_workbook_speaks_the_files_language(tmp_path: Path, code: str) -> None:
-    config = [(key, code if key == "LANGCODE" else text, value)
-              for key, text, value in SMALL_CONFIG]
+    config = [
+        (key, code if key == "LANGCODE" else text, value) for key, text, value in SMALL_CONFIG
+    ]
     source = tournament(tmp_path / "t.s3db", SMALL_PLAYERS, SMALL_PAIRINGS, config)
     made = run_cli("new", tmp_path / "own.xlsx", "--from", source)
     assert made.exit_code == 0, made.output
@@ -244,8 +339,7 @@ def test_a_truncated_file_is_refused(tmp_path: Path) -> None:
 def test_random_bytes_are_refused(tmp_path: Path) -> None:
     noise = tmp_path / "noise.s3db"
     noise.write_bytes(random.Random(23).randbytes(12288))
-    refused(tmp_path, noise, "not a KeizerForClubs tournament file (it is not an SQLite "
-                             "database)")
+    refused(tmp_path, noise, "not a KeizerForClubs tournament file (it is not an SQLite database)")
 
 
 def test_another_programs_database_is_refused(tmp_path: Path) -> None:
@@ -254,21 +348,32 @@ def test_another_programs_database_is_refused(tmp_path: Path) -> None:
         db.execute("CREATE TABLE Members (id INTEGER PRIMARY KEY, name TEXT)")
         db.execute("INSERT INTO Members VALUES (1, 'Anna')")
         db.commit()
-    refused(tmp_path, other, "not a KeizerForClubs tournament file (it has no table Player, "
-                             "Pairing, ConfigTab)")
+    refused(
+        tmp_path,
+        other,
+        "not a KeizerForClubs tournament file (it has no table Player, Pairing, ConfigTab)",
+    )
 
 
 def test_rows_that_make_no_sense_are_all_named(tmp_path: Path) -> None:
-    pairings = [*SMALL_PAIRINGS[:4], (1, 4, 7, 11, 1), (1, 101, 10, -1, 2), (2, 1, 1, 3, 13),
-                (2, 2, 2, 12, 1)]
+    pairings = [
+        *SMALL_PAIRINGS[:4],
+        (1, 4, 7, 11, 1),
+        (1, 101, 10, -1, 2),
+        (2, 1, 1, 3, 13),
+        (2, 2, 2, 12, 1),
+    ]
     players = [*SMALL_PLAYERS, (11, "anna", 1000, 1)]
     source = tournament(tmp_path / "odd.s3db", players, pairings, SMALL_CONFIG)
-    refused(tmp_path, source, "4 problems in odd.s3db",
-            "players 1 and 11 are both called 'anna'",
-            "round 1, board 101: result 2 is not one KeizerForClubs writes for a round "
-            "without a game",
-            "round 2, board 1: result 13 is not one KeizerForClubs writes for a game",
-            "round 2, board 2: player 12 is not in the Player table")
+    refused(
+        tmp_path,
+        source,
+        "4 problems in odd.s3db",
+        "players 1 and 11 are both called 'anna'",
+        "round 1, board 101: result 2 is not one KeizerForClubs writes for a round without a game",
+        "round 2, board 1: result 13 is not one KeizerForClubs writes for a game",
+        "round 2, board 2: player 12 is not in the Player table",
+    )
     missing = run_cli("new", tmp_path / "club.xlsx", "--from", tmp_path / "gone.s3db")
     assert missing.exit_code == 1 and "gone.s3db: there is no such file" in missing.output
 
@@ -281,8 +386,10 @@ def test_the_command_says_where_keizerforclubs_differs(tmp_path: Path) -> None:
         db.commit()
     made = run_cli("new", tmp_path / "club.xlsx", "--from", source)
     assert made.exit_code == 0, made.output
-    assert "the standings differ from KeizerForClubs' own totals for Ajax 10.3 " \
-           "(KeizerForClubs 99.00)" in made.output
+    assert (
+        "the standings differ from KeizerForClubs' own totals for Ajax 10.3 "
+        "(KeizerForClubs 99.00)" in made.output
+    )
     assert "retired after round 5, the last so far: Hermes" in made.output
     left = {row["Name"]: row["Left"] for row in sheet(tmp_path / "club.xlsx", "Players")}
     assert (left["Hermes"], left["Verdandi"]) == (5, 4)
@@ -291,25 +398,38 @@ def test_the_command_says_where_keizerforclubs_differs(tmp_path: Path) -> None:
 # -- files as they come: adjourned games, a locked file, no players, a late starter --------
 
 
-def german(config: Sequence[tuple[str, str | None, float | None]]
-           ) -> list[tuple[str, str | None, float | None]]:
+def german(
+    config: Sequence[tuple[str, str | None, float | None]],
+) -> list[tuple[str, str | None, float | None]]:
     return [(key, "DE" if key == "LANGCODE" else text, value) for key, text, value in config]
 
 
-@pytest.mark.parametrize(("code", "adjourned", "no_result"), [
-    ("DE", "Runde 2, Brett 3 (Eva – Hans) ist vertagt",
-     "Runde 3, Brett 1 (Anna – Dirk) hat kein Ergebnis"),
-    ("IT", "turno 2, scacchiera 3 (Eva – Hans) è sospesa",
-     "turno 3, scacchiera 1 (Anna – Dirk) non ha risultato")])
+@pytest.mark.parametrize(
+    ("code", "adjourned", "no_result"),
+    [
+        (
+            "DE",
+            "Runde 2, Brett 3 (Eva – Hans) ist vertagt",
+            "Runde 3, Brett 1 (Anna – Dirk) hat kein Ergebnis",
+        ),
+        (
+            "IT",
+            "turno 2, scacchiera 3 (Eva – Hans) è sospesa",
+            "turno 3, scacchiera 1 (Anna – Dirk) non ha risultato",
+        ),
+    ],
+)
 def test_an_earlier_game_without_a_result_comes_in_as_keizerforclubs_counts_it(
-        tmp_path: Path, code: str, adjourned: str, no_result: str) -> None:
+    tmp_path: Path, code: str, adjourned: str, no_result: str
+) -> None:
     """Adjourned (11) is one of KeizerForClubs' "drawish" results: a draw; no result (0)
     earns neither player anything, as `--` does with preset kfc. Each game is named, in the
     file's language, and the rest comes in."""
     pairings = [row if row[:2] != (2, 3) else (2, 3, 5, 8, 11) for row in SMALL_PAIRINGS]
     pairings = [row if row[:2] != (3, 1) else (3, 1, 1, 4, 0) for row in pairings]
-    config = [(key, code if key == "LANGCODE" else text, value)
-              for key, text, value in SMALL_CONFIG]
+    config = [
+        (key, code if key == "LANGCODE" else text, value) for key, text, value in SMALL_CONFIG
+    ]
     source = tournament(tmp_path / "Herbst.s3db", SMALL_PLAYERS, pairings, config)
     book = tmp_path / "herbst.xlsx"
     made = run_cli("new", book, "--from", source)
@@ -332,7 +452,8 @@ def test_an_earlier_game_without_a_result_comes_in_as_keizerforclubs_counts_it(
 
 
 def test_a_locked_file_says_keizerforclubs_may_have_it_open(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from keizer_xl.exchange import kfcfiles
 
     monkeypatch.setattr(kfcfiles, "LOCK_WAIT", 0.05)
@@ -341,26 +462,35 @@ def test_a_locked_file_says_keizerforclubs_may_have_it_open(
         writer.execute("BEGIN EXCLUSIVE")  # as KeizerForClubs holds it while it writes
         refused(tmp_path, source, "the file is locked; KeizerForClubs may still have it open")
         writer.execute("ROLLBACK")
-    german_file = tournament(tmp_path / "offen.s3db", SMALL_PLAYERS, SMALL_PAIRINGS,
-                             german(SMALL_CONFIG))
+    german_file = tournament(
+        tmp_path / "offen.s3db", SMALL_PLAYERS, SMALL_PAIRINGS, german(SMALL_CONFIG)
+    )
     with closing(sqlite3.connect(german_file, isolation_level=None)) as writer:
         writer.execute("BEGIN EXCLUSIVE")
-        refused(tmp_path, german_file, "die Datei ist gesperrt; KeizerForClubs hat sie "
-                                       "vielleicht noch geöffnet")
+        refused(
+            tmp_path,
+            german_file,
+            "die Datei ist gesperrt; KeizerForClubs hat sie vielleicht noch geöffnet",
+        )
         writer.execute("ROLLBACK")
 
 
 def test_a_file_without_players_says_so_in_its_language(tmp_path: Path) -> None:
     source = tournament(tmp_path / "leer.s3db", [], [], german(SMALL_CONFIG))
     refused(tmp_path, source, "das Turnier hat keine Spieler")
-    italian = tournament(tmp_path / "vuoto.s3db", [], [],
-                         [(k, "IT" if k == "LANGCODE" else t, v) for k, t, v in SMALL_CONFIG])
+    italian = tournament(
+        tmp_path / "vuoto.s3db",
+        [],
+        [],
+        [(k, "IT" if k == "LANGCODE" else t, v) for k, t, v in SMALL_CONFIG],
+    )
     refused(tmp_path, italian, "il torneo non ha giocatori")
     english = tournament(tmp_path / "empty.s3db", [], [], SMALL_CONFIG)
     refused(tmp_path, english, "the tournament has no players; enter them in KeizerForClubs")
     # players who all retired before they played leave none either
-    gone = tournament(tmp_path / "gone.s3db", [(1, "Anna", 2000, 9), (2, "Bram", 1900, 10)],
-                      [], SMALL_CONFIG)
+    gone = tournament(
+        tmp_path / "gone.s3db", [(1, "Anna", 2000, 9), (2, "Bram", 1900, 10)], [], SMALL_CONFIG
+    )
     refused(tmp_path, gone, "the tournament has no players")
 
 
@@ -377,12 +507,24 @@ def test_a_late_starter_counts_for_the_top_value_from_round_one(tmp_path: Path) 
     he starts earn the unexcused share of his own value."""
     players = [(i, f"Spieler {i}", 2100 - 50 * i, 1) for i in range(1, 12)]
     pairings: list[tuple[int, int, int, int, int | None]] = [  # Spieler 11 starts in round 3
-        (1, 1, 1, 2, 1), (1, 2, 3, 4, 2), (1, 3, 5, 6, 3), (1, 4, 7, 8, 1), (1, 5, 9, 10, 2),
+        (1, 1, 1, 2, 1),
+        (1, 2, 3, 4, 2),
+        (1, 3, 5, 6, 3),
+        (1, 4, 7, 8, 1),
+        (1, 5, 9, 10, 2),
         (1, 101, 11, -1, 12),
-        (2, 1, 1, 3, 2), (2, 2, 2, 4, 1), (2, 3, 5, 7, 3), (2, 4, 6, 8, 2), (2, 5, 9, 10, 1),
-        (2, 101, 11, -1, 12)]
-    config = [*german(SMALL_CONFIG[:1]), ("BONUS.Excused", None, 40.0),
-              ("BONUS.Unexcused", None, 20.0)]
+        (2, 1, 1, 3, 2),
+        (2, 2, 2, 4, 1),
+        (2, 3, 5, 7, 3),
+        (2, 4, 6, 8, 2),
+        (2, 5, 9, 10, 1),
+        (2, 101, 11, -1, 12),
+    ]
+    config = [
+        *german(SMALL_CONFIG[:1]),
+        ("BONUS.Excused", None, 40.0),
+        ("BONUS.Unexcused", None, 20.0),
+    ]
     source = tournament(tmp_path / "spaet.s3db", players, pairings, config)
     book = tmp_path / "spaet.xlsx"
     made = run_cli("new", book, "--from", source)

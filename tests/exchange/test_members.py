@@ -61,16 +61,22 @@ def test_semicolon_windows_1252_list_keeps_the_clubs_columns(tmp_path: Path) -> 
     assert _column(_sheet(path, "Players"), "Telefoon") == phone  # pair left them alone
 
 
-@pytest.mark.parametrize(("encoding", "separator"), [("utf-8-sig", ","), ("utf-8", "\t"),
-                                                     ("cp1252", ",")])
+@pytest.mark.parametrize(
+    ("encoding", "separator"), [("utf-8-sig", ","), ("utf-8", "\t"), ("cp1252", ",")]
+)
 def test_encodings_and_separators(tmp_path: Path, encoding: str, separator: str) -> None:
     members = tmp_path / "members.csv"
-    lines = [["Name", "Elo", "Phone", "Birth year"],
-             ["Zoë Ångström", "1,650", "0612345678", "1984"],
-             ["Anna Bakker", "1650.0", "", "1990"]]
-    members.write_bytes("\n".join(separator.join(f'"{c}"' if "," in c and separator == ","
-                                                 else c for c in row)
-                                  for row in lines).encode(encoding))
+    lines = [
+        ["Name", "Elo", "Phone", "Birth year"],
+        ["Zoë Ångström", "1,650", "0612345678", "1984"],
+        ["Anna Bakker", "1650.0", "", "1990"],
+    ]
+    members.write_bytes(
+        "\n".join(
+            separator.join(f'"{c}"' if "," in c and separator == "," else c for c in row)
+            for row in lines
+        ).encode(encoding)
+    )
     path = tmp_path / "club.xlsx"
     assert run_cli("new", path, "--players", members).exit_code == 0
     players = _sheet(path, "Players")
@@ -85,9 +91,13 @@ def _xlsxwriter_list(path: Path) -> None:
     notes = book.add_worksheet("Notes")  # not the list: no name column
     notes.write(0, 0, "Exported from the member administration")
     sheet = book.add_worksheet("Leden")
-    for r, row in enumerate([["Voornaam", "Tussenvoegsel", "Achternaam", "Rating", "Mobiel"],
-                             ["Anna", "de", "Vries", 1650, "0612345678"],
-                             ["Bram", None, "Bakker", "1.702", "0687654321"]]):
+    for r, row in enumerate(
+        [
+            ["Voornaam", "Tussenvoegsel", "Achternaam", "Rating", "Mobiel"],
+            ["Anna", "de", "Vries", 1650, "0612345678"],
+            ["Bram", None, "Bakker", "1.702", "0687654321"],
+        ]
+    ):
         for c, value in enumerate(row):
             if value is not None:
                 sheet.write(r, c, value)
@@ -98,8 +108,11 @@ def _openpyxl_list(path: Path) -> None:
     book = openpyxl.Workbook()
     sheet = book.active
     sheet.title = "Members"
-    for row in (["Name", "KNSB rating", "KNSB id", "Group"],
-                ["Anna de Vries", 1650.0, 8012345, "A"], ["Bram Bakker", None, None, "B"]):
+    for row in (
+        ["Name", "KNSB rating", "KNSB id", "Group"],
+        ["Anna de Vries", 1650.0, 8012345, "A"],
+        ["Bram Bakker", None, None, "B"],
+    ):
         sheet.append(row)
     book.save(path)
 
@@ -123,10 +136,25 @@ def test_workbook_lists(tmp_path: Path, maker: object) -> None:
         assert _column(players, "Group") == ["A", "B"]
 
 
-@pytest.mark.parametrize(("typed", "rating"), [
-    ("1650", 1650), ("1.650", 1650), ("1,650", 1650), ("1650.0", 1650), ("1650,0", 1650),
-    (" 1 650 ", 1650), ("", 0), ("n/a", 0), ("-", 0), ("nvt", 0), (1650, 1650),
-    (1650.0, 1650), ("1.65", Fraction(33, 20)), ("2.345.678", 2345678)])
+@pytest.mark.parametrize(
+    ("typed", "rating"),
+    [
+        ("1650", 1650),
+        ("1.650", 1650),
+        ("1,650", 1650),
+        ("1650.0", 1650),
+        ("1650,0", 1650),
+        (" 1 650 ", 1650),
+        ("", 0),
+        ("n/a", 0),
+        ("-", 0),
+        ("nvt", 0),
+        (1650, 1650),
+        (1650.0, 1650),
+        ("1.65", Fraction(33, 20)),
+        ("2.345.678", 2345678),
+    ],
+)
 def test_rating_spellings(typed: object, rating: Fraction) -> None:
     assert parse_rating(typed) == rating
 
@@ -140,8 +168,11 @@ def test_unreadable_ratings(typed: str) -> None:
 def test_problems_listed_with_their_lines_and_nothing_written(tmp_path: Path) -> None:
     members = tmp_path / "leden.csv"
     zoe_other = unicodedata.normalize("NFD", "Zoë de Vries")
-    members.write_text("Naam;Rating;Vanaf ronde\nZoë de Vries;1800;\n;1500;\n"
-                       f"{zoe_other};1700;\nBram;abc;\nCor;1600;twee\n", encoding="utf-8")
+    members.write_text(
+        "Naam;Rating;Vanaf ronde\nZoë de Vries;1800;\n;1500;\n"
+        f"{zoe_other};1700;\nBram;abc;\nCor;1600;twee\n",
+        encoding="utf-8",
+    )
     path = tmp_path / "club.xlsx"
     result = run_cli("new", path, "--players", members)
     assert result.exit_code != 0
@@ -162,41 +193,58 @@ def test_a_list_without_a_name_column(tmp_path: Path) -> None:
 
 
 def test_name_column_wins_over_parts() -> None:
-    found = parse_members([["Voornaam", "Naam", "Achternaam"], ["Anna", "A. de Vries", "Vries"]],
-                          "list")
+    found = parse_members(
+        [["Voornaam", "Naam", "Achternaam"], ["Anna", "A. de Vries", "Vries"]], "list"
+    )
     assert found.players == [{"Name": "A. de Vries"}]
     assert [title for title, _ in found.own] == ["Voornaam", "Achternaam"]
 
 
-@pytest.mark.parametrize(("header", "row", "name", "first_to_last"), [
-    (["Name", "Vorname"], ["Müller", "Jürgen"], "Jürgen Müller", ("Vorname", "Name")),
-    (["Vorname", "Name"], ["Jürgen", "Müller"], "Jürgen Müller", ("Vorname", "Name")),
-    (["Nachname", "Vorname"], ["von Bülow", "Heike"], "Heike von Bülow",
-     ("Vorname", "Nachname")),
-    (["Cognome", "Nome"], ["D'Angelo", "Lucia"], "Lucia D'Angelo", ("Nome", "Cognome")),
-    (["Name"], ["Jürgen Müller"], "Jürgen Müller", ("Name",)),  # alone: the whole name
-    (["Nome"], ["Lucia D'Angelo"], "Lucia D'Angelo", ("Nome",)),
-])
+@pytest.mark.parametrize(
+    ("header", "row", "name", "first_to_last"),
+    [
+        (["Name", "Vorname"], ["Müller", "Jürgen"], "Jürgen Müller", ("Vorname", "Name")),
+        (["Vorname", "Name"], ["Jürgen", "Müller"], "Jürgen Müller", ("Vorname", "Name")),
+        (
+            ["Nachname", "Vorname"],
+            ["von Bülow", "Heike"],
+            "Heike von Bülow",
+            ("Vorname", "Nachname"),
+        ),
+        (["Cognome", "Nome"], ["D'Angelo", "Lucia"], "Lucia D'Angelo", ("Nome", "Cognome")),
+        (["Name"], ["Jürgen Müller"], "Jürgen Müller", ("Name",)),  # alone: the whole name
+        (["Nome"], ["Lucia D'Angelo"], "Lucia D'Angelo", ("Nome",)),
+    ],
+)
 def test_a_name_header_beside_the_other_part_is_a_part(
-        header: list[str], row: list[str], name: str, first_to_last: tuple[str, ...]) -> None:
+    header: list[str], row: list[str], name: str, first_to_last: tuple[str, ...]
+) -> None:
     found = parse_members([header, row], "list")
     assert found.players == [{"Name": name}]
     assert found.own == []
     assert found.name_headers == first_to_last
 
 
-@pytest.mark.parametrize(("header", "rating", "kept"), [
-    (["Name", "Vorname", "DWZ", "Elo"], 1600, "Elo"),
-    (["Name", "Vorname", "Elo", "DWZ"], 1600, "Elo"),  # the national one, wherever it is
-    (["Cognome", "Nome", "Elo FIDE", "Elo Italia"], 1600, "Elo FIDE"),
-    (["Naam", "FIDE-rating", "KNSB rating"], 1600, "FIDE-rating"),
-    (["Cognome", "Nome", "Elo FIDE"], 1750, ""),  # no national one: FIDE's is the rating
-    (["Name", "Elo"], 1750, ""),
-])
-def test_a_national_rating_before_a_fide_one(header: list[str], rating: int,
-                                             kept: str) -> None:
-    ratings = {"DWZ": "1600", "Elo Italia": "1600", "KNSB rating": "1600", "Elo": "1750",
-               "Elo FIDE": "1750", "FIDE-rating": "1750"}
+@pytest.mark.parametrize(
+    ("header", "rating", "kept"),
+    [
+        (["Name", "Vorname", "DWZ", "Elo"], 1600, "Elo"),
+        (["Name", "Vorname", "Elo", "DWZ"], 1600, "Elo"),  # the national one, wherever it is
+        (["Cognome", "Nome", "Elo FIDE", "Elo Italia"], 1600, "Elo FIDE"),
+        (["Naam", "FIDE-rating", "KNSB rating"], 1600, "FIDE-rating"),
+        (["Cognome", "Nome", "Elo FIDE"], 1750, ""),  # no national one: FIDE's is the rating
+        (["Name", "Elo"], 1750, ""),
+    ],
+)
+def test_a_national_rating_before_a_fide_one(header: list[str], rating: int, kept: str) -> None:
+    ratings = {
+        "DWZ": "1600",
+        "Elo Italia": "1600",
+        "KNSB rating": "1600",
+        "Elo": "1750",
+        "Elo FIDE": "1750",
+        "FIDE-rating": "1750",
+    }
     row = [ratings.get(h, f"{h} 1") for h in header]
     found = parse_members([header, row], "list")
     assert found.players[0]["Rating"] == rating
@@ -212,8 +260,9 @@ def test_rating_typed_as_text_in_the_players_sheet(tmp_path: Path) -> None:
     assert run_cli("new", path).exit_code == 0
     book = openpyxl.load_workbook(path)
     sheet = book["Players"]
-    for r, (name, rating) in enumerate([("Anna", "1.650"), ("Bram", "1,702"), ("Cor", "-"),
-                                        ("Dirk", "1500")], start=2):
+    for r, (name, rating) in enumerate(
+        [("Anna", "1.650"), ("Bram", "1,702"), ("Cor", "-"), ("Dirk", "1500")], start=2
+    ):
         sheet.cell(r, 1, name)
         sheet.cell(r, 2, rating)  # text cells, as a pasted list leaves them
         sheet.cell(r, 5, "x")
@@ -222,9 +271,12 @@ def test_rating_typed_as_text_in_the_players_sheet(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     standings = _sheet(path, "Standings")
     header = next(row for row in standings if "Name" in row and "Rating" in row)
-    rows = standings[standings.index(header) + 1:]
-    rating = {row[header.index("Name")]: row[header.index("Rating")] for row in rows
-              if row[header.index("Name")]}
+    rows = standings[standings.index(header) + 1 :]
+    rating = {
+        row[header.index("Name")]: row[header.index("Rating")]
+        for row in rows
+        if row[header.index("Name")]
+    }
     assert rating["Bram"] == 1702 and rating["Anna"] == 1650 and rating["Dirk"] == 1500
     assert rating["Cor"] in (None, "", 0)
     ranked = [row[header.index("Name")] for row in rows if row[header.index("Name")]]
@@ -238,5 +290,6 @@ def test_a_name_longer_than_the_players_sheet_holds_is_refused_with_its_line() -
 
     with pytest.raises(FileError) as info:
         parse_members([["Naam"], ["A" * MAX_NAME], ["B" * (MAX_NAME + 1)]], "leden.csv")
-    assert f"leden.csv, line 3: a name of {MAX_NAME + 1} characters; at most {MAX_NAME}" in \
-        str(info.value)
+    assert f"leden.csv, line 3: a name of {MAX_NAME + 1} characters; at most {MAX_NAME}" in str(
+        info.value
+    )

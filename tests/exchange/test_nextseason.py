@@ -28,14 +28,21 @@ def last_season(path: Path, top_value: object = 50) -> tuple[Path, Season]:
     def names(e: Entry) -> tuple[str, ...]:
         return (e.white, e.black) if isinstance(e, Game) else (e.player,)
 
-    season = Season(tuple(players), tuple(e for e in season.entries
-                                          if e.round <= 3 or gone not in names(e)))
+    season = Season(
+        tuple(players), tuple(e for e in season.entries if e.round <= 3 or gone not in names(e))
+    )
     n = len(players)
-    own = {"Phone": [f"06-{i:08d}" for i in range(n)],
-           "KNSB id": [8000000 + i if i % 2 else None for i in range(n)],
-           "Group": ["A" if i < 7 else "B" for i in range(n)]}
-    book = season_book(path, season, {"Top value": top_value, "Ties": "shared",
-                                      "Competition name": "Keizer 2025"}, own)
+    own = {
+        "Phone": [f"06-{i:08d}" for i in range(n)],
+        "KNSB id": [8000000 + i if i % 2 else None for i in range(n)],
+        "Group": ["A" if i < 7 else "B" for i in range(n)],
+    }
+    book = season_book(
+        path,
+        season,
+        {"Top value": top_value, "Ties": "shared", "Competition name": "Keizer 2025"},
+        own,
+    )
     return book, season
 
 

@@ -18,25 +18,31 @@ from tests.helpers_package import members, sheet_parts
 from tests.seasons import make_book
 
 
-@pytest.mark.parametrize(("club", "listed"), [
-    ("Anna de Vries", "Vries, Anna de"),
-    ("Bram van der Berg", "Berg, Bram van der"),
-    ("Jan Willem ter Horst", "Horst, Jan Willem ter"),
-    ("Zoë Çelik", "Celik, Zoe"),
-    ("ANNA DE VRIES", "vries, anna de"),
-    ("Sanne van 't Hof", "Hof, Sanne van 't"),
-    ("Pieter-Jan O'Brien", "O'Brien, Pieter-Jan"),
-])
+@pytest.mark.parametrize(
+    ("club", "listed"),
+    [
+        ("Anna de Vries", "Vries, Anna de"),
+        ("Bram van der Berg", "Berg, Bram van der"),
+        ("Jan Willem ter Horst", "Horst, Jan Willem ter"),
+        ("Zoë Çelik", "Celik, Zoe"),
+        ("ANNA DE VRIES", "vries, anna de"),
+        ("Sanne van 't Hof", "Hof, Sanne van 't"),
+        ("Pieter-Jan O'Brien", "O'Brien, Pieter-Jan"),
+    ],
+)
 def test_one_name_written_two_ways(club: str, listed: str) -> None:
     assert name_key(club) == name_key(listed)
 
 
-@pytest.mark.parametrize(("one", "other"), [
-    ("Anna de Vries", "Anna Vries"),
-    ("Anna de Vries", "Vries, Anja de"),
-    ("Bram van der Berg", "Bram van den Berg"),
-    ("Anna de Vries", "Vries, Anna de Jong"),
-])
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Anna de Vries", "Anna Vries"),
+        ("Anna de Vries", "Vries, Anja de"),
+        ("Bram van der Berg", "Bram van den Berg"),
+        ("Anna de Vries", "Vries, Anna de Jong"),
+    ],
+)
 def test_different_people_stay_apart(one: str, other: str) -> None:
     assert name_key(one) != name_key(other)
 
@@ -71,8 +77,12 @@ PLAYERS = [
 KNSB_IDS = [8001234, None, None, None, None, None, None, 8007890]
 
 
-def club_book(path: Path, rounds: list[list[object]] | None = None,
-              id_header: str = "Relatienummer", ids: list[object] | None = None) -> Path:
+def club_book(
+    path: Path,
+    rounds: list[list[object]] | None = None,
+    id_header: str = "Relatienummer",
+    ids: list[object] | None = None,
+) -> Path:
     make_book(path, PLAYERS, rounds or [])
     cells: dict[tuple[int, int], CellValue] = {(1, 7): "Phone", (1, 8): id_header}
     for row, ident in enumerate(ids or KNSB_IDS, start=2):
@@ -124,8 +134,9 @@ def test_knsb_list_updates_the_right_players(tmp_path: Path) -> None:
     assert after == expected
     players_part = sheet_parts(book)["Players"]
     after_members = members(book)
-    assert {name for name in after_members if after_members[name] != before_members[name]} \
-        == {players_part}
+    assert {name for name in after_members if after_members[name] != before_members[name]} == {
+        players_part
+    }
     # again: everything is as listed now
     again = run_cli("ratings", book, listed)
     assert again.output.splitlines()[-1] == f"Nothing to change in {book}."
@@ -144,15 +155,20 @@ def test_after_round_one_only_newcomers_change(tmp_path: Path) -> None:
     result = run_cli("ratings", book, listed)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[1:4] == ["Changed:",
-                          "  Bram van der Berg: none → 1480 (by name: line 3, "
-                          "'Berg, Bram van der')",
-                          "  Fleur Mulder-de Groot: 1790 → 1800 (KNSB id 8007890)"]
-    kept = lines.index("Round 1 is paired, so the ratings have set the initial ranking: 3 "
-                       "players who played keep their rating (add --all to change them too):")
-    assert lines[kept + 1:kept + 4] == ["  Anna de Vries: 1650 (list: 1712)",
-                                        "  Zoë Çelik: 1900 (list: 2010)",
-                                        "  Joël Jansen: 1500 (list: 1555)"]
+    assert lines[1:4] == [
+        "Changed:",
+        "  Bram van der Berg: none → 1480 (by name: line 3, 'Berg, Bram van der')",
+        "  Fleur Mulder-de Groot: 1790 → 1800 (KNSB id 8007890)",
+    ]
+    kept = lines.index(
+        "Round 1 is paired, so the ratings have set the initial ranking: 3 "
+        "players who played keep their rating (add --all to change them too):"
+    )
+    assert lines[kept + 1 : kept + 4] == [
+        "  Anna de Vries: 1650 (list: 1712)",
+        "  Zoë Çelik: 1900 (list: 2010)",
+        "  Joël Jansen: 1500 (list: 1555)",
+    ]
     ratings = {row[0]: row[1] for row in players_grid(book)[1:]}
     assert (ratings["Anna de Vries"], ratings["Bram van der Berg"]) == (1650, 1480)
     everyone = run_cli("ratings", book, listed, "--all")
@@ -160,17 +176,25 @@ def test_after_round_one_only_newcomers_change(tmp_path: Path) -> None:
     assert "Round 1 is paired" not in everyone.output
     ratings = {row[0]: row[1] for row in players_grid(book)[1:]}
     assert (ratings["Anna de Vries"], ratings["Zoë Çelik"], ratings["Joël Jansen"]) == (
-        1712, 2010, 1555)
+        1712,
+        2010,
+        1555,
+    )
 
 
 def test_fide_list(tmp_path: Path) -> None:
-    book = club_book(tmp_path / "club.xlsx", id_header="FIDE ID",
-                     ids=[None, None, None, None, 1503014, None, None, None])
+    book = club_book(
+        tmp_path / "club.xlsx",
+        id_header="FIDE ID",
+        ids=[None, None, None, None, 1503014, None, None, None],
+    )
     listed = tmp_path / "fide.csv"
-    listed.write_text("ID Number,Name,Fed,Sex,Tit,WTit,OTit,FOA,SRtng,SGm,SK,B-day,Flag\n"
-                      "1503014,\"Smit, Carla\",NED,F,,,,,1832,10,20,1995,w\n"
-                      "1503015,\"Vries, Anna de\",NED,F,,,,,1701,0,40,1990,w\n",
-                      encoding="utf-8")
+    listed.write_text(
+        "ID Number,Name,Fed,Sex,Tit,WTit,OTit,FOA,SRtng,SGm,SK,B-day,Flag\n"
+        '1503014,"Smit, Carla",NED,F,,,,,1832,10,20,1995,w\n'
+        '1503015,"Vries, Anna de",NED,F,,,,,1701,0,40,1990,w\n',
+        encoding="utf-8",
+    )
     result = run_cli("ratings", book, listed)
     assert result.exit_code == 0, result.output
     assert "  Carla Smit: 1400 → 1832 (FIDE id 1503014)" in result.output
@@ -181,13 +205,16 @@ def test_fide_list(tmp_path: Path) -> None:
 def test_a_list_without_ratings_changes_nothing(tmp_path: Path) -> None:
     book = club_book(tmp_path / "club.xlsx")
     listed = tmp_path / "members.csv"
-    listed.write_text("Relatienummer;Naam;Woonplaats\n8001234;Vries, Anna de;Utrecht\n",
-                      encoding="utf-8")
+    listed.write_text(
+        "Relatienummer;Naam;Woonplaats\n8001234;Vries, Anna de;Utrecht\n", encoding="utf-8"
+    )
     before = book.read_bytes()
     result = run_cli("ratings", book, listed)
     assert result.exit_code == 1
-    assert "members.csv, line 1: the first line should name the columns; found no rating " \
+    assert (
+        "members.csv, line 1: the first line should name the columns; found no rating "
         "column (Rating / SRtng)" in result.output
+    )
     assert book.read_bytes() == before
 
 
@@ -195,8 +222,12 @@ def test_parse_keeps_lines_and_ids() -> None:
     listed = parse_rating_list(decode(KNSB.encode("cp1252")), "knsb.csv")
     assert (listed.kind, listed.id_column) == ("KNSB", "KNSB id")
     first, third = listed.entries[0], listed.entries[2]
-    assert (first.line, first.id, first.name, first.rating) == (2, "8001234", "Vries, Anna de",
-                                                                Fraction(1712))
+    assert (first.line, first.id, first.name, first.rating) == (
+        2,
+        "8001234",
+        "Vries, Anna de",
+        Fraction(1712),
+    )
     assert (third.name, third.rating) == ("Çelik, Zoë", Fraction(2010))
     assert listed.entries[6].rating is None
     with pytest.raises(FileError):
@@ -210,16 +241,26 @@ def test_the_dsb_lists_read_by_their_own_headers() -> None:
     not mattering, a board member's number 0 no key."""
     old = parse_rating_list(
         '"ZPS","Mgl-Nr","Status","Spielername","DWZ","Index","FIDE-Elo","FIDE-ID"\n'
-        '"c0327","0017","A","Müller,Jürgen,Dr.","1861","87","1905","4611023"\n', "spieler.csv")
+        '"c0327","0017","A","Müller,Jürgen,Dr.","1861","87","1905","4611023"\n',
+        "spieler.csv",
+    )
     new = parse_rating_list(
         "ID,ZPS,Mitgliedsnummer,Nachname,Vorname,DWZ,FIDE-Elozahl,FIDE-ID\n"
         "10293847,C0327,17,Müller,Jürgen,1861,1905,\n"
-        "10293852,C0327,0,Kassner,Walter,,,\n", "dwz.csv")
+        "10293852,C0327,0,Kassner,Walter,,,\n",
+        "dwz.csv",
+    )
     assert (old.kind, old.id_column) == (new.kind, new.id_column) == ("DSB", "FIDE id")
     jurgen = old.entries[0]
     assert (jurgen.name, jurgen.id, jurgen.member, jurgen.rating) == (
-        "Müller, Jürgen", "4611023", "C0327/17", Fraction(1861))
+        "Müller, Jürgen",
+        "4611023",
+        "C0327/17",
+        Fraction(1861),
+    )
     assert [(e.name, e.id, e.member) for e in new.entries] == [
-        ("Müller, Jürgen", "", "C0327/17"), ("Kassner, Walter", "", "")]
+        ("Müller, Jürgen", "", "C0327/17"),
+        ("Kassner, Walter", "", ""),
+    ]
     assert old.headers["member"] == "Mgl-Nr" and new.headers["member"] == "Mitgliedsnummer"
     assert name_key(jurgen.name) == name_key("Jürgen Müller")

@@ -115,19 +115,22 @@ def test_no_member_list_header_fills_two_columns() -> None:
 
 
 def test_the_lookups_are_derived_from_the_records() -> None:
-    assert sorted(TRANSLATIONS) == sorted(SETTING_TRANSLATIONS) == sorted(REST_WORDS) \
-        == sorted(OTHERS)
+    assert (
+        sorted(TRANSLATIONS) == sorted(SETTING_TRANSLATIONS) == sorted(REST_WORDS) == sorted(OTHERS)
+    )
     assert {code: r.present_mark for code, r in RECORDS.items()} == PRESENT_MARKS
     for code in OTHERS:
         assert TRANSLATIONS[code] == dict(RECORDS[code].names)
-        assert {reason.value: word for reason, word in REST_WORDS[code].items()} == \
-            dict(RECORDS[code].rest_words)
+        assert {reason.value: word for reason, word in REST_WORDS[code].items()} == dict(
+            RECORDS[code].rest_words
+        )
 
 
 def test_each_language_has_its_section_in_the_docs() -> None:
     """docs/languages.md has a section under each language's own name."""
-    headings = [line[3:] for line in DOCS.read_text(encoding="utf-8").splitlines()
-                if line.startswith("## ")]
+    headings = [
+        line[3:] for line in DOCS.read_text(encoding="utf-8").splitlines() if line.startswith("## ")
+    ]
     assert all(RECORDS[code].name in headings for code in OTHERS), headings
 
 

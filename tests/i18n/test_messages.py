@@ -30,8 +30,7 @@ PACKAGE = Path(keizer_xl.__file__).parent
 
 
 def players(here: str = "x") -> list[dict[str, object]]:
-    return [{"Name": f"Speler {i}", "Rating": 2000 - 10 * i, "Present": here}
-            for i in range(1, 7)]
+    return [{"Name": f"Speler {i}", "Rating": 2000 - 10 * i, "Present": here} for i in range(1, 7)]
 
 
 def book(tmp_path: Path, language: str, name: str = "club.xlsx") -> Path:
@@ -44,21 +43,41 @@ def typo_book(tmp_path: Path, language: str) -> Path:
     """A round with a result typed wrongly and a player nobody knows."""
     path = book(tmp_path, language)
     rounds = "Ronden" if language == "nl" else "Rounds"
-    save_edits(path, [SheetEdit(rounds, {(2, 1): 1, (2, 2): 1, (2, 3): "Speler 1",
-                                         (2, 4): "Speler 2", (2, 5): "l-0",
-                                         (3, 1): 1, (3, 2): 2, (3, 3): "Speler 3",
-                                         (3, 4): "Spelr 4", (3, 5): "1-0"})], backup=False)
+    save_edits(
+        path,
+        [
+            SheetEdit(
+                rounds,
+                {
+                    (2, 1): 1,
+                    (2, 2): 1,
+                    (2, 3): "Speler 1",
+                    (2, 4): "Speler 2",
+                    (2, 5): "l-0",
+                    (3, 1): 1,
+                    (3, 2): 2,
+                    (3, 3): "Speler 3",
+                    (3, 4): "Spelr 4",
+                    (3, 5): "1-0",
+                },
+            )
+        ],
+        backup=False,
+    )
     return path
 
 
 # -- the message itself ---------------------------------------------------------------------
 
+
 class Shouting(Tongue):
     """A language for the test: every template upper case, names in brackets."""
 
     def text(self, template: str) -> str:
-        return "".join(part if part.startswith("{") else part.upper()
-                       for part in re.split(r"(\{\w+\})", template))
+        return "".join(
+            part if part.startswith("{") else part.upper()
+            for part in re.split(r"(\{\w+\})", template)
+        )
 
     def name(self, name: str, kind: str) -> str:
         return f"[{kind}:{name}]"
@@ -85,7 +104,8 @@ def test_a_message_keeps_its_template_across_processes() -> None:
 
 
 def test_the_language_is_asked_then_environment_then_workbook(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv(ENVIRONMENT, raising=False)
     assert choose(None, "nl") == "nl" and choose(None, None) == "en"
     assert choose("en", "nl") == "en"
@@ -97,24 +117,31 @@ def test_the_language_is_asked_then_environment_then_workbook(
 
 # -- the command line ---------------------------------------------------------------------
 
-def test_a_dutch_workbook_says_its_problems_in_dutch(tmp_path: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_a_dutch_workbook_says_its_problems_in_dutch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(ENVIRONMENT, raising=False)
     path = typo_book(tmp_path, "nl")
     result = run_cli("check", path)
     assert result.exit_code == 1
     assert "2 problemen in het werkboek:" in result.output
-    assert ("Ronden!E2: 'l-0' is geen uitslag; gebruik 1-0, 0-1, ½-½, +-, -+ of -- (of vrij, "
-            "afgemeld, extern of onafgemeld)") in result.output
-    assert "Ronden!D3: 'Spelr 4' staat niet op het blad Spelers; bedoelt u 'Speler 4'?" \
+    assert (
+        "Ronden!E2: 'l-0' is geen uitslag; gebruik 1-0, 0-1, ½-½, +-, -+ of -- (of vrij, "
+        "afgemeld, extern of onafgemeld)"
+    ) in result.output
+    assert (
+        "Ronden!D3: 'Spelr 4' staat niet op het blad Spelers; bedoelt u 'Speler 4'?"
         in result.output
+    )
     english = run_cli("--lang", "en", "check", path)
     assert "Ronden!E2: 'l-0' is not a result; use 1-0" in english.output  # the sheet's name
     assert "2 problems in the workbook:" in english.output
 
 
-def test_the_environment_and_lang_choose_the_language(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environment_and_lang_choose_the_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = typo_book(tmp_path, "en")
     monkeypatch.delenv(ENVIRONMENT, raising=False)
     assert "Rounds!E2: 'l-0' is not a result" in run_cli("check", path).output
@@ -124,7 +151,8 @@ def test_the_environment_and_lang_choose_the_language(tmp_path: Path,
 
 
 def test_a_dutch_season_speaks_dutch_in_the_terminal_and_the_standings(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(ENVIRONMENT, raising=False)
     path = book(tmp_path, "nl")
     paired = run_cli("pair", path)
@@ -132,8 +160,10 @@ def test_a_dutch_season_speaks_dutch_in_the_terminal_and_the_standings(
     assert f"Ronde 1 geschreven in {path}." in paired.output
     assert "Bord" in paired.output and "Wit" in paired.output
     competition, layout = workbook.load(path)
-    results = {(int(g.source), layout.columns["Rounds"]["Result"]): "1-0"  # type: ignore
-               for g in competition.season.games()}
+    results = {
+        (int(g.source), layout.columns["Rounds"]["Result"]): "1-0"  # type: ignore
+        for g in competition.season.games()
+    }
     results[(2, layout.columns["Rounds"]["Result"])] = "-+"
     save_edits(path, [SheetEdit("Ronden", results)], backup=False)
     recalc = run_cli("recalc", path)
@@ -142,11 +172,16 @@ def test_a_dutch_season_speaks_dutch_in_the_terminal_and_the_standings(
     stand = CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Stand").to_python()
     notes = [str(row[0]) for row in stand if row and str(row[0]).startswith("Stand na")]
     # the Top value pairing round 1 fixed is named among the changed settings
-    assert notes == ["Stand na ronde 1. Regels: Voorinstelling keizer; veranderd: Topwaarde 8. "
-                     "Eigen = eigen waarde meegeteld."]
+    assert notes == [
+        "Stand na ronde 1. Regels: Voorinstelling keizer; veranderd: Topwaarde 8. "
+        "Eigen = eigen waarde meegeteld."
+    ]
     cross = CalamineWorkbook.from_path(str(path)).get_sheet_by_name("Kruistabel").to_python()
-    assert any(str(row[0]).startswith("Na ronde 1. Per ronde: de plaats van de tegenstander")
-               for row in cross if row)
+    assert any(
+        str(row[0]).startswith("Na ronde 1. Per ronde: de plaats van de tegenstander")
+        for row in cross
+        if row
+    )
     shown = run_cli("standings", path)
     assert "Stand na ronde 1" in shown.output and "Naam" in shown.output
     undone = run_cli("unpair", path, "--force")
@@ -167,9 +202,12 @@ def test_the_writers_reasons_are_the_ones_the_xlsx_package_gives() -> None:
     raised = set()
     for path in (PACKAGE / "workbook" / "xlsx").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in (
-                    "PermissionError", "FileNotFoundError") and len(node.args) >= 2 and \
-                    isinstance(node.args[1], ast.Constant):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", "") in ("PermissionError", "FileNotFoundError")
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+            ):
                 text = str(node.args[1].value)
                 raised.add(text[:1].lower() + text[1:])
     assert raised and raised == set(_REASONS)
@@ -184,7 +222,8 @@ def _error_classes() -> set[str]:
         for path in PACKAGE.rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ClassDef) and any(
-                        getattr(b, "id", "") in found for b in node.bases):
+                    getattr(b, "id", "") in found for b in node.bases
+                ):
                     found.add(node.name)
     return found - roots
 
@@ -204,19 +243,32 @@ def test_no_message_is_written_as_a_plain_string() -> None:
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             first = node.args[0]
             template = path.parent.name == "xlsx"  # its errors take a template, not `msg`
-            if name in MESSAGE_CALLS and (isinstance(first, ast.JoinedStr) or (
-                    isinstance(first, ast.Constant) and isinstance(first.value, str)
-                    and first.value and not template)):
+            if name in MESSAGE_CALLS and (
+                isinstance(first, ast.JoinedStr)
+                or (
+                    isinstance(first, ast.Constant)
+                    and isinstance(first.value, str)
+                    and first.value
+                    and not template
+                )
+            ):
                 plain.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
-    assert {"WordError", "FileProblem", "TrfLimit", "PdfProblem", "WorkbookLocked"} <= \
-        MESSAGE_CALLS  # the search found the error classes
+    assert {
+        "WordError",
+        "FileProblem",
+        "TrfLimit",
+        "PdfProblem",
+        "WorkbookLocked",
+    } <= MESSAGE_CALLS  # the search found the error classes
     assert plain == []
 
 
 # -- the buttons ------------------------------------------------------------------------------
 
-def test_the_buttons_speak_the_workbooks_language(xw: Any, tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_the_buttons_speak_the_workbooks_language(
+    xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(ENVIRONMENT, raising=False)
     excel = Excel.from_file(typo_book(tmp_path, "nl"))
     press(xw, excel, keizer_xl.recalculate)
@@ -233,14 +285,14 @@ def test_the_buttons_speak_the_workbooks_language(xw: Any, tmp_path: Path,
     assert "Ronden!E2: 'l-0' is not a result" in text
 
 
-def test_a_dutch_pairing_note_is_dutch(xw: Any, tmp_path: Path,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_dutch_pairing_note_is_dutch(
+    xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Seven present: the note names the bye's reason only when needed, but the standings
     note of a new season is always there, so the message box shows Dutch."""
     monkeypatch.delenv(ENVIRONMENT, raising=False)
     path = tmp_path / "nl.xlsx"
-    build_template(path, [*players("ja"), {"Name": "Speler 7", "Present": "ja"}],
-                   language="nl")
+    build_template(path, [*players("ja"), {"Name": "Speler 7", "Present": "ja"}], language="nl")
     excel = Excel.from_file(path)
     press(xw, excel, keizer_xl.pair_next_round)
     texts = [alert[0] for alert in excel.alerts]
@@ -254,8 +306,7 @@ def test_a_problem_raised_in_the_rule_book_is_said_in_dutch() -> None:
     from keizer_xl.core.settings import Settings
 
     players = Table("Players", [2, 3], {"Name": ["Anna", "Anna"], "Rating": ["veel", 1800]})
-    rounds = Table("Rounds", [], {c: [] for c in ("Round", "Board", "White", "Black",
-                                                   "Result")})
+    rounds = Table("Rounds", [], {c: [] for c in ("Round", "Board", "White", "Black", "Result")})
     with pytest.raises(KeizerError) as caught:
         Competition.from_tables(players, rounds, Settings())
     message = caught.value.message
@@ -278,15 +329,18 @@ def test_a_value_typed_far_away_is_reported_in_dutch(tmp_path: Path) -> None:
     result = run_cli("check", path)
     assert result.exit_code == 1
     far = f"{MAX_ROWS + 5:,}"
-    assert f"Spelers!A{MAX_ROWS + 5}: de gegevens van het blad reiken tot deze cel (rij {far}, " \
+    assert (
+        f"Spelers!A{MAX_ROWS + 5}: de gegevens van het blad reiken tot deze cel (rij {far}, "
         f"voorbij {MAX_ROWS:,} rijen)" in result.output
+    )
     assert "keizer_xl leest hoogstens" in result.output
     english = run_cli("--lang", "en", "check", path)
     assert "the sheet's data reaches this cell (row" in english.output
 
 
 def test_the_language_asked_for_makes_a_new_workbook_in_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A Dutch secretary who set KEIZER_XL_LANG=nl (or typed --lang nl first) gets Dutch
     workbooks from `new`; the command's own --lang still decides when given."""
     from keizer_xl.workbook.xlsx import Workbook

@@ -12,10 +12,12 @@ DOC = Path(__file__).parents[2] / "docs" / "languages.md"
 
 
 def test_the_setting_names_table_is_the_workbooks() -> None:
-    section = DOC.read_text(encoding="utf-8").split("## Setting names\n", 1)[1].split(
-        "\n## ", 1)[0]
-    header, _, *rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
-                        for line in section.splitlines() if line.startswith("|")]
+    section = DOC.read_text(encoding="utf-8").split("## Setting names\n", 1)[1].split("\n## ", 1)[0]
+    header, _, *rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in section.splitlines()
+        if line.startswith("|")
+    ]
     languages = [code for code in LANGUAGES if code != "en"]  # a column each, by its name
     assert header == ["Setting", *(RECORDS[code].name for code in languages)]
     assert [row[0] for row in rows] == list(SETTINGS)

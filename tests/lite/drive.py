@@ -65,10 +65,15 @@ def session(plan: dict[str, Any]) -> dict[str, Any]:
         actions = json.loads(json.dumps(book.json()))["actions"]
         seconds = time.perf_counter() - start
         excel.apply(actions)
-        clicks.append({"script": name, "actions": actions, "said": printed.getvalue(),
-                       "seconds": seconds})
-    return {"scripts": custom_scripts_meta(main), "import": imported, "clicks": clicks,
-            "sheets": excel.sheets}
+        clicks.append(
+            {"script": name, "actions": actions, "said": printed.getvalue(), "seconds": seconds}
+        )
+    return {
+        "scripts": custom_scripts_meta(main),
+        "import": imported,
+        "clicks": clicks,
+        "sheets": excel.sheets,
+    }
 
 
 def main(argv: list[str]) -> None:
@@ -80,9 +85,12 @@ def main(argv: list[str]) -> None:
 
     xlwings_import = time.perf_counter() - start
     plans = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
-    out = {"platform": sys.platform, "xlwings": xlwings_import,
-           "xlwings_version": xlwings.__version__,
-           "sessions": [session(plan) for plan in plans]}
+    out = {
+        "platform": sys.platform,
+        "xlwings": xlwings_import,
+        "xlwings_version": xlwings.__version__,
+        "sessions": [session(plan) for plan in plans],
+    }
     Path(argv[1]).write_text(json.dumps(out), encoding="utf-8")
 
 

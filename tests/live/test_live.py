@@ -39,6 +39,7 @@ Grid = list[list[Any]]
 
 # -- the workbook as Excel holds it, and the JSON an xlwings client sends ------------------
 
+
 @dataclass
 class Excel:
     """The values of an open workbook, and what Excel showed while the buttons ran."""
@@ -94,24 +95,38 @@ class Excel:
 
         sheets = []
         for name, grid in self.sheets.items():
-            used = [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row)
-                    if v is not None]
+            used = [
+                (r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v is not None
+            ]
             bottom = max((r for r, _ in used), default=0)
             right = max((c for _, c in used), default=0)
-            values = [[_to_json(grid[r][c] if c < len(grid[r]) else None)
-                       for c in range(right + 1)] for r in range(bottom + 1)] if used else [[]]
-            sheet: dict[str, Any] = {"name": name, "values": values, "pictures": [],
-                                     "tables": []}
+            values = (
+                [
+                    [_to_json(grid[r][c] if c < len(grid[r]) else None) for c in range(right + 1)]
+                    for r in range(bottom + 1)
+                ]
+                if used
+                else [[]]
+            )
+            sheet: dict[str, Any] = {"name": name, "values": values, "pictures": [], "tables": []}
             if used_range:
-                top, left = min(r for r, _ in used) if used else 0, min(
-                    (c for _, c in used), default=0)
+                top, left = (
+                    min(r for r, _ in used) if used else 0,
+                    min((c for _, c in used), default=0),
+                )
                 sheet["used_range_address"] = (
                     f"{column_letters(left + 1)}{top + 1}:{column_letters(right + 1)}{bottom + 1}"
-                    if used else None)
+                    if used
+                    else None
+                )
             sheets.append(sheet)
-        payload = {"client": "Microsoft Office Scripts", "version": xlwings.__version__,
-                   "book": {"name": self.name, "active_sheet_index": 0, "selection": "A1"},
-                   "names": [], "sheets": sheets}
+        payload = {
+            "client": "Microsoft Office Scripts",
+            "version": xlwings.__version__,
+            "book": {"name": self.name, "active_sheet_index": 0, "selection": "A1"},
+            "names": [],
+            "sheets": sheets,
+        }
         sent: dict[str, Any] = json.loads(json.dumps(payload))  # what crosses the wire
         return sent
 
@@ -120,14 +135,19 @@ class Excel:
         names = list(self.sheets)
         for action in actions:
             func = action["func"]
-            sheet = (names[action["sheet_position"]]
-                     if action["sheet_position"] is not None else None)
+            sheet = (
+                names[action["sheet_position"]] if action["sheet_position"] is not None else None
+            )
             if func == "setValues":
                 assert sheet is not None
                 for dr, row in enumerate(action["values"]):
                     for dc, value in enumerate(row):
-                        self.set(sheet, action["start_row"] + dr + 1,
-                                 action["start_column"] + dc + 1, None if value == "" else value)
+                        self.set(
+                            sheet,
+                            action["start_row"] + dr + 1,
+                            action["start_column"] + dc + 1,
+                            None if value == "" else value,
+                        )
             elif func == "sheetClearContents":
                 assert sheet is not None
                 self.sheets[sheet] = []
@@ -135,8 +155,13 @@ class Excel:
                 self.active = names[action["args"][0]]
             elif func == "rangeSelect":
                 assert sheet is not None
-                self.selection = (sheet, action["start_row"] + 1, action["start_column"] + 1,
-                                  action["row_count"], action["column_count"])
+                self.selection = (
+                    sheet,
+                    action["start_row"] + 1,
+                    action["start_column"] + 1,
+                    action["row_count"],
+                    action["column_count"],
+                )
             elif func == "alert":
                 self.alerts.append(action["args"])
             elif func == "addSheet":  # (position, name): a new sheet there
@@ -175,8 +200,9 @@ def xw(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         del xlwings.Book._mock_caller
 
 
-def press(xw: Any, excel: Excel, button: Callable[..., None], used_range: bool = True
-          ) -> list[dict[str, Any]]:
+def press(
+    xw: Any, excel: Excel, button: Callable[..., None], used_range: bool = True
+) -> list[dict[str, Any]]:
     """Click a button as Excel would: the book is the caller, the entry point gets no book.
     Returns the actions sent back, already applied to `excel`."""
     book = xw.Book(json=excel.json(used_range))
@@ -196,8 +222,7 @@ def written(actions: list[dict[str, Any]], excel: Excel) -> dict[str, list[dict[
     return out
 
 
-def new_book(tmp_path: Path, players: list[dict[str, object]], name: str = "club.xlsx"
-             ) -> Path:
+def new_book(tmp_path: Path, players: list[dict[str, object]], name: str = "club.xlsx") -> Path:
     from keizer_xl.workbook.template import build_template
 
     path = tmp_path / name
@@ -228,17 +253,25 @@ def standings(excel: Excel) -> dict[str, dict[str, Any]]:
 
 
 def players(n: int, present: str = "x") -> list[dict[str, object]]:
-    return [{"Name": f"Player {i:02d}", "Rating": 2300 - 10 * i, "Present": present}
-            for i in range(1, n + 1)]
+    return [
+        {"Name": f"Player {i:02d}", "Rating": 2300 - 10 * i, "Present": present}
+        for i in range(1, n + 1)
+    ]
 
 
 # -- the golden example through the buttons ------------------------------------------------
 
+
 def test_golden_example_a_through_the_buttons(xw: Any, tmp_path: Path) -> None:
     """Keizer's own example: pair round 1, type the results, pair round 2, type those,
     recalculate; the Standings sheet shows the rule book's numbers after each round."""
-    book = new_book(tmp_path, [{"Name": p["Name"], "Rating": int(p["Rating"]), "Present": "x"}
-                               for p in golden("players.csv")])
+    book = new_book(
+        tmp_path,
+        [
+            {"Name": p["Name"], "Rating": int(p["Rating"]), "Present": "x"}
+            for p in golden("players.csv")
+        ],
+    )
     excel = Excel.from_file(book)
     excel.set("Settings", setting_row(excel, "Top value"), 2, "50")  # typed in a Text cell
     games = golden("rounds.csv")
@@ -248,12 +281,15 @@ def test_golden_example_a_through_the_buttons(xw: Any, tmp_path: Path) -> None:
 
     def check_standings(after: int) -> None:
         table = standings(excel)
-        assert [row["Name"] for row in expected[after]] == list(table)[:len(expected[after])]
+        assert [row["Name"] for row in expected[after]] == list(table)[: len(expected[after])]
         for row in expected[after]:
             for column in ("Score", "Value"):
                 want = Fraction(row[column])
                 assert table[row["Name"]][column] == pytest.approx(float(want), abs=0.005), (
-                    after, row["Name"], column)
+                    after,
+                    row["Name"],
+                    column,
+                )
         note = excel.cell("Standings", len(table) + 3, 1)
         assert note.startswith(f"Standings after round {after}.")
 
@@ -275,11 +311,13 @@ def test_golden_example_a_through_the_buttons(xw: Any, tmp_path: Path) -> None:
     assert excel.alerts == []
     assert excel.active == "Standings"
     check_standings(2)
-    assert excel.rows("Rounds") == [[int(g["Round"]), int(g["Board"]), g["White"], g["Black"],
-                                     g["Result"]] for g in games]
+    assert excel.rows("Rounds") == [
+        [int(g["Round"]), int(g["Board"]), g["White"], g["Black"], g["Result"]] for g in games
+    ]
 
 
 # -- what is written, and where ------------------------------------------------------------
+
 
 def test_pair_writes_only_the_cells_keizer_xl_owns(xw: Any, tmp_path: Path) -> None:
     """Round 1 with a blank Top value: the Top value cell, the new rows below the last row,
@@ -292,12 +330,12 @@ def test_pair_writes_only_the_cells_keizer_xl_owns(xw: Any, tmp_path: Path) -> N
     actions = press(xw, excel, keizer_xl.pair_next_round)
     assert excel.alerts == []
     writes = written(actions, excel)
-    assert set(writes) == {"Settings", "Rounds", "Standings", "Crosstable", "Progress",
-                           "Pairings"}
+    assert set(writes) == {"Settings", "Rounds", "Standings", "Crosstable", "Progress", "Pairings"}
 
     top = setting_row(excel, "Top value")
     assert [(a["start_row"], a["start_column"], a["values"]) for a in writes["Settings"]] == [
-        (top - 1, 1, [[9]])]  # B: 1.5 × (7 − 1), fixed now
+        (top - 1, 1, [[9]])
+    ]  # B: 1.5 × (7 − 1), fixed now
 
     (rounds,) = writes["Rounds"]
     assert (rounds["start_row"], rounds["start_column"]) == (1, 0)  # A2: below the header
@@ -314,20 +352,30 @@ def test_pair_writes_only_the_cells_keizer_xl_owns(xw: Any, tmp_path: Path) -> N
     assert excel.sheets["Players"] == before["Players"]
     # the Pairings sheet: tonight's stakes beside the boards (F) and their line (B3) only
     pairings = excel.sheets["Pairings"]
-    changed = {(r, c) for r, row in enumerate(pairings, start=1)
-               for c, value in enumerate(row, start=1)
-               if value != (before["Pairings"][r - 1][c - 1]
-                            if r <= len(before["Pairings"]) and
-                            c <= len(before["Pairings"][r - 1]) else None)}
+    changed = {
+        (r, c)
+        for r, row in enumerate(pairings, start=1)
+        for c, value in enumerate(row, start=1)
+        if value
+        != (
+            before["Pairings"][r - 1][c - 1]
+            if r <= len(before["Pairings"]) and c <= len(before["Pairings"][r - 1])
+            else None
+        )
+    }
     assert changed == {(3, 2), (4, 6), (5, 6), (6, 6)}
     value = {name: row["Value"] for name, row in standings(excel).items()}
-    assert pairings[4][5] == (f"win {value['Player 02']:g} · draw {value['Player 02'] / 2:g} | "
-                              f"win {value['Player 01']:g} · draw {value['Player 01'] / 2:g}")
+    assert pairings[4][5] == (
+        f"win {value['Player 02']:g} · draw {value['Player 02'] / 2:g} | "
+        f"win {value['Player 01']:g} · draw {value['Player 01'] / 2:g}"
+    )
     assert "today's values" in pairings[2][1]
     settings = [row for r, row in enumerate(excel.sheets["Settings"], start=1) if r != top]
     assert settings == [row for r, row in enumerate(before["Settings"], start=1) if r != top]
-    assert [a["func"] for a in actions if a["func"] not in WRITES] == ["activateSheet",
-                                                                       "rangeSelect"]
+    assert [a["func"] for a in actions if a["func"] not in WRITES] == [
+        "activateSheet",
+        "rangeSelect",
+    ]
 
 
 def test_rounds_are_appended_below_the_last_row(xw: Any, tmp_path: Path) -> None:
@@ -353,27 +401,38 @@ def test_club_columns_between_ours_are_not_touched(xw: Any, tmp_path: Path) -> N
     excel.sheets["Rounds"] = [[None, "Round", "Board", "White", "Black", "Notes", "Result"]]
     actions = press(xw, excel, keizer_xl.pair_next_round)
     assert excel.alerts == []
-    covered = {a["start_column"] + i for a in written(actions, excel)["Rounds"]
-               for i in range(a["column_count"])}
+    covered = {
+        a["start_column"] + i
+        for a in written(actions, excel)["Rounds"]
+        for i in range(a["column_count"])
+    }
     assert covered == {1, 2, 3, 4, 6}  # B:E and G, not A or F
-    assert excel.rows("Rounds") == [[None, 1, 1, "Player 01", "Player 02"],
-                                    [None, 1, 2, "Player 03", "Player 04"],
-                                    [None, 1, None, "Player 05", None, None, "bye"]]
+    assert excel.rows("Rounds") == [
+        [None, 1, 1, "Player 01", "Player 02"],
+        [None, 1, 2, "Player 03", "Player 04"],
+        [None, 1, None, "Player 05", None, None, "bye"],
+    ]
 
 
 def test_used_range_not_starting_at_a1(xw: Any, tmp_path: Path) -> None:
     """Excel's used range starts at the first used cell, not at A1: the values are put
     back in place before reading (here the Players table starts in row 3, column C)."""
     excel = Excel.from_file(new_book(tmp_path, []))
-    excel.sheets["Players"] = [[], [], [None, None, "Name", "Rating", "Present"],
-                               *([None, None, f"P{i}", 2000 - i, "x"] for i in range(4))]
+    excel.sheets["Players"] = [
+        [],
+        [],
+        [None, None, "Name", "Rating", "Present"],
+        *([None, None, f"P{i}", 2000 - i, "x"] for i in range(4)),
+    ]
     actions = press(xw, excel, keizer_xl.pair_next_round)
     assert "Players" in excel.alerts[0][0]  # the headers belong in row 1
     assert written(actions, excel) == {}
 
     excel = Excel.from_file(new_book(tmp_path, []))
-    excel.sheets["Players"] = [[None, None, "Name", "Rating", "Present"],
-                               *([None, None, f"P{i}", 2000 - i, "x"] for i in range(4))]
+    excel.sheets["Players"] = [
+        [None, None, "Name", "Rating", "Present"],
+        *([None, None, f"P{i}", 2000 - i, "x"] for i in range(4)),
+    ]
     for used_range in (True, False):  # Office.js sends its address; Office Scripts do not
         copy = Excel(json.loads(json.dumps(excel.sheets)))
         press(xw, copy, keizer_xl.pair_next_round, used_range=used_range)
@@ -423,6 +482,7 @@ def _trimmed(grid: Grid) -> Grid:
 
 
 # -- bad input: a message box naming the cells, and nothing written -------------------------
+
 
 def test_bad_input_gives_one_message_box_naming_every_cell(xw: Any, tmp_path: Path) -> None:
     excel = Excel.from_file(new_book(tmp_path, players(4)))
@@ -478,7 +538,8 @@ def test_many_problems_are_cut_short(xw: Any, tmp_path: Path) -> None:
 
 
 def test_a_bug_gives_a_plain_message_not_a_traceback(
-        xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from keizer_xl.workbook import plans as sheets
 
     def broken(grids: object) -> None:
@@ -490,8 +551,10 @@ def test_a_bug_gives_a_plain_message_not_a_traceback(
     assert written(actions, excel) == {}
     ((text, _, _, mode, _),) = excel.alerts
     assert mode == "critical"
-    assert text.startswith("Something went wrong inside keizer_xl (ZeroDivisionError: "
-                           "division by zero). Nothing was changed.")
+    assert text.startswith(
+        "Something went wrong inside keizer_xl (ZeroDivisionError: "
+        "division by zero). Nothing was changed."
+    )
 
 
 def test_a_refused_write_says_what_may_have_changed(xw: Any, tmp_path: Path) -> None:
@@ -513,8 +576,10 @@ def test_a_refused_write_says_what_may_have_changed(xw: Any, tmp_path: Path) -> 
     actions = book.json()["actions"]
     excel.apply(actions)
     (alert,) = excel.alerts
-    assert alert[0].startswith("Excel did not accept the new values for the sheet "
-                               "'Standings' (RuntimeError: The cell or chart")
+    assert alert[0].startswith(
+        "Excel did not accept the new values for the sheet "
+        "'Standings' (RuntimeError: The cell or chart"
+    )
     assert "Some cells were already written" in alert[0]
 
 
@@ -533,12 +598,20 @@ def test_pairing_notes_are_shown_after_success(xw: Any, tmp_path: Path) -> None:
 
 # -- the pieces ---------------------------------------------------------------------------
 
+
 def test_blocks_cover_only_written_columns() -> None:
     cells: dict[tuple[int, int], str | int | float | None] = {
-        (5, 1): 1, (5, 2): 3, (5, 3): "A", (6, 1): 1, (6, 3): "B", (6, 5): "bye"}
+        (5, 1): 1,
+        (5, 2): 3,
+        (5, 3): "A",
+        (6, 1): 1,
+        (6, 3): "B",
+        (6, 5): "bye",
+    }
     assert live.blocks(cells) == [((5, 1), [[1, 3, "A"], [1, None, "B"]]), ((6, 5), [["bye"]])]
     assert live.blocks({(1, 1): "x", (4, 3): 2}, fill_gaps=True) == [
-        ((1, 1), [["x", None, None], [None] * 3, [None] * 3, [None, None, 2]])]
+        ((1, 1), [["x", None, None], [None] * 3, [None] * 3, [None, None, 2]])
+    ]
     assert live.blocks({}) == []
     from keizer_xl.workbook.cells import SheetRows
 
@@ -557,9 +630,15 @@ def test_a_block_goes_into_the_action_as_xlwings_own_write_puts_it(xw: Any) -> N
 
     values: list[list[Any]] = [
         ["text", 3, 2.5, None, True],
-        [float("nan"), np.int64(7), np.float64(0.5), dt.date(2026, 1, 9),
-         dt.datetime(2026, 1, 9, 19, 30)],
-        ["", 0, -1.0, "=A1", None]]
+        [
+            float("nan"),
+            np.int64(7),
+            np.float64(0.5),
+            dt.date(2026, 1, 9),
+            dt.datetime(2026, 1, 9, 19, 30),
+        ],
+        ["", 0, -1.0, "=A1", None],
+    ]
     ours, xlwings_own = (xw.Book(json=Excel({"Rounds": [["a"]]}).json()) for _ in range(2))
     live._set_values(ours.sheets["Rounds"], 4, 2, values)
     xlwings_own.sheets["Rounds"].range((4, 2)).value = values
@@ -572,8 +651,11 @@ def test_a_sheet_is_read_as_xlwings_own_reading_reads_it(xw: Any) -> None:
     """In Lite the values are taken from the add-in's JSON directly (for speed) unless a
     text could be a date: either way they must be what xlwings' own reading gives."""
     plain: list[list[Any]] = [
-        ["Name", "Rating", "", "Present"], ["Anna", 1800, "#N/A", "x"],
-        ["2 Bram", 1700.5, True, ""], ["-Tom", 0, "#DIV/0!", "T 12:30"]]
+        ["Name", "Rating", "", "Present"],
+        ["Anna", 1800, "#N/A", "x"],
+        ["2 Bram", 1700.5, True, ""],
+        ["-Tom", 0, "#DIV/0!", "T 12:30"],
+    ]
     dated = [*plain, ["2026-01-09T19:30:00Z", "2026-01-10T00:00:00Z", "", ""]]
     for rows in (plain, dated):
         book = xw.Book(json=Excel({"Players": rows}).json())
@@ -586,10 +668,15 @@ def test_a_sheet_is_read_as_xlwings_own_reading_reads_it(xw: Any) -> None:
 def test_import_stays_light() -> None:
     """Every button click starts Python afresh: `import keizer_xl` must not load pandas,
     numpy or xlwings (they come with the work itself)."""
-    run = subprocess.run([sys.executable, "-X", "importtime", "-c", "import keizer_xl"],
-                         capture_output=True, text=True, check=True)
-    modules = {line.split("|")[-1].strip().split(".")[0]
-               for line in run.stderr.splitlines() if "|" in line}
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import keizer_xl"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    modules = {
+        line.split("|")[-1].strip().split(".")[0] for line in run.stderr.splitlines() if "|" in line
+    }
     assert "keizer_xl" in modules
     assert not modules & {"pandas", "numpy", "xlwings"}
 
@@ -616,9 +703,11 @@ def test_buttons_in_excel(tmp_path: Path) -> None:  # pragma: no cover - needs E
         book = app.books.open(str(path))
         keizer_xl.pair_next_round(book)
         rounds = book.sheets["Rounds"].range("A2:E4").value
-        assert rounds == [[1, 1, "Player 01", "Player 02", None],
-                          [1, 2, "Player 03", "Player 04", None],
-                          [1, None, "Player 05", None, "bye"]]
+        assert rounds == [
+            [1, 1, "Player 01", "Player 02", None],
+            [1, 2, "Player 03", "Player 04", None],
+            [1, None, "Player 05", None, "bye"],
+        ]
         assert book.sheets["Standings"].range("B2").value == "Player 01"
         assert book.sheets["Settings"].range("B2").value in (6, "6")
         book.close()
@@ -628,8 +717,8 @@ def test_buttons_in_excel(tmp_path: Path) -> None:  # pragma: no cover - needs E
 
 # -- hostile and odd workbooks through the buttons (issue 11) ----------------------------
 
-def test_a_value_far_away_is_refused_before_excel_is_asked_for_it(
-        xw: Any, tmp_path: Path) -> None:
+
+def test_a_value_far_away_is_refused_before_excel_is_asked_for_it(xw: Any, tmp_path: Path) -> None:
     """The used range is checked before its values are asked for: a value in column ALM
     (the 1,001st) makes it reach ALM5, which is named, and nothing is written."""
     excel = Excel.from_file(new_book(tmp_path, players(4)))
@@ -653,8 +742,7 @@ def test_a_top_value_of_1e308_is_a_problem_naming_its_cell(xw: Any, tmp_path: Pa
 
 
 @pytest.mark.parametrize("error", ["#N/A", "#DIV/0!", "#VALUE!"])
-def test_an_error_value_is_a_problem_naming_its_cell(xw: Any, tmp_path: Path,
-                                                     error: str) -> None:
+def test_an_error_value_is_a_problem_naming_its_cell(xw: Any, tmp_path: Path, error: str) -> None:
     """Excel sends a cell whose formula failed as its error word: the buttons name it,
     where a blank would have passed."""
     excel = Excel.from_file(new_book(tmp_path, players(4)))
@@ -685,7 +773,8 @@ def test_two_games_on_one_board_are_noted_after_the_work(xw: Any, tmp_path: Path
 
 @pytest.mark.programs  # another process holds the workbook
 def test_a_button_waits_for_a_command_working_on_the_same_file(
-        xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    xw: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A book saved on this computer: while `keizer-xl` holds its writer lock, the button
     waits, then says so; once the command is gone, the button works."""
     from keizer_xl.workbook.xlsx import safety
@@ -735,15 +824,16 @@ def test_undo_last_pairing_button_puts_every_cell_back(xw: Any, tmp_path: Path) 
     assert "already has a result (1-0)" in excel.alerts[0][0]
 
 
-def test_recalculate_adds_the_report_sheets_to_an_old_workbook(xw: Any, tmp_path: Path
-                                                               ) -> None:
+def test_recalculate_adds_the_report_sheets_to_an_old_workbook(xw: Any, tmp_path: Path) -> None:
     """A workbook made before the Crosstable and Progress sheets existed gets them from the
     button too, as from the command line."""
     from tests.cli.week import openpyxl_book
 
-    path = openpyxl_book(tmp_path / "club.xlsx", players(4),
-                         [[1, 1, "Player 01", "Player 02", "1-0"],
-                          [1, 2, "Player 03", "Player 04", "0-1"]])
+    path = openpyxl_book(
+        tmp_path / "club.xlsx",
+        players(4),
+        [[1, 1, "Player 01", "Player 02", "1-0"], [1, 2, "Player 03", "Player 04", "0-1"]],
+    )
     excel = Excel.from_file(path)
     assert "Crosstable" not in excel.sheets
     press(xw, excel, keizer_xl.recalculate)
@@ -754,8 +844,9 @@ def test_recalculate_adds_the_report_sheets_to_an_old_workbook(xw: Any, tmp_path
     assert len(ranked) == 4
 
 
-def test_publish_writes_the_site_beside_the_workbook_and_says_where(xw: Any, tmp_path: Path
-                                                                     ) -> None:
+def test_publish_writes_the_site_beside_the_workbook_and_says_where(
+    xw: Any, tmp_path: Path
+) -> None:
     excel = Excel.from_file(new_book(tmp_path, players(6)))
     press(xw, excel, keizer_xl.pair_next_round)
     for r, result in ((2, "1-0"), (3, "½-½"), (4, "0-1")):
@@ -779,8 +870,7 @@ def test_publish_asks_to_save_a_new_workbook_first(xw: Any, tmp_path: Path) -> N
     assert not list(tmp_path.glob("*_site"))
 
 
-def test_clear_present_empties_the_column_through_the_buttons(xw: Any, tmp_path: Path
-                                                              ) -> None:
+def test_clear_present_empties_the_column_through_the_buttons(xw: Any, tmp_path: Path) -> None:
     """Clear present yes: the button pairs from this week's ticks, then empties them, as
     the command does."""
     excel = Excel.from_file(new_book(tmp_path, players(5)))
@@ -791,7 +881,9 @@ def test_clear_present_empties_the_column_through_the_buttons(xw: Any, tmp_path:
     assert [excel.cell("Players", r, column) for r in range(2, 7)] == [None] * 5
     rounds = excel.rows("Rounds")
     assert [row[2] for row in rounds if len(row) > 3 and row[3]] == [
-        "Player 01", "Player 03"]  # four played: ticks read before they were emptied
+        "Player 01",
+        "Player 03",
+    ]  # four played: ticks read before they were emptied
     assert rounds[-1][2:5] == ["Player 05", None, "club"]
     ((text, _, _, mode, _),) = excel.alerts
     assert mode == "info" and "the Present column is emptied" in text
@@ -803,9 +895,14 @@ def test_team_matches_counted_through_the_buttons(xw: Any, tmp_path: Path) -> No
     excel = Excel.from_file(new_book(tmp_path, players(4)))
     excel.set("Settings", setting_row(excel, "Top value"), 2, 10)
     excel.set("Settings", setting_row(excel, "Club games"), 2, "result")
-    for row, values in enumerate(([1, 1, "Player 01", "Player 02", "0-1"],
-                                  [1, None, "Player 03", None, "club ½-½"],
-                                  [1, None, "Player 04", None, "club 1-0"]), start=2):
+    for row, values in enumerate(
+        (
+            [1, 1, "Player 01", "Player 02", "0-1"],
+            [1, None, "Player 03", None, "club ½-½"],
+            [1, None, "Player 04", None, "club 1-0"],
+        ),
+        start=2,
+    ):
         for column, value in enumerate(values, start=1):
             excel.set("Rounds", row, column, value)
     press(xw, excel, keizer_xl.recalculate)
@@ -831,6 +928,6 @@ def test_random_first_round_through_the_buttons(xw: Any, tmp_path: Path) -> None
     order = [f"Player {i:02d}" for i in range(1, 7)]
     random.Random(seed).shuffle(order)
     games = [row for row in excel.rows("Rounds") if len(row) > 3 and row[3]]
-    assert [{row[2], row[3]} for row in games] == [set(order[k:k + 2]) for k in (0, 2, 4)]
+    assert [{row[2], row[3]} for row in games] == [set(order[k : k + 2]) for k in (0, 2, 4)]
     ((text, _, _, mode, _),) = excel.alerts
     assert mode == "info" and f"seed {seed}, from the Competition name 'Winter 2027'" in text

@@ -22,21 +22,27 @@ __all__ = ["xw"]  # the fixture, for pytest
 
 # The club's words for a game's results, and what its message boxes say.
 CLUBS = {
-    "nl": {"results": ("1-0", "0-1", "½-½"),
-           "title": "Keizercompetitie: Volgende ronde indelen",
-           "problem": "Ronden!E2: 'l-0' is geen uitslag",
-           "again": "Klik dan opnieuw op 'Volgende ronde indelen'.",
-           "published": "Stand na ronde 3"},
-    "de": {"results": ("1:0", "0:1", "remis"),
-           "title": "Keizer-Turnier: Nächste Runde auslosen",
-           "problem": "Runden!E2: 'l-0' ist kein Ergebnis",
-           "again": "Klicken Sie dann erneut auf 'Nächste Runde auslosen'.",
-           "published": "Tabelle nach Runde 3"},
-    "it": {"results": ("1-0", "0-1", "patta"),
-           "title": "Torneo Keizer: Abbina il prossimo turno",
-           "problem": "Turni!E2: 'l-0' non è un risultato",
-           "again": "Poi fai di nuovo clic su 'Abbina il prossimo turno'.",
-           "published": "Classifica dopo il turno 3"},
+    "nl": {
+        "results": ("1-0", "0-1", "½-½"),
+        "title": "Keizercompetitie: Volgende ronde indelen",
+        "problem": "Ronden!E2: 'l-0' is geen uitslag",
+        "again": "Klik dan opnieuw op 'Volgende ronde indelen'.",
+        "published": "Stand na ronde 3",
+    },
+    "de": {
+        "results": ("1:0", "0:1", "remis"),
+        "title": "Keizer-Turnier: Nächste Runde auslosen",
+        "problem": "Runden!E2: 'l-0' ist kein Ergebnis",
+        "again": "Klicken Sie dann erneut auf 'Nächste Runde auslosen'.",
+        "published": "Tabelle nach Runde 3",
+    },
+    "it": {
+        "results": ("1-0", "0-1", "patta"),
+        "title": "Torneo Keizer: Abbina il prossimo turno",
+        "problem": "Turni!E2: 'l-0' non è un risultato",
+        "again": "Poi fai di nuovo clic su 'Abbina il prossimo turno'.",
+        "published": "Classifica dopo il turno 3",
+    },
 }
 ENGLISH_RESULTS = ("1-0", "0-1", "½-½")
 
@@ -47,9 +53,14 @@ def field(language: str) -> list[dict[str, object]]:
     here = present_mark(language)
     excused = words.get(Absence.EXCUSED, "excused")
     club = words.get(Absence.CLUB, "club")
-    return [{"Name": f"Speler {i:02d}", "Rating": 2100 - 15 * i,
-             "Present": excused if i % 5 == 0 else club if i % 7 == 0 else here}
-            for i in range(1, 12)]
+    return [
+        {
+            "Name": f"Speler {i:02d}",
+            "Rating": 2100 - 15 * i,
+            "Present": excused if i % 5 == 0 else club if i % 7 == 0 else here,
+        }
+        for i in range(1, 12)
+    ]
 
 
 @pytest.mark.parametrize("language", sorted(CLUBS))
@@ -69,16 +80,17 @@ def test_a_season_through_the_buttons(xw: Any, tmp_path: Path, language: str) ->
             if len(row) > 3 and row[3] is not None and (len(row) < 5 or row[4] is None):
                 typed = (r + step) % 3
                 excel.set(rounds, r, 5, says["results"][typed])
-                save_edits(english, [SheetEdit("Rounds", {(r, 5): ENGLISH_RESULTS[typed]})],
-                           backup=False)
+                save_edits(
+                    english, [SheetEdit("Rounds", {(r, 5): ENGLISH_RESULTS[typed]})], backup=False
+                )
         assert [row[:4] for row in excel.sheets[rounds]][1:] == [
-            row[:4] for row in file.sheets["Rounds"]][1:]
+            row[:4] for row in file.sheets["Rounds"]
+        ][1:]
     press(xw, excel, keizer_xl.recalculate)
     assert all(alert[-2] == "info" for alert in excel.alerts)  # warnings at most
     workbook.recalc(english)
     file = Excel.from_file(english)
-    table, standings = _trimmed(excel.sheets[standings_sheet]), _trimmed(
-        file.sheets["Standings"])
+    table, standings = _trimmed(excel.sheets[standings_sheet]), _trimmed(file.sheets["Standings"])
     assert table[0][:4] == [local[h] for h in ("Rank", "Name", "Score", "Value")]
     assert table[1:12] == standings[1:12]
     rests = {row[4] for row in excel.sheets[rounds][1:] if row[3] is None}
@@ -93,8 +105,9 @@ def test_a_season_through_the_buttons(xw: Any, tmp_path: Path, language: str) ->
 
 
 @pytest.mark.parametrize("language", sorted(CLUBS))
-def test_a_problem_is_said_in_the_workbooks_language(xw: Any, tmp_path: Path,
-                                                     language: str) -> None:
+def test_a_problem_is_said_in_the_workbooks_language(
+    xw: Any, tmp_path: Path, language: str
+) -> None:
     local, says = TRANSLATIONS[language], CLUBS[language]
     path = tmp_path / "club.xlsx"
     build_template(path, field(language)[:6], language=language)

@@ -15,22 +15,29 @@ from tests.live.test_live import Excel, press, xw
 
 __all__ = ["xw"]  # the fixture, for pytest
 
-WARNED = {"en": ("Warning: Settings!B", "Bye 2/3 is the default anyway"),
-          "nl": ("Waarschuwing: Instellingen!B", "Vrije ronde 2/3 is toch al de standaard")}
+WARNED = {
+    "en": ("Warning: Settings!B", "Bye 2/3 is the default anyway"),
+    "nl": ("Waarschuwing: Instellingen!B", "Vrije ronde 2/3 is toch al de standaard"),
+}
 
 
 @pytest.mark.parametrize("language", sorted(WARNED))
-def test_a_warning_is_in_the_message_and_not_on_the_standings(xw: Any, tmp_path: Path,
-                                                              language: str) -> None:
+def test_a_warning_is_in_the_message_and_not_on_the_standings(
+    xw: Any, tmp_path: Path, language: str
+) -> None:
     local = TRANSLATIONS.get(language, {})
     path = tmp_path / "club.xlsx"
-    build_template(path, [{"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"}
-                          for i in range(1, 7)], language=language)
+    build_template(
+        path,
+        [{"Name": f"Player {i}", "Rating": 2000 - 10 * i, "Present": "x"} for i in range(1, 7)],
+        language=language,
+    )
     excel = Excel.from_file(path)
     settings = local.get("Settings", "Settings")
     bye = local_setting("Bye", language)
-    row = next(r for r, cells in enumerate(excel.sheets[settings], start=1)
-               if cells and cells[0] == bye)
+    row = next(
+        r for r, cells in enumerate(excel.sheets[settings], start=1) if cells and cells[0] == bye
+    )
     excel.set(settings, row, 2, "2/3")  # the default, typed: allowed, probably not meant
     press(xw, excel, keizer_xl.recalculate)
     ((text, _, _, mode, _),) = excel.alerts

@@ -17,15 +17,26 @@ from tests.conftest import run_cli
 
 def season_workbook(path: Path, season: Season, language: str) -> Path:
     """The season's players and rounds in a new workbook in `language`, recalculated."""
-    create(path, [{"Name": p.name, "Rating": p.rating or None,
-                   "Joined": p.joined if p.joined > 1 else None, "Left": p.left}
-                  for p in season.players], language=language)
+    create(
+        path,
+        [
+            {
+                "Name": p.name,
+                "Rating": p.rating or None,
+                "Joined": p.joined if p.joined > 1 else None,
+                "Left": p.left,
+            }
+            for p in season.players
+        ],
+        language=language,
+    )
     cells: dict[tuple[int, int], CellValue] = {}
     for r, e in enumerate(season.entries, start=2):
-        row: list[CellValue] = [
-            e.round, e.board, e.white, e.black, e.result.value if e.result else None
-        ] if isinstance(e, Game) else [e.round, None, e.player, None,
-                                       rest_word(e.reason, language)]
+        row: list[CellValue] = (
+            [e.round, e.board, e.white, e.black, e.result.value if e.result else None]
+            if isinstance(e, Game)
+            else [e.round, None, e.player, None, rest_word(e.reason, language)]
+        )
         cells.update({(r, c): v for c, v in enumerate(row, start=1) if v not in (None, "")})
     save_edits(path, [SheetEdit(local_name("Rounds", language), cells)], backup=False)
     done = run_cli("recalc", path)
@@ -35,5 +46,6 @@ def season_workbook(path: Path, season: Season, language: str) -> Path:
 
 def pdf_words(path: Path) -> str:
     """The PDF's text as poppler reads it, laid out as on the page."""
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True
+    ).stdout

@@ -12,9 +12,20 @@ from keizer_xl.core.settings import Settings
 from keizer_xl.publish.site import Titles
 from tests.seasons import club_season
 
-HOSTILE = ("O'Brien & <Zoë>", "../x", "<script>alert(1)</script>", "Jan de Vries",
-           "jan-de-vries", "CON", "Ünal Şahin", "\"Quoted\" Name", "a/b\\c", "李小龙",
-           "Émile Zola", "&amp; Co")
+HOSTILE = (
+    "O'Brien & <Zoë>",
+    "../x",
+    "<script>alert(1)</script>",
+    "Jan de Vries",
+    "jan-de-vries",
+    "CON",
+    "Ünal Şahin",
+    '"Quoted" Name',
+    "a/b\\c",
+    "李小龙",
+    "Émile Zola",
+    "&amp; Co",
+)
 
 
 @pytest.fixture(scope="session")
@@ -34,4 +45,4 @@ def hostile_report() -> Report:
     return build_report(season, compute_standings(season, Settings()))
 
 
-HOSTILE_TITLES = Titles("Schaakclub <b>De Toren</b> & co", "Keizer 2025–26 \"A\"")
+HOSTILE_TITLES = Titles("Schaakclub <b>De Toren</b> & co", 'Keizer 2025–26 "A"')

@@ -9,8 +9,7 @@ DOT = "a2.6,2.6 0 1,0 5.2,0a2.6,2.6 0 1,0 -5.2,0"  # a round mark, drawn from it
 
 
 def test_a_player_chart_puts_rank_1_at_the_top_and_the_last_rank_at_the_bottom() -> None:
-    chart = rank_chart([("Anna", [1, None, 4], None)], 4, "Anna", width=480, height=220,
-                       worst=4)
+    chart = rank_chart([("Anna", [1, None, 4], None)], 4, "Anna", width=480, height=220, worst=4)
     (line,) = chart.lines
     assert line.segments == ("36.0,12.0", "466.0,192.0")  # a round not ranked breaks it
     assert line.dots == f"M33.4,12.0{DOT}M463.4,192.0{DOT}"
@@ -20,8 +19,7 @@ def test_a_player_chart_puts_rank_1_at_the_top_and_the_last_rank_at_the_bottom()
 
 def test_charts_of_one_scale_are_drawn_alike_whatever_was_drawn_between() -> None:
     def anna() -> object:
-        return rank_chart([("Anna", [3, 1, 2], None)], 40, "Anna", width=480, height=220,
-                          worst=40)
+        return rank_chart([("Anna", [3, 1, 2], None)], 40, "Anna", width=480, height=220, worst=40)
 
     first = anna()
     rank_chart([("Bram", [7, 9], None), ("Carla", [2, 5], "carla.html")], 12, "Top")

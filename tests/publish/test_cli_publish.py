@@ -24,7 +24,10 @@ def test_publish_to_a_folder_and_as_fragments(demo_book: Path, tmp_path: Path) -
     result = run_cli("publish", demo_book, "--fragment", "--out", tmp_path / "web")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "web").iterdir()) == [
-        "crosstable.html", "pairings.html", "standings.html"]
+        "crosstable.html",
+        "pairings.html",
+        "standings.html",
+    ]
 
 
 def test_publish_text_reads_well_in_a_chat(demo_book: Path) -> None:
@@ -34,16 +37,19 @@ def test_publish_text_reads_well_in_a_chat(demo_book: Path) -> None:
     report, _ = workbook_report(demo_book)
     assert lines[:3] == ["Keizer competition", "Standings after round 2", ""]
     assert lines[3:6] == ["1. Harrison 141 ▲1", "2. Brown 136 ▲1", "3. Johnson 93 ▼2"]
-    assert len([line for line in lines if line[:1].isdigit() and ". " in line]) == \
-        len(report.players) + 5  # ten players, five games
+    assert (
+        len([line for line in lines if line[:1].isdigit() and ". " in line])
+        == len(report.players) + 5
+    )  # ten players, five games
     assert "Round 2: results" in lines
     assert max(map(len, lines)) <= 60
     assert not set("┃━│┏┓└┘") & set(result.output)
 
 
 def test_publish_names_the_cell_of_a_problem(tmp_path: Path) -> None:
-    book = make_book(tmp_path / "bad.xlsx", [{"Name": "Anna"}, {"Name": "Bram"}],
-                     [[1, 1, "Anna", "Bram", "l-0"]])
+    book = make_book(
+        tmp_path / "bad.xlsx", [{"Name": "Anna"}, {"Name": "Bram"}], [[1, 1, "Anna", "Bram", "l-0"]]
+    )
     result = run_cli("publish", book)
     assert result.exit_code == 1
     assert "Rounds!E2: 'l-0' is not a result" in result.output
@@ -51,9 +57,12 @@ def test_publish_names_the_cell_of_a_problem(tmp_path: Path) -> None:
 
 
 def test_club_and_competition_names_come_from_the_settings(tmp_path: Path) -> None:
-    book = make_book(tmp_path / "club.xlsx", [{"Name": "Anna"}, {"Name": "Bram"}],
-                     [[1, 1, "Anna", "Bram", "1-0"]],
-                     {"Club name": "SC <De Toren> & co", "Competition name": "Keizer 2025-26"})
+    book = make_book(
+        tmp_path / "club.xlsx",
+        [{"Name": "Anna"}, {"Name": "Bram"}],
+        [[1, 1, "Anna", "Bram", "1-0"]],
+        {"Club name": "SC <De Toren> & co", "Competition name": "Keizer 2025-26"},
+    )
     report, titles = workbook_report(book)
     assert titles.heading == "SC <De Toren> & co · Keizer 2025-26"
     assert "Club name" not in report.standings.settings.describe()  # a name, not a rule
@@ -76,8 +85,7 @@ def test_publish_one_group(tmp_path: Path) -> None:
     assert "player pages of group b" in result.output
     web = tmp_path / "web"
     members = {p["Name"] for p, g in zip(PLAYERS, GROUPS, strict=True) if g == "B"}
-    assert {p.stem for p in (web / "players").glob("*.html")} == {
-        n.lower() for n in members}
+    assert {p.stem for p in (web / "players").glob("*.html")} == {n.lower() for n in members}
     report, _ = workbook_report(path)
     rank = {p.name: p.standing.rank for p in report.players}
     index = parse((web / "index.html").read_text(encoding="utf-8"))
@@ -96,7 +104,8 @@ def test_publish_one_group(tmp_path: Path) -> None:
                 shown_games.append(frozenset(names))
     played = [frozenset(g[2:4]) for g in ROUNDS if g[3]]
     assert sorted(map(sorted, shown_games)) == sorted(
-        sorted(g) for g in played if g & members)  # the games of B's players, no others
+        sorted(g) for g in played if g & members
+    )  # the games of B's players, no others
     for page in web.rglob("*.html"):  # no dead links
         relative = page.relative_to(web).as_posix()
         for href in links(parse(page.read_text(encoding="utf-8"))):

@@ -17,15 +17,28 @@ from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 from tests.conftest import run_cli
 from tests.publish.html import parse, tag, text
 
-PLAYERS = [{"Name": n, "Rating": r} for n, r in (
-    ("Anna", 2000), ("Bernd", 1900), ("Clara", 1800), ("Dieter", 1700), ("Eva", 1600),
-    ("Fritz", 1500), ("Greta", 1400))]
+PLAYERS = [
+    {"Name": n, "Rating": r}
+    for n, r in (
+        ("Anna", 2000),
+        ("Bernd", 1900),
+        ("Clara", 1800),
+        ("Dieter", 1700),
+        ("Eva", 1600),
+        ("Fritz", 1500),
+        ("Greta", 1400),
+    )
+]
 # Every kind of cell: won, drawn, lost, forfeits, a bye and the three absences.
 ROUNDS = [
-    [1, 1, "Anna", "Bernd", "1-0"], [1, 2, "Clara", "Dieter", "½-½"],
-    [1, 3, "Eva", "Fritz", "0-1"], [1, "", "Greta", "", "bye"],
-    [2, 1, "Bernd", "Clara", "+-"], [2, 2, "Dieter", "Greta", "0-1"],
-    [2, "", "Anna", "", "excused"], [2, "", "Eva", "", "club"],
+    [1, 1, "Anna", "Bernd", "1-0"],
+    [1, 2, "Clara", "Dieter", "½-½"],
+    [1, 3, "Eva", "Fritz", "0-1"],
+    [1, "", "Greta", "", "bye"],
+    [2, 1, "Bernd", "Clara", "+-"],
+    [2, 2, "Dieter", "Greta", "0-1"],
+    [2, "", "Anna", "", "excused"],
+    [2, "", "Eva", "", "club"],
     [2, "", "Fritz", "", "unexcused"],
 ]
 # German clubs write 1:0: the same season typed so gives the same crosstable.
@@ -39,30 +52,46 @@ MARKS = {
     "it": ("b", "n", "riposo", "giust.", "squadra"),
 }
 # What the legend says of the colours.
-COLOURS = {"en": "(w white, b black)", "nl": "(w wit, z zwart)",
-           "de": "(w Weiß, s Schwarz)", "it": "(b bianco, n nero)"}
+COLOURS = {
+    "en": "(w white, b black)",
+    "nl": "(w wit, z zwart)",
+    "de": "(w Weiß, s Schwarz)",
+    "it": "(b bianco, n nero)",
+}
 
 
 def season(path: Path, language: str, german_way: bool = False) -> Path:
     build_template(path, PLAYERS, language=language)
-    cells = {(r, c): (GERMAN_WAY.get(str(value), value) if german_way else value)
-             for r, row in enumerate(ROUNDS, start=2)
-             for c, value in enumerate(row, start=1) if value != ""}
-    save_edits(path, [SheetEdit(local_name("Rounds", language), cells)],  # type: ignore[arg-type]
-               backup=False)
+    cells = {
+        (r, c): (GERMAN_WAY.get(str(value), value) if german_way else value)
+        for r, row in enumerate(ROUNDS, start=2)
+        for c, value in enumerate(row, start=1)
+        if value != ""
+    }
+    save_edits(
+        path,
+        [SheetEdit(local_name("Rounds", language), cells)],  # type: ignore[arg-type]
+        backup=False,
+    )
     result = run_cli("recalc", path)
     assert result.exit_code == 0, result.output
     return path
 
 
 def crosstable(path: Path, language: str) -> list[list[object]]:
-    return CalamineWorkbook.from_path(str(path)).get_sheet_by_name(  # type: ignore[no-any-return]
-        local_name("Crosstable", language)).to_python()
+    return (
+        CalamineWorkbook.from_path(str(path))
+        .get_sheet_by_name(  # type: ignore[no-any-return]
+            local_name("Crosstable", language)
+        )
+        .to_python()
+    )
 
 
 @pytest.mark.parametrize("language", sorted(MARKS))
 def test_the_crosstable_sheet_and_page_write_the_languages_marks(
-        tmp_path: Path, language: str) -> None:
+    tmp_path: Path, language: str
+) -> None:
     white, black, bye, excused, club = MARKS[language]
     book = season(tmp_path / "club.xlsx", language)
     grid = crosstable(book, language)
@@ -98,22 +127,26 @@ def test_german_results_typed_with_a_colon_read_as_with_a_dash(tmp_path: Path) -
     (tmp_path / "colon").mkdir()
     dash = season(tmp_path / "dash" / "club.xlsx", "de")
     colon = season(tmp_path / "colon" / "club.xlsx", "de", german_way=True)
-    typed = {str(row[4]) for row in CalamineWorkbook.from_path(str(colon)).get_sheet_by_name(
-        "Runden").to_python()[1:]}
+    typed = {
+        str(row[4])
+        for row in CalamineWorkbook.from_path(str(colon))
+        .get_sheet_by_name("Runden")
+        .to_python()[1:]
+    }
     assert {"1:0", "½:½", "0:1", "+:-"} <= typed
     assert crosstable(colon, "de") == crosstable(dash, "de")
     checked = run_cli("check", colon)
     assert checked.exit_code == 0, checked.output
     # `pair` reads them too: round 3 is paired from the standings the colon results give
     for book in (dash, colon):
-        save_edits(book, [SheetEdit("Spieler", {(r, 5): "ja" for r in range(2, 9)})],
-                   backup=False)
+        save_edits(book, [SheetEdit("Spieler", {(r, 5): "ja" for r in range(2, 9)})], backup=False)
         paired = run_cli("pair", book)
         assert paired.exit_code == 0, paired.output
-    rounds = [CalamineWorkbook.from_path(str(book)).get_sheet_by_name("Runden").to_python()
-              for book in (dash, colon)]
-    assert [row for row in rounds[1] if row[0] == 3] == [row for row in rounds[0]
-                                                        if row[0] == 3]
+    rounds = [
+        CalamineWorkbook.from_path(str(book)).get_sheet_by_name("Runden").to_python()
+        for book in (dash, colon)
+    ]
+    assert [row for row in rounds[1] if row[0] == 3] == [row for row in rounds[0] if row[0] == 3]
     assert any(row[0] == 3 for row in rounds[1])
 
 
@@ -126,6 +159,9 @@ def test_a_team_match_is_marked_with_the_languages_club_duty_mark(language: str)
     marks = crosstable_marks(language)
     cells = [RoundLine(1, TEAM, mark=mark).short(None, marks) for mark in ("1", "½", "0")]
     assert cells == [f"{club}1", f"{club}½", f"{club}0"]
-    legend = translate("{club}1, {club}½, {club}0: a team match for the club, won, drawn or "
-                       "lost, counted as a game.", language).format(club=club)
+    legend = translate(
+        "{club}1, {club}½, {club}0: a team match for the club, won, drawn or "
+        "lost, counted as a game.",
+        language,
+    ).format(club=club)
     assert legend.startswith(", ".join(cells) + ":")

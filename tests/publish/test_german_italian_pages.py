@@ -17,8 +17,11 @@ from tests.publish.html import parse, tag, text
 # PDFs' (Keizer's example played through two rounds).
 SAYS = {
     "de": {
-        "demo": ("Keizers eigenes Beispiel in", "Tabelle nach Runde 2",
-                 "Ergebnisse der Runde 1 eingetragen."),
+        "demo": (
+            "Keizers eigenes Beispiel in",
+            "Tabelle nach Runde 2",
+            "Ergebnisse der Runde 1 eingetragen.",
+        ),
         "site": "Website in {folder} geschrieben: Tabelle, Paarungen",
         "headings": ["Tabelle nach Runde 2", "Platzverlauf", "Geltende Regeln"],
         "nav": ["Tabelle", "Paarungen", "Kreuztabelle"],
@@ -26,24 +29,30 @@ SAYS = {
         "rounds": ["Runde 2: Ergebnisse", "Runde 1: Ergebnisse"],
         "title": "Keizer-Turnier",
         "card": ("Runde für Runde", "Gegner", "Eigenwert"),
-        "colour": "Weiß|Schwarz", "result": "gewonnen|remis|verloren",
-        "pdf": "A4, druckfertig.", "page": "Seite 1 von 1",
+        "colour": "Weiß|Schwarz",
+        "result": "gewonnen|remis|verloren",
+        "pdf": "A4, druckfertig.",
+        "page": "Seite 1 von 1",
         "pdf rules": "Regeln: Voreinstellung keizer",
         "pdf board": ("Brett", "Schwarz"),
     },
     "it": {
-        "demo": ("L'esempio di Keizer stesso in", "Classifica dopo il turno 2",
-                 "Risultati del turno 1 inseriti."),
+        "demo": (
+            "L'esempio di Keizer stesso in",
+            "Classifica dopo il turno 2",
+            "Risultati del turno 1 inseriti.",
+        ),
         "site": "Sito scritto in {folder}: classifica, abbinamenti",
-        "headings": ["Classifica dopo il turno 2", "Andamento della posizione",
-                     "Regole in vigore"],
+        "headings": ["Classifica dopo il turno 2", "Andamento della posizione", "Regole in vigore"],
         "nav": ["Classifica", "Abbinamenti", "Tabellone"],
         "rules": ("Valore massimo", "Quanto vale in meno ogni posizione successiva."),
         "rounds": ["Turno 2: risultati", "Turno 1: risultati"],
         "title": "Torneo Keizer",
         "card": ("Turno per turno", "Avversario", "Valore proprio"),
-        "colour": "Bianco|Nero", "result": "vinta|patta|persa",
-        "pdf": "A4, pronti da stampare.", "page": "Pagina 1 di 1",
+        "colour": "Bianco|Nero",
+        "result": "vinta|patta|persa",
+        "pdf": "A4, pronti da stampare.",
+        "page": "Pagina 1 di 1",
         "pdf rules": "Regole: Preimpostazione keizer",
         "pdf board": ("Scacchiera", "Nero"),
     },
@@ -53,8 +62,9 @@ HIGGINS = ("66,5", "66.5")  # his score after round 2 in Keizer's example: comma
 
 
 @pytest.fixture(scope="module", params=LANGUAGES)
-def season(request: pytest.FixtureRequest,
-           tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+def season(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, Path]:
     """Keizer's example played through a German or Italian workbook by
     `keizer-xl --lang de|it demo`."""
     language = str(request.param)
@@ -71,12 +81,14 @@ def _headings(html: str) -> list[str]:
 
 def _numbers(html: str) -> list[str]:
     """The standings' cells, words left out."""
-    return [text(td) for td in parse(html).iter(tag("td"))
-            if re.fullmatch(r"[\d½.,−+▲▼-]*", text(td))]
+    return [
+        text(td) for td in parse(html).iter(tag("td")) if re.fullmatch(r"[\d½.,−+▲▼-]*", text(td))
+    ]
 
 
-def test_the_site_speaks_the_workbooks_language(season: tuple[str, Path], demo_book: Path,
-                                               tmp_path: Path) -> None:
+def test_the_site_speaks_the_workbooks_language(
+    season: tuple[str, Path], demo_book: Path, tmp_path: Path
+) -> None:
     language, book = season
     says = SAYS[language]
     out = tmp_path / language
@@ -87,8 +99,11 @@ def test_the_site_speaks_the_workbooks_language(season: tuple[str, Path], demo_b
     assert f'<html lang="{language}">' in index
     assert _headings(index) == says["headings"]
     tree = parse(index)
-    nav = [text(a) for a in tree.iter(tag("a")) if a.get("href", "").endswith(
-        ("index.html", "pairings.html", "crosstable.html"))][:3]
+    nav = [
+        text(a)
+        for a in tree.iter(tag("a"))
+        if a.get("href", "").endswith(("index.html", "pairings.html", "crosstable.html"))
+    ][:3]
     assert nav == says["nav"]
     rules = [text(td) for td in tree.iter(tag("td"))]
     assert all(word in rules for word in says["rules"])
@@ -102,8 +117,10 @@ def test_the_site_speaks_the_workbooks_language(season: tuple[str, Path], demo_b
     assert HIGGINS[0] in local and not any("." in n for n in local)  # with a decimal comma
     asked = run_cli("--lang", "en", "publish", book, "--out", tmp_path / "asked")
     assert asked.exit_code == 0
-    assert _headings((tmp_path / "asked" / "index.html").read_text(encoding="utf-8"))[0] == \
-        "Standings after round 2"
+    assert (
+        _headings((tmp_path / "asked" / "index.html").read_text(encoding="utf-8"))[0]
+        == "Standings after round 2"
+    )
 
 
 def test_the_chat_text_and_a_card(season: tuple[str, Path], tmp_path: Path) -> None:
@@ -119,8 +136,11 @@ def test_the_chat_text_and_a_card(season: tuple[str, Path], tmp_path: Path) -> N
     assert run_cli("publish", book, "--out", tmp_path / "site").exit_code == 0
     card = (tmp_path / "site" / "players" / "harrison.html").read_text(encoding="utf-8")
     assert all(word in card for word in says["card"])
-    assert re.search(rf"<td class=\"name\">({says['colour']})</td><td class=\"name\">"
-                     rf"({says['result']})</td>", card)
+    assert re.search(
+        rf"<td class=\"name\">({says['colour']})</td><td class=\"name\">"
+        rf"({says['result']})</td>",
+        card,
+    )
 
 
 @pytest.mark.programs("pdftotext")
@@ -130,13 +150,21 @@ def test_the_pdfs(season: tuple[str, Path], tmp_path: Path) -> None:
     result = run_cli("publish", book, "--pdf", "--out", tmp_path)
     assert result.exit_code == 0, result.output
     assert says["pdf"] in result.output
-    words = subprocess.run(["pdftotext", str(tmp_path / "standings.pdf"), "-"], check=True,
-                           capture_output=True, text=True).stdout
+    words = subprocess.run(
+        ["pdftotext", str(tmp_path / "standings.pdf"), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert says["headings"][0] in words and says["page"] in words
     assert says["pdf rules"] in words
     assert HIGGINS[0] in words and HIGGINS[1] not in words
-    board = subprocess.run(["pdftotext", "-layout", str(tmp_path / "pairings.pdf"), "-"],
-                           check=True, capture_output=True, text=True).stdout
+    board = subprocess.run(
+        ["pdftotext", "-layout", str(tmp_path / "pairings.pdf"), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert says["rounds"][0] in board
     headings = [line for line in board.splitlines() if says["pdf board"][0] in line]
     assert headings and says["pdf board"][1] in headings[0]  # on one line, none broken

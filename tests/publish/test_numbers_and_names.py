@@ -25,23 +25,37 @@ from tests.seasons import club_season
 
 pytestmark = pytest.mark.programs("pdftotext")
 
-NAMES = ("Bjørn Halvorsen", "Jürgen Groß", "Łukasz Đorđević", "Æsa Œhlenschläger",
-         "Ruben Koster", "Işık Çelik", "Mohamed El Amrani", "Anna de Vries", "Daan Bakker",
-         "Eva Visser", "Fleur Mulder", "Gert de Boer", "Hanna Bos")
+NAMES = (
+    "Bjørn Halvorsen",
+    "Jürgen Groß",
+    "Łukasz Đorđević",
+    "Æsa Œhlenschläger",
+    "Ruben Koster",
+    "Işık Çelik",
+    "Mohamed El Amrani",
+    "Anna de Vries",
+    "Daan Bakker",
+    "Eva Visser",
+    "Fleur Mulder",
+    "Gert de Boer",
+    "Hanna Bos",
+)
 LEAVER = NAMES.index("Ruben Koster")  # leaves after round 2
 WITHDRAWN = {"en": "withdrawn", "nl": "teruggetrokken", "de": "zurückgezogen", "it": "ritirato"}
 DECIMAL = {"en": ".", "nl": ",", "de": ",", "it": ","}
 
 
 @pytest.fixture(scope="module", params=sorted(DECIMAL))
-def published(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-              ) -> tuple[str, Path, Path, str]:
+def published(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, Path, Path, str]:
     """(language, the workbook, its site folder with the PDFs, the chat text), each made by
     `keizer-xl publish` as the secretary runs it."""
     language = request.param
     folder = tmp_path_factory.mktemp(f"published-{language}")
-    book = season_workbook(folder / "club.xlsx",
-                           club_season(NAMES, 7, seed=3, leaver=LEAVER), language)
+    book = season_workbook(
+        folder / "club.xlsx", club_season(NAMES, 7, seed=3, leaver=LEAVER), language
+    )
     site = folder / "club_site"
     for options in ((), ("--pdf",)):
         done = run_cli("publish", book, "--out", site, *options)
@@ -56,8 +70,7 @@ def _value(shown: str, language: str) -> Fraction:
     return Fraction(shown.replace(DECIMAL[language], ".").replace("½", ".5") or "0")
 
 
-def test_numbers_with_the_language_s_decimal_mark(published: tuple[str, Path, Path, str]
-                                                  ) -> None:
+def test_numbers_with_the_language_s_decimal_mark(published: tuple[str, Path, Path, str]) -> None:
     language, book, site, chat = published
     standings = sheet(book, local_name("Standings", language))
     table = [r for r in standings[1:] if isinstance(r[0], float)]
@@ -85,7 +98,8 @@ def test_numbers_with_the_language_s_decimal_mark(published: tuple[str, Path, Pa
 
 
 def test_a_player_who_left_is_marked_alike_everywhere(
-        published: tuple[str, Path, Path, str]) -> None:
+    published: tuple[str, Path, Path, str],
+) -> None:
     language, book, site, chat = published
     mark = f"({WITHDRAWN[language]})"
     marked = f"{NAMES[LEAVER]} {mark}"
@@ -107,13 +121,16 @@ def test_a_player_who_left_is_marked_alike_everywhere(
     assert text(next(card.iter(tag("h2")))) == marked  # the player's page
 
 
-def test_player_pages_are_named_with_every_letter(published: tuple[str, Path, Path, str]
-                                                  ) -> None:
+def test_player_pages_are_named_with_every_letter(published: tuple[str, Path, Path, str]) -> None:
     _, _, site, _ = published
-    expected = {"Bjørn Halvorsen": "bjorn-halvorsen.html", "Jürgen Groß": "jurgen-gross.html",
-                "Łukasz Đorđević": "lukasz-dordevic.html",
-                "Æsa Œhlenschläger": "aesa-oehlenschlager.html",
-                "Işık Çelik": "isik-celik.html", "Mohamed El Amrani": "mohamed-el-amrani.html"}
+    expected = {
+        "Bjørn Halvorsen": "bjorn-halvorsen.html",
+        "Jürgen Groß": "jurgen-gross.html",
+        "Łukasz Đorđević": "lukasz-dordevic.html",
+        "Æsa Œhlenschläger": "aesa-oehlenschlager.html",
+        "Işık Çelik": "isik-celik.html",
+        "Mohamed El Amrani": "mohamed-el-amrani.html",
+    }
     for name, file in expected.items():
         card = site / "players" / file
         assert card.is_file(), f"{name}: no {file} in {sorted(card.parent.iterdir())}"
@@ -125,16 +142,21 @@ def test_player_pages_are_named_with_every_letter(published: tuple[str, Path, Pa
 
 def _heading_line(pdf: Path, first: str) -> list[str]:
     """The words on the line of a PDF's first page that holds the word `first`."""
-    boxes = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-bbox", str(pdf), "-"],
-                           check=True, capture_output=True, text=True).stdout
-    words = [(float(y), html.unescape(word)) for y, word in
-             re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>([^<]*)</word>', boxes)]
+    boxes = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", "-bbox", str(pdf), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    words = [
+        (float(y), html.unescape(word))
+        for y, word in re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>([^<]*)</word>', boxes)
+    ]
     top = next(y for y, word in words if word == first)
     return [word for y, word in words if abs(y - top) < 1]
 
 
-def test_pdf_headings_never_break_inside_a_word(published: tuple[str, Path, Path, str]
-                                                ) -> None:
+def test_pdf_headings_never_break_inside_a_word(published: tuple[str, Path, Path, str]) -> None:
     language, _, site, _ = published
 
     def t(*words: str) -> list[str]:

@@ -23,36 +23,55 @@ from tests.seasons import club_season
 
 pytestmark = pytest.mark.programs("pdftotext", "pdfinfo", "pdftoppm")
 
-NAMES = ["O'Brien & <Zoë>", "Ünal Şahin", "Émile Zola", "Łukasz Čapek",
-         *(f"Speler {i:02d} van der Berg" for i in range(56))]
+NAMES = [
+    "O'Brien & <Zoë>",
+    "Ünal Şahin",
+    "Émile Zola",
+    "Łukasz Čapek",
+    *(f"Speler {i:02d} van der Berg" for i in range(56)),
+]
 
 # The letters beyond a-z that Dutch, German and Italian names are written with (ĳ is one
 # letter in Dutch), and a club's names that carry every one of them between them.
 LETTERS = "àáäèéëìíïòóöùúüßĳÀÁÄÈÉËÌÍÏÒÓÖÙÚÜẞĲ"
-EUROPEAN = ["Bjørn Ødegård", "Jürgen Groß", "Niccolò Càrdenas", "Çağlar", "Zoë Ĳsselmeer",
-            "Marĳke Éngels-Noël", "Ärne Übelhör-Öztürk", "Käthe Loïs Brüggemann",
-            "Ìlario Òrsini dell'Ùmbria", "Èrcole Àlberti da Forlì", "Ángel Sánchez Martínez",
-            "Úna Ó Dálaigh", "Íde Ní Bhriain", "Ramón Núñez Gesù", "Ëlla Ïda GROẞ",
-            "Désirée Tèrmini"]
+EUROPEAN = [
+    "Bjørn Ødegård",
+    "Jürgen Groß",
+    "Niccolò Càrdenas",
+    "Çağlar",
+    "Zoë Ĳsselmeer",
+    "Marĳke Éngels-Noël",
+    "Ärne Übelhör-Öztürk",
+    "Käthe Loïs Brüggemann",
+    "Ìlario Òrsini dell'Ùmbria",
+    "Èrcole Àlberti da Forlì",
+    "Ángel Sánchez Martínez",
+    "Úna Ó Dálaigh",
+    "Íde Ní Bhriain",
+    "Ramón Núñez Gesù",
+    "Ëlla Ïda GROẞ",
+    "Désirée Tèrmini",
+]
 
 
 def pdf_text(path: Path) -> str:
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True
+    ).stdout
 
 
 def pdf_info(path: Path) -> dict[str, str]:
-    out = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True,
-                         text=True).stdout
-    return {k.strip(): v.strip() for k, v in (line.split(":", 1) for line in out.splitlines()
-                                              if ":" in line)}
+    out = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True).stdout
+    return {
+        k.strip(): v.strip()
+        for k, v in (line.split(":", 1) for line in out.splitlines() if ":" in line)
+    }
 
 
 def test_sixty_players_on_one_a4_page(tmp_path: Path) -> None:
     season = club_season(NAMES, 9, seed=2, open_last=True)
     report = build_report(season, compute_standings(season, Settings()))
-    standings, pairings = write_pdfs(report, Titles("SC De Toren", "Keizer 2025–26"),
-                                     tmp_path)
+    standings, pairings = write_pdfs(report, Titles("SC De Toren", "Keizer 2025–26"), tmp_path)
     for path in (standings, pairings):
         info = pdf_info(path)
         assert info["Pages"] == "1"
@@ -106,8 +125,10 @@ def test_pdf_pages_show_ink(tmp_path: Path) -> None:
     season = club_season(NAMES[:12], 4, seed=3)
     report = build_report(season, compute_standings(season, Settings()))
     standings, _ = write_pdfs(report, Titles(), tmp_path)
-    subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", str(standings),
-                    str(tmp_path / "page")], check=True)
+    subprocess.run(
+        ["pdftoppm", "-r", "60", "-png", "-singlefile", str(standings), str(tmp_path / "page")],
+        check=True,
+    )
     with Image.open(tmp_path / "page.png") as image:
         grey = image.convert("L")
         width, height = grey.size
@@ -122,10 +143,13 @@ def test_publish_pdf_command(demo_book: Path, tmp_path: Path) -> None:
     result = run_cli("publish", demo_book, "--pdf", "--out", tmp_path / "board")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "board").iterdir()) == [
-        "pairings.pdf", "standings.pdf"]
+        "pairings.pdf",
+        "standings.pdf",
+    ]
     text = pdf_text(tmp_path / "board" / "standings.pdf")
     report, _ = workbook_report(demo_book)
     assert [line.split()[:3] for line in text.splitlines() if "Harrison" in line] == [
-        ["1", "▲1", "Harrison"]]
+        ["1", "▲1", "Harrison"]
+    ]
     assert "141" in next(line for line in text.splitlines() if "Harrison" in line)
     assert report.players[0].name == "Harrison"

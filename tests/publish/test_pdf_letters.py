@@ -15,14 +15,16 @@ from tests.publish.books import season_workbook
 from tests.seasons import club_season
 
 NAMES = ("Anna de Vries", "李小龙", "Bram Bakker", "Cor Jansen", "Dirk Smit", "Eva Visser")
-NO_FONT = {"en": "no font on this computer has every letter of 李小龙",
-           "nl": "geen lettertype op deze computer heeft elke letter van 李小龙"}
+NO_FONT = {
+    "en": "no font on this computer has every letter of 李小龙",
+    "nl": "geen lettertype op deze computer heeft elke letter van 李小龙",
+}
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_name_no_font_can_print_is_named_without_a_library_warning(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
-        language: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, language: str
+) -> None:
     monkeypatch.setattr(pdf, "FALLBACK_FONTS", (tmp_path / "none.ttf",))
     book = season_workbook(tmp_path / "club.xlsx", club_season(NAMES, 3, seed=2), language)
     caplog.set_level(logging.WARNING)
@@ -33,9 +35,9 @@ def test_a_name_no_font_can_print_is_named_without_a_library_warning(
     assert (tmp_path / "site" / "standings.pdf").stat().st_size > 0
 
 
-def test_a_font_of_the_system_with_the_letters_is_taken(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
+def test_a_font_of_the_system_with_the_letters_is_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """DejaVu Sans has no mathematical bold 𝗔 (U+1D5D4); its bold cut, shipped beside it,
     has: standing in for a system's font with the letters, it is taken, and no name is
     left unprintable."""

@@ -27,11 +27,24 @@ from tests.seasons import club_season
 
 pytestmark = pytest.mark.programs("chromium")
 PHONE = 390  # CSS pixels: the width of an ordinary phone held upright
-NAMES = ("Alexandra Wilhelmina van Oranje-Nassau tot Amsberg", "Mohamed El Amrani",
-         "Jan-Willem Vandenberghe-Oosterhuis", "Ruben Koster", "Bjørn Halvorsen",
-         "Łukasz Đorđević", "Anna de Vries", "Daan Bakker", "Eva Visser", "Fleur Mulder",
-         "Gert de Boer", "Hanna Bos", "Pieter Claes", "Karin Meijer",
-         "Maximiliaan Rozendaal-Vanderschuerenbroek", "Zoë Ĳsselmeer")
+NAMES = (
+    "Alexandra Wilhelmina van Oranje-Nassau tot Amsberg",
+    "Mohamed El Amrani",
+    "Jan-Willem Vandenberghe-Oosterhuis",
+    "Ruben Koster",
+    "Bjørn Halvorsen",
+    "Łukasz Đorđević",
+    "Anna de Vries",
+    "Daan Bakker",
+    "Eva Visser",
+    "Fleur Mulder",
+    "Gert de Boer",
+    "Hanna Bos",
+    "Pieter Claes",
+    "Karin Meijer",
+    "Maximiliaan Rozendaal-Vanderschuerenbroek",
+    "Zoë Ĳsselmeer",
+)
 
 # Measures the page in the frame once it has loaded, and writes what it found into the
 # frame's element as JSON: the widths that scroll, and each name's box against the screen.
@@ -71,10 +84,20 @@ def seen_on_a_phone(page: Path, width: int = PHONE) -> dict[str, Any]:
     probe = page.with_name(f"probe-{page.name}")
     probe.write_text(PROBE.format(page=page.name, width=width), encoding="utf-8")
     with tempfile.TemporaryDirectory() as profile:
-        dom = subprocess.run([program, *render.CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-                              "--allow-file-access-from-files", "--dump-dom",
-                              probe.resolve().as_uri()],
-                             check=True, capture_output=True, text=True, timeout=120).stdout
+        dom = subprocess.run(
+            [
+                program,
+                *render.CHROMIUM_FLAGS,
+                f"--user-data-dir={profile}",
+                "--allow-file-access-from-files",
+                "--dump-dom",
+                probe.resolve().as_uri(),
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
     probe.unlink()
     found = re.search(r'data-seen="([^"]*)"', dom)
     assert found, "Chromium reported nothing: " + dom[-500:]
@@ -92,14 +115,14 @@ def test_the_pairings_page_fits_a_phone(language: str, tmp_path: Path) -> None:
     seen = seen_on_a_phone(page)
     assert seen["width"] == PHONE
     assert seen["scroll"] <= seen["width"], "the page scrolls sideways"
-    assert seen["boxes"] and all(b["scroll"] <= b["client"] for b in seen["boxes"]), \
-        seen["boxes"]
+    assert seen["boxes"] and all(b["scroll"] <= b["client"] for b in seen["boxes"]), seen["boxes"]
     # every board's two names, each wholly on the screen
     latest = table_rows(parse(page.read_text(encoding="utf-8")), "pairings")
     shown = [text(cells[k]) for cells in latest for k in (1, 3)]
-    assert [n["text"] for n in seen["names"][:len(shown)]] == shown
-    assert all(n["left"] >= 0 and n["right"] <= PHONE for n in seen["names"]), \
-        [n for n in seen["names"] if n["right"] > PHONE]
+    assert [n["text"] for n in seen["names"][: len(shown)]] == shown
+    assert all(n["left"] >= 0 and n["right"] <= PHONE for n in seen["names"]), [
+        n for n in seen["names"] if n["right"] > PHONE
+    ]
     line = min(n["height"] for n in seen["names"])
     assert any(n["height"] > 1.5 * line for n in seen["names"])  # long names wrap
     # on a desktop every name stays on one line, as before
@@ -109,8 +132,7 @@ def test_the_pairings_page_fits_a_phone(language: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_the_standings_page_shows_every_column_on_a_phone(language: str,
-                                                          tmp_path: Path) -> None:
+def test_the_standings_page_shows_every_column_on_a_phone(language: str, tmp_path: Path) -> None:
     """The longest name has left: its withdrawn mark (`(teruggetrokken)`) made the name
     column so wide that the Value column was cut off; now the name wraps."""
     season = club_season(NAMES, 5, seed=5, leaver=0)
@@ -123,8 +145,9 @@ def test_the_standings_page_shows_every_column_on_a_phone(language: str,
     table = table_rows(parse(page.read_text(encoding="utf-8")), "standings")
     assert len(seen["heads"]) >= 9  # rank, change, name, score, value, pl, w, d, l, %
     shown = [h for h in seen["heads"] if h["right"] > h["left"]]  # the phone hides a few
-    assert all(h["left"] >= 0 and h["right"] <= PHONE for h in shown), \
-        [h for h in shown if h["right"] > PHONE]
+    assert all(h["left"] >= 0 and h["right"] <= PHONE for h in shown), [
+        h for h in shown if h["right"] > PHONE
+    ]
     assert {"Value", "Waarde"} & {h["text"] for h in shown}
     withdrawn = next(n for n in seen["standing"] if NAMES[0] in n["text"])
     assert ("(withdrawn)" if language == "en" else "(teruggetrokken)") in withdrawn["text"]

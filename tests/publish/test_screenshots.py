@@ -16,8 +16,9 @@ pytestmark = pytest.mark.programs("chromium")
 
 
 def renderer() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("render_publish",
-                                                  ROOT / "docs" / "render_publish.py")
+    spec = importlib.util.spec_from_file_location(
+        "render_publish", ROOT / "docs" / "render_publish.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -34,8 +35,12 @@ def ink(path: Path) -> tuple[tuple[int, int], float, float]:
         pixels = size[0] * size[1]
         grey = rgb.convert("L")
         dark = sum(grey.histogram()[:100]) / pixels
-        header = sum(1 for x in range(0, size[0], 7) for y in range(0, 60, 3)
-                     if rgb.getpixel((x, y)) == (36, 70, 111))
+        header = sum(
+            1
+            for x in range(0, size[0], 7)
+            for y in range(0, 60, 3)
+            if rgb.getpixel((x, y)) == (36, 70, 111)
+        )
         return size, dark, header / (len(range(0, size[0], 7)) * 20)
 
 

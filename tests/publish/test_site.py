@@ -48,8 +48,11 @@ def check_site(report: Report, pages: dict[str, str]) -> None:
         # never markup; a player who left marked as on the Standings sheet
         if row.score is not None:
             assert abs(number(shown[3]) - row.score) < Fraction(1, 200)
-            assert abs(number(shown[10]) - p.percentage) <= Fraction(1, 2) \
-                if p.percentage is not None else shown[10] == ""
+            assert (
+                abs(number(shown[10]) - p.percentage) <= Fraction(1, 2)
+                if p.percentage is not None
+                else shown[10] == ""
+            )
         assert abs(number(shown[4]) - row.value) < Fraction(1, 200)
         assert [int(x) for x in shown[5:9]] == [row.played, row.won, row.drawn, row.lost]
         assert number(shown[9]) == p.game_points
@@ -76,8 +79,9 @@ def check_site(report: Report, pages: dict[str, str]) -> None:
         for line in p.rounds:
             if line.opponent is not None and line.opponent in card_of:
                 assert card_of[line.opponent] in mine
-                theirs = {resolve(card_of[line.opponent], h)
-                          for h in links(trees[card_of[line.opponent]])}
+                theirs = {
+                    resolve(card_of[line.opponent], h) for h in links(trees[card_of[line.opponent]])
+                }
                 assert card_of[p.name] in theirs  # and back
         # the card's rounds: worth now as the engine prices them, adding up to the score
         card_rows = table_rows(trees[card_of[p.name]], "card")
@@ -90,8 +94,7 @@ def check_site(report: Report, pages: dict[str, str]) -> None:
     # crosstable: one row per player, one cell per round
     cross = table_rows(trees["crosstable.html"], "cross")
     for cells, p in zip(cross, report.players, strict=True):
-        assert text(cells[1]) == (f"{p.name} (withdrawn)" if report.withdrawn(p.name)
-                                  else p.name)
+        assert text(cells[1]) == (f"{p.name} (withdrawn)" if report.withdrawn(p.name) else p.name)
         assert len(cells) == 3 + report.after_round
         for cell, line in zip(cells[2:-1], p.rounds, strict=True):
             rank = report.rank(line.opponent) if line.opponent else None
@@ -107,7 +110,10 @@ def test_demo_site(demo_book: Path) -> None:
     rows = table_rows(index, "standings")
     # Keizer's published example: Harrison 141, Brown 136, Johnson 93
     assert [(text(r[2]), text(r[3])) for r in rows[:3]] == [
-        ("Harrison", "141"), ("Brown", "136"), ("Johnson", "93")]
+        ("Harrison", "141"),
+        ("Brown", "136"),
+        ("Johnson", "93"),
+    ]
     assert len(list(index.iter("{http://www.w3.org/2000/svg}svg"))) == 1  # the rank-progress chart
     cross = table_rows(parse(pages["crosstable.html"]), "cross")
     harrison = [text(c) for c in cross[0]]
@@ -120,8 +126,9 @@ def test_hostile_names_stay_text(hostile_report: Report) -> None:
     check_site(hostile_report, pages)
     for path, html in pages.items():
         tree = parse(html)
-        assert text(tree.find(f"{tag('head')}/{tag('title')}")).endswith(
-            HOSTILE_TITLES.heading), path
+        assert text(tree.find(f"{tag('head')}/{tag('title')}")).endswith(HOSTILE_TITLES.heading), (
+            path
+        )
         assert not list(tree.iter(tag("b")))  # the club name's <b> is text
         assert "<script>alert" not in html
     names = {p.name for p in hostile_report.players}
@@ -137,8 +144,7 @@ def test_hostile_names_stay_text(hostile_report: Report) -> None:
         assert name.removesuffix(".html").replace("-", "").isalnum()
 
 
-def test_pairings_page_shows_the_open_round_and_earlier_results(
-        hostile_report: Report) -> None:
+def test_pairings_page_shows_the_open_round_and_earlier_results(hostile_report: Report) -> None:
     tree = parse(build_site(hostile_report, Titles())["pairings.html"])
     headings = [text(h) for h in tree.iter(tag("h2"))]
     last = hostile_report.season.last_round
@@ -161,8 +167,19 @@ def test_fragments_have_no_page_frame(hostile_report: Report) -> None:
 
 
 def test_file_names_are_safe_and_unique() -> None:
-    names = ["Jan de Vries", "jan-de-vries", "JAN DE VRIES!", "../../etc/passwd", "CON",
-             "", "   ", "李小龙", "Zoë", "Zoe", "x" * 300]
+    names = [
+        "Jan de Vries",
+        "jan-de-vries",
+        "JAN DE VRIES!",
+        "../../etc/passwd",
+        "CON",
+        "",
+        "   ",
+        "李小龙",
+        "Zoë",
+        "Zoe",
+        "x" * 300,
+    ]
     files = page_names(names)
     assert len(set(files.values())) == len(names)
     assert files["Jan de Vries"] == "jan-de-vries.html"
@@ -187,7 +204,8 @@ def test_written_site_opens_from_a_folder(tmp_path: Path, hostile_report: Report
 
 @pytest.mark.skipif(os.name != "posix", reason="asks whether a process is alive")
 def test_writing_the_site_clears_what_killed_runs_left_of_its_pages(
-        tmp_path: Path, hostile_report: Report) -> None:
+    tmp_path: Path, hostile_report: Report
+) -> None:
     pages = build_site(hostile_report, HOSTILE_TITLES)
     site = tmp_path / "site"
     card = site / next(path for path in pages if path.startswith("players/"))
@@ -195,10 +213,14 @@ def test_writing_the_site_clears_what_killed_runs_left_of_its_pages(
     # no process has this pid (past the largest Linux or macOS gives): its temporaries
     # are left over, as a killed process's are
     gone = 4_194_305
-    left = [site / f".index.html.{gone}-0a1b2c3d.keizer-xl.tmp",
-            card.with_name(f".{card.name}.{gone}-0a1b2c3d.keizer-xl.tmp")]
-    kept = [card.with_name(f".{card.name}.{os.getppid()}-0a1b2c3d.keizer-xl.tmp"),  # alive
-            site / f".notes.txt.{gone}-0a1b2c3d.keizer-xl.tmp"]  # not a page
+    left = [
+        site / f".index.html.{gone}-0a1b2c3d.keizer-xl.tmp",
+        card.with_name(f".{card.name}.{gone}-0a1b2c3d.keizer-xl.tmp"),
+    ]
+    kept = [
+        card.with_name(f".{card.name}.{os.getppid()}-0a1b2c3d.keizer-xl.tmp"),  # alive
+        site / f".notes.txt.{gone}-0a1b2c3d.keizer-xl.tmp",
+    ]  # not a page
     for path in (*left, *kept):
         path.write_bytes(b"half")
     write_site(pages, site)

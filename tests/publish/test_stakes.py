@@ -20,27 +20,44 @@ from tests.conftest import run_cli
 from tests.publish.html import parse, table_rows, text
 from tests.seasons import make_book
 
-PLAYERS = [{"Name": n, "Rating": r, "Present": "x"} for n, r in (
-    ("Anna", 2000), ("Bram", 1900), ("Carla", 1800), ("Daan", 1700), ("Eva", 1600),
-    ("Fleur", 1500))]
+PLAYERS = [
+    {"Name": n, "Rating": r, "Present": "x"}
+    for n, r in (
+        ("Anna", 2000),
+        ("Bram", 1900),
+        ("Carla", 1800),
+        ("Daan", 1700),
+        ("Eva", 1600),
+        ("Fleur", 1500),
+    )
+]
 ROUNDS = [
-    [1, 1, "Anna", "Bram", "1-0"], [1, 2, "Carla", "Daan", "0-1"],
+    [1, 1, "Anna", "Bram", "1-0"],
+    [1, 2, "Carla", "Daan", "0-1"],
     [1, 3, "Eva", "Fleur", "0-1"],
-    [2, 1, "Daan", "Anna", "0-1"], [2, 2, "Fleur", "Bram", "0-1"],
+    [2, 1, "Daan", "Anna", "0-1"],
+    [2, 2, "Fleur", "Bram", "0-1"],
     [2, 3, "Carla", "Eva", "½-½"],
-    [3, 1, "Anna", "Fleur", "0-1"], [3, 2, "Bram", "Daan", "1-0"],
+    [3, 1, "Anna", "Fleur", "0-1"],
+    [3, 2, "Bram", "Daan", "1-0"],
     [3, 3, "Eva", "Carla", "0-1"],
 ]
 PRICED_AGAIN = "earlier games are priced again next week"
 
 
 def sheet(path: Path, name: str) -> list[list[object]]:
-    return CalamineWorkbook.from_path(str(path)).get_sheet_by_name(  # type: ignore[no-any-return]
-        name).to_python()
+    return (
+        CalamineWorkbook.from_path(str(path))
+        .get_sheet_by_name(  # type: ignore[no-any-return]
+            name
+        )
+        .to_python()
+    )
 
 
-def paired(tmp_path: Path, **settings: object) -> tuple[Path, dict[str, Fraction],
-                                                       list[tuple[str, str]]]:
+def paired(
+    tmp_path: Path, **settings: object
+) -> tuple[Path, dict[str, Fraction], list[tuple[str, str]]]:
     """Round 4 paired by the command; each player's value as the Standings sheet shows it
     (the standings the round was paired from) and the games as White, Black."""
     path = make_book(tmp_path / "club.xlsm", PLAYERS, ROUNDS, {"Top value": 10, **settings})
@@ -49,25 +66,34 @@ def paired(tmp_path: Path, **settings: object) -> tuple[Path, dict[str, Fraction
     standings = sheet(path, "Standings")
     at = standings[0].index("Value")
     values = {row[1]: Fraction(row[at]).limit_denominator(100) for row in standings[1:7]}
-    games = [(row[1], row[2]) for row in sheet(path, "Pairings")[TOP - 1:] if row[1]]
+    games = [(row[1], row[2]) for row in sheet(path, "Pairings")[TOP - 1 :] if row[1]]
     assert len(games) == 3
     return path, values, games
 
 
 def stakes_column(grid: list[list[object]]) -> list[object]:
     """Column F from the header row to board 4, blank where the sheet ends before it."""
-    return [row[STAKES_COLUMN - 1] if len(row) >= STAKES_COLUMN else ""
-            for row in grid[TOP - 2:TOP + 3]]
+    return [
+        row[STAKES_COLUMN - 1] if len(row) >= STAKES_COLUMN else ""
+        for row in grid[TOP - 2 : TOP + 3]
+    ]
 
 
 def figure(x: Fraction, mark: str = ".") -> str:
     """A stake written out independently of the code: whole, or to two decimals."""
-    return str(x.numerator) if x.denominator == 1 else \
-        str(round(float(x), 2)).rstrip("0").replace(".", mark)
+    return (
+        str(x.numerator)
+        if x.denominator == 1
+        else str(round(float(x), 2)).rstrip("0").replace(".", mark)
+    )
 
 
-def said(value: Fraction, loss: Fraction = Fraction(0), mark: str = ".",
-         words: tuple[str, str, str] = ("win", "draw", "loss")) -> str:
+def said(
+    value: Fraction,
+    loss: Fraction = Fraction(0),
+    mark: str = ".",
+    words: tuple[str, str, str] = ("win", "draw", "loss"),
+) -> str:
     parts = [f"{words[0]} {figure(value, mark)}", f"{words[1]} {figure(value / 2, mark)}"]
     if loss:
         parts.append(f"{words[2]} {figure(value * loss, mark)}")
@@ -78,8 +104,10 @@ def test_pair_writes_the_stakes_beside_each_board(tmp_path: Path) -> None:
     path, values, games = paired(tmp_path)
     grid = sheet(path, "Pairings")
     for board, (white, black) in enumerate(games, start=1):
-        assert grid[TOP + board - 2][STAKES_COLUMN - 1] == \
-            f"{said(values[black])} | {said(values[white])}"
+        assert (
+            grid[TOP + board - 2][STAKES_COLUMN - 1]
+            == f"{said(values[black])} | {said(values[white])}"
+        )
     assert any((values[b] / 2).denominator != 1 for _, b in games)  # a half shown
     assert grid[TOP - 2][STAKES_COLUMN - 1] == "Tonight: White | Black"
     assert PRICED_AGAIN in str(grid[STAKES_NOTE[0] - 1][STAKES_NOTE[1] - 1])
@@ -87,8 +115,15 @@ def test_pair_writes_the_stakes_beside_each_board(tmp_path: Path) -> None:
 
     # once the results are in, the round is over: Recalculate empties the stakes
     rounds = sheet(path, "Rounds")
-    save_edits(path, [SheetEdit("Rounds", {(r, 5): "1-0" for r in range(11, len(rounds) + 1)
-                                           if rounds[r - 1][3]})], backup=False)
+    save_edits(
+        path,
+        [
+            SheetEdit(
+                "Rounds", {(r, 5): "1-0" for r in range(11, len(rounds) + 1) if rounds[r - 1][3]}
+            )
+        ],
+        backup=False,
+    )
     result = run_cli("recalc", path)
     assert result.exit_code == 0, result.output
     grid = sheet(path, "Pairings")
@@ -111,8 +146,10 @@ def test_the_pages_and_the_chat_text_show_the_same_stakes(tmp_path: Path) -> Non
     lines = result.output.splitlines()
     for white, black in games:
         at = lines.index(next(line for line in lines if line.endswith(f"{white} – {black}")))
-        assert lines[at + 1:at + 3] == [f"   {white}: {said(values[black])}",
-                                        f"   {black}: {said(values[white])}"]
+        assert lines[at + 1 : at + 3] == [
+            f"   {white}: {said(values[black])}",
+            f"   {black}: {said(values[white])}",
+        ]
     assert any(PRICED_AGAIN in line for line in lines)
 
     assert run_cli("publish", path).exit_code == 0
@@ -138,8 +175,10 @@ def test_with_the_loss_setting_in_dutch(tmp_path: Path) -> None:
     path, values, games = paired(tmp_path, Loss="1/3")
     grid = sheet(path, "Pairings")
     white, black = games[0]
-    assert grid[TOP - 1][STAKES_COLUMN - 1] == \
-        f"{said(values[black], Fraction(1, 3))} | {said(values[white], Fraction(1, 3))}"
+    assert (
+        grid[TOP - 1][STAKES_COLUMN - 1]
+        == f"{said(values[black], Fraction(1, 3))} | {said(values[white], Fraction(1, 3))}"
+    )
     result = run_cli("--lang", "nl", "publish", path, "--text")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
@@ -156,8 +195,9 @@ def test_frozen_pricing_says_the_game_keeps_them(tmp_path: Path) -> None:
     assert "Pricing frozen the game keeps them" in note and "next week" not in note
 
 
-@given(st.fractions(min_value=0, max_value=10**6, max_denominator=10**4),
-       st.sampled_from(LANGUAGES))
+@given(
+    st.fractions(min_value=0, max_value=10**6, max_denominator=10**4), st.sampled_from(LANGUAGES)
+)
 def test_the_sheet_writes_a_stake_as_the_pages_do(stake: Fraction, language: str) -> None:
     """The Pairings sheet's copy of the pages' number formatter (the workbook layer cannot
     import the publishing one) gives the same text for every stake."""

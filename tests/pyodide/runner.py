@@ -24,8 +24,12 @@ RUNNER = Path(__file__).with_name("run.mjs")
 
 @functools.cache
 def _setup() -> tuple[int, str]:
-    done = subprocess.run([sys.executable, str(REPO / ".ci" / "pyodide-setup"), "--print-dir"],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, str(REPO / ".ci" / "pyodide-setup"), "--print-dir"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode == 0:
         return 0, done.stdout.strip()
     return done.returncode, done.stderr.strip()
@@ -42,9 +46,15 @@ def ready_release(version: str = OLDEST) -> Path:
     pytest.fail(f".ci/pyodide-setup failed:\n{said}", pytrace=False)
 
 
-def run_in_pyodide(args: Sequence[str], *, mounts: Sequence[Path] = (), cwd: Path = REPO,
-                   bare: bool = False, version: str = OLDEST, timeout: float = 1800
-                   ) -> subprocess.CompletedProcess[str]:
+def run_in_pyodide(
+    args: Sequence[str],
+    *,
+    mounts: Sequence[Path] = (),
+    cwd: Path = REPO,
+    bare: bool = False,
+    version: str = OLDEST,
+    timeout: float = 1800,
+) -> subprocess.CompletedProcess[str]:
     """`python ARGS` inside Pyodide (e.g. `-m pytest tests/core`, `-c CODE`, a script), with
     the repository, `cwd` and `mounts` at their own paths; its status and output. `bare`:
     keizer-xl's dependencies alone, without pytest, Hypothesis and xlwings. `version`: the
@@ -54,5 +64,11 @@ def run_in_pyodide(args: Sequence[str], *, mounts: Sequence[Path] = (), cwd: Pat
     command = ["node", str(RUNNER), "--release", str(release), *(["--bare"] if bare else [])]
     for folder in mounts:
         command += ["--mount", str(folder)]
-    return subprocess.run([*command, "--", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, check=False)
+    return subprocess.run(
+        [*command, "--", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

@@ -26,8 +26,12 @@ def failure(exc: BaseException) -> dict[str, object]:
     """The error, and the line of keizer_xl that raised it (where an import must move)."""
     frames = traceback.extract_tb(exc.__traceback__)
     ours = [f for f in frames if "/keizer_xl/" in f.filename] or frames
-    return {"error": f"{type(exc).__name__}: {exc}", "file": ours[-1].filename,
-            "line": ours[-1].lineno, "code": ours[-1].line}
+    return {
+        "error": f"{type(exc).__name__}: {exc}",
+        "file": ours[-1].filename,
+        "line": ours[-1].lineno,
+        "code": ours[-1].line,
+    }
 
 
 def main(distributions: list[str]) -> None:
@@ -46,8 +50,17 @@ def main(distributions: list[str]) -> None:
             installed[distribution] = importlib.metadata.version(distribution)
         except importlib.metadata.PackageNotFoundError:
             installed[distribution] = None
-    print(json.dumps({"platform": sys.platform, "python": sys.version.split()[0],
-                      "modules": names, "failed": failed, "installed": installed}))
+    print(
+        json.dumps(
+            {
+                "platform": sys.platform,
+                "python": sys.version.split()[0],
+                "modules": names,
+                "failed": failed,
+                "installed": installed,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

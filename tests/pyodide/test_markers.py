@@ -20,15 +20,17 @@ def test_every_selected_dependency_can_be_installed(version: str) -> None:
     release = Release(version, ready_release().parent)
     plan = resolve(release, project_requirements())
     hint = "; if Lite can do without it, mark it `; sys_platform != 'emscripten'`"
-    assert not plan.missing, "\n".join(f"{name}: {why}{hint}"
-                                       for name, why in plan.missing.items())
+    assert not plan.missing, "\n".join(f"{name}: {why}{hint}" for name, why in plan.missing.items())
     assert {"numpy", "pandas"} <= plan.lock  # Pyodide's own builds, not some wheel
 
 
 def test_the_desktop_only_ones_are_left_out() -> None:
     environment = Release(OLDEST, ready_release().parent).environment()
-    left_out = {canonicalize_name(r.name) for r in project_requirements()
-                if r.marker is not None and not r.marker.evaluate(environment)}
+    left_out = {
+        canonicalize_name(r.name)
+        for r in project_requirements()
+        if r.marker is not None and not r.marker.evaluate(environment)
+    }
     assert left_out == NOT_IN_LITE
 
 
@@ -37,4 +39,5 @@ def test_a_desktop_gets_every_dependency(platform: str) -> None:
     system = {"linux": "Linux", "win32": "Windows", "darwin": "Darwin"}[platform]
     for requirement in project_requirements():
         assert requirement.marker is None or requirement.marker.evaluate(
-            {"sys_platform": platform, "platform_system": system}), requirement
+            {"sys_platform": platform, "platform_system": system}
+        ), requirement

@@ -19,7 +19,7 @@ def test_core_passes_under_pyodide() -> None:
     done = run_in_pyodide(["-m", "pytest", "tests/core", "-q", "-p", "no:cacheprovider"])
     lines = done.stdout.splitlines() or [""]
     first = next((i for i, line in enumerate(lines) if line.startswith("===")), len(lines))
-    said = "\n".join([*lines[first:first + 50], "...", lines[-1], done.stderr])
+    said = "\n".join([*lines[first : first + 50], "...", lines[-1], done.stderr])
     assert done.returncode == 0, f"tests/core under Pyodide {OLDEST}:\n{said}"
     assert " passed" in lines[-1]
 
@@ -36,8 +36,7 @@ def test_every_module_imports_with_the_dependencies_selected_there(version: str)
     requirements = project_requirements()
     environment = release.environment()
     names = [canonicalize_name(r.name) for r in requirements]
-    done = run_in_pyodide(["tests/pyodide/sweep.py", *names, "pytest"], bare=True,
-                          version=version)
+    done = run_in_pyodide(["tests/pyodide/sweep.py", *names, "pytest"], bare=True, version=version)
     assert done.returncode == 0, done.stderr
     sweep = json.loads(done.stdout.splitlines()[-1])
     assert sweep["platform"] == "emscripten"
@@ -49,15 +48,21 @@ def test_every_module_imports_with_the_dependencies_selected_there(version: str)
         selected = requirement.marker is None or requirement.marker.evaluate(environment)
         installed = sweep["installed"][name] is not None
         assert installed == (selected and name not in missing), (
-            f"{requirement}: installed {sweep['installed'][name]}")
+            f"{requirement}: installed {sweep['installed'][name]}"
+        )
     # Lite's scripts need the xlwings that Lite itself brings (tests/lite runs them with it)
-    expected = {f"ModuleNotFoundError: No module named '{module}'"
-                for name in missing for module in release.imports(name)}
+    expected = {
+        f"ModuleNotFoundError: No module named '{module}'"
+        for name in missing
+        for module in release.imports(name)
+    }
     lites_own = {"keizer_xl.lite": "ModuleNotFoundError: No module named 'xlwings'"}
-    problems = [f"{module}: {f['error']}\n    "
-                f"{str(f['file']).removeprefix(f'{REPO}/')}:{f['line']}: {f['code']}"
-                for module, f in sweep["failed"].items()
-                if f["error"] != lites_own.get(module) and f["error"] not in expected]
+    problems = [
+        f"{module}: {f['error']}\n    "
+        f"{str(f['file']).removeprefix(f'{REPO}/')}:{f['line']}: {f['code']}"
+        for module, f in sweep["failed"].items()
+        if f["error"] != lites_own.get(module) and f["error"] not in expected
+    ]
     assert not problems, "\n".join(problems)
     checked = len(sweep["modules"]) - len(sweep["failed"])
     assert checked >= len(sweep["modules"]) // 2, f"only {checked} modules imported"

@@ -20,18 +20,31 @@ def made_up(tmp_path: Path, packages: dict[str, tuple[str, bytes, list[str]]]) -
     """A release whose lock file lists `packages`: name -> (version, content, depends)."""
     release = Release("1.0", tmp_path)
     release.folder.mkdir()
-    lock = {"info": {"python": PYTHON, "platform": "emscripten_3_1_58"}, "packages": {
-        name: {"name": name, "version": version, "file_name": f"{name}-{version}.whl",
-               "sha256": hashlib.sha256(content).hexdigest(), "depends": depends}
-        for name, (version, content, depends) in packages.items()}}
+    lock = {
+        "info": {"python": PYTHON, "platform": "emscripten_3_1_58"},
+        "packages": {
+            name: {
+                "name": name,
+                "version": version,
+                "file_name": f"{name}-{version}.whl",
+                "sha256": hashlib.sha256(content).hexdigest(),
+                "depends": depends,
+            }
+            for name, (version, content, depends) in packages.items()
+        },
+    }
     release.lock_file.write_text(json.dumps(lock), encoding="utf-8")
     return release
 
 
 def pure_wheel(folder: Path, name: str, version: str, *requires: str) -> None:
     folder.mkdir(exist_ok=True)
-    metadata = "".join([f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
-                        *(f"Requires-Dist: {r}\n" for r in requires)])
+    metadata = "".join(
+        [
+            f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+            *(f"Requires-Dist: {r}\n" for r in requires),
+        ]
+    )
     with zipfile.ZipFile(folder / f"{name}-{version}-py3-none-any.whl", "w") as zf:
         zf.writestr(f"{name}-{version}.dist-info/METADATA", metadata)
 
@@ -63,17 +76,40 @@ def test_the_carrier_s_files_are_checked_before_they_are_copied(tmp_path: Path) 
 
 
 def test_the_release_s_packages_first_then_pure_wheels(tmp_path: Path) -> None:
-    release = made_up(tmp_path, {"a": ("1.0", b"", ["b"]), "b": ("2.0", b"", []),
-                                 "c": ("1.0", b"", []), "h": ("1.0", b"", [])})
-    pure_wheel(release.pypi, "d", "1.0", "a>=1", "e; sys_platform != 'emscripten'",
-               "f; extra == 'more'", "c>=2")
+    release = made_up(
+        tmp_path,
+        {
+            "a": ("1.0", b"", ["b"]),
+            "b": ("2.0", b"", []),
+            "c": ("1.0", b"", []),
+            "h": ("1.0", b"", []),
+        },
+    )
+    pure_wheel(
+        release.pypi,
+        "d",
+        "1.0",
+        "a>=1",
+        "e; sys_platform != 'emscripten'",
+        "f; extra == 'more'",
+        "c>=2",
+    )
     pure_wheel(release.pypi, "c", "2.0")
     pure_wheel(release.pypi, "h", "1.0", "i")  # Pyodide's own build is at hand: not used
-    plan = resolve(release, [Requirement("d"), Requirement("g>=1"), Requirement("h"),
-                             Requirement("j; sys_platform != 'emscripten'")])
+    plan = resolve(
+        release,
+        [
+            Requirement("d"),
+            Requirement("g>=1"),
+            Requirement("h"),
+            Requirement("j; sys_platform != 'emscripten'"),
+        ],
+    )
     assert plan.lock == {"a", "b", "h"}
     assert {name: path.name for name, path in plan.wheels.items()} == {
-        "d": "d-1.0-py3-none-any.whl", "c": "c-2.0-py3-none-any.whl"}
+        "d": "d-1.0-py3-none-any.whl",
+        "c": "c-2.0-py3-none-any.whl",
+    }
     assert list(plan.missing) == ["g"]
     assert "not in Pyodide 1.0, and no pure-Python wheel in the cache" in plan.missing["g"]
 

@@ -30,8 +30,10 @@ RESULT = {"en": "1-0", "nl": "1-0"}
 
 def _new(folder: Path, language: str, suffix: str = ".xlsx") -> Path:
     members = folder / "players.csv"
-    members.write_text("Name,Rating,Present\n" + "".join(
-        f"{name},{rating},x\n" for name, rating in PLAYERS), encoding="utf-8")
+    members.write_text(
+        "Name,Rating,Present\n" + "".join(f"{name},{rating},x\n" for name, rating in PLAYERS),
+        encoding="utf-8",
+    )
     path = folder / f"club{suffix}"
     result = run_cli("new", path, "--players", members, "--lang", language)
     assert result.exit_code == 0, result.output
@@ -41,22 +43,29 @@ def _new(folder: Path, language: str, suffix: str = ".xlsx") -> Path:
 def _type_results(path: Path, language: str) -> None:
     """Type a result on every board of the last round, as the secretary does."""
     rounds = sheet(path, local_name("Rounds", language))
-    cells = {(r, 5): "½-½" for r, row in enumerate(rounds, start=1)
-             if r > 1 and row[3] not in ("", None)}
+    cells = {
+        (r, 5): "½-½" for r, row in enumerate(rounds, start=1) if r > 1 and row[3] not in ("", None)
+    }
     assert cells
     save_edits(path, [SheetEdit(local_name("Rounds", language), cells)], backup=False)
 
 
 def _boards(rows: list[list[object]]) -> list[tuple[object, ...]]:
     """(board, white, black) of each board line shown on a Pairings sheet."""
-    return [tuple(row[:3]) for row in rows[TOP - 1:TOP - 1 + BOARDS]
-            if len(row) > 2 and row[1] not in ("", None)]
+    return [
+        tuple(row[:3])
+        for row in rows[TOP - 1 : TOP - 1 + BOARDS]
+        if len(row) > 2 and row[1] not in ("", None)
+    ]
 
 
 def _round_games(path: Path, language: str, number: int) -> list[tuple[object, ...]]:
     rounds = sheet(path, local_name("Rounds", language))
-    return [(int(row[1]), row[2], row[3]) for row in rounds[1:]
-            if row and row[0] == number and row[3] not in ("", None)]
+    return [
+        (int(row[1]), row[2], row[3])
+        for row in rounds[1:]
+        if row and row[0] == number and row[3] not in ("", None)
+    ]
 
 
 def _libreoffice_csv(path: Path, profile: Path, sheet_number: int) -> list[list[str]]:
@@ -79,8 +88,9 @@ def profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.libreoffice
 @pytest.mark.usefixtures("soffice_installed")
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_libreoffice_saved_round_1_then_pair_shows_round_2(tmp_path: Path, profile: Path,
-                                                           language: str) -> None:
+def test_libreoffice_saved_round_1_then_pair_shows_round_2(
+    tmp_path: Path, profile: Path, language: str
+) -> None:
     path = _new(tmp_path, language)
     assert run_cli("pair", path).exit_code == 0
     _type_results(path, language)
@@ -100,13 +110,13 @@ def test_libreoffice_saved_round_1_then_pair_shows_round_2(tmp_path: Path, profi
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_pandas_and_openpyxl_read_the_round_right_after_pair(tmp_path: Path,
-                                                             language: str) -> None:
+def test_pandas_and_openpyxl_read_the_round_right_after_pair(tmp_path: Path, language: str) -> None:
     path = _new(tmp_path, language)
     assert run_cli("pair", path).exit_code == 0
     games = _round_games(path, language, 1)
-    frame = pd.read_excel(path, sheet_name=local_name("Pairings", language), header=None,
-                          engine="openpyxl")
+    frame = pd.read_excel(
+        path, sheet_name=local_name("Pairings", language), header=None, engine="openpyxl"
+    )
     rows = frame.where(frame.notna(), None).values.tolist()
     assert rows[0][1] == 1
     assert [(int(b), w, k) for b, w, k in _boards(rows)] == games
@@ -158,23 +168,38 @@ def test_the_values_are_what_libreoffice_computes(tmp_path: Path, language: str)
         'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'
         '<item oor:path="/org.openoffice.Office.Calc/Formula/Load">'
         '<prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>\n'
-        "</oor:items>\n", encoding="utf-8")
+        "</oor:items>\n",
+        encoding="utf-8",
+    )
     path = _new(tmp_path, language)
     rounds = local_name("Rounds", language)
     bye = "vrij" if language == "nl" else "bye"
-    rows = [[1, 1, "Anna", "Bram", "1-0"], [1, 2, "Cor", "Dirk", "½-½"],
-            [1, None, "Eva", None, bye.upper()], [2, 1, "Eva", "Anna", None],
-            [2, 2, "Bram", "Cor", "0-1"], [2, 2, "Dirk", "Anna", None], ["2", 3, "X", "Y", None],
-            [2, 3.0, "Dirk", "Cor", 1]]
-    cells = {(r, c): v for r, row in enumerate(rows, start=2)
-             for c, v in enumerate(row, start=1) if v is not None}
+    rows = [
+        [1, 1, "Anna", "Bram", "1-0"],
+        [1, 2, "Cor", "Dirk", "½-½"],
+        [1, None, "Eva", None, bye.upper()],
+        [2, 1, "Eva", "Anna", None],
+        [2, 2, "Bram", "Cor", "0-1"],
+        [2, 2, "Dirk", "Anna", None],
+        ["2", 3, "X", "Y", None],
+        [2, 3.0, "Dirk", "Cor", 1],
+    ]
+    cells = {
+        (r, c): v
+        for r, row in enumerate(rows, start=2)
+        for c, v in enumerate(row, start=1)
+        if v is not None
+    }
     save_edits(path, [SheetEdit(rounds, cells)], backup=False)
     grid = [["Round", "Board", "White", "Black", "Result"], *rows]
     ours = values(grid, language)
     computed = _libreoffice_csv(path, recalculating, PAIRINGS_SHEET)
     for (row, col), value in ours.items():
-        got = computed[row - 1][col - 1] if row <= len(computed) and col <= len(
-            computed[row - 1]) else ""
+        got = (
+            computed[row - 1][col - 1]
+            if row <= len(computed) and col <= len(computed[row - 1])
+            else ""
+        )
         assert got == (str(value) if value != "" else ""), (row, col, value, got)
     assert ours[(TOP, 2)] == "Eva" and ours[(TOP + 2, 4)] == "1"
     assert len(formulas(language)) == len(ours) == 4 + 5 * BOARDS
@@ -186,9 +211,16 @@ def test_cells_the_secretary_changed_stay_as_they_are(tmp_path: Path) -> None:
     formulas cleared) keeps that; the formulas still there get their values."""
     path = _new(tmp_path, "en")
     last = TOP + BOARDS - 1
-    save_edits(path, [SheetEdit("Pairings", {(2, 1): "Tonight at De Toren",
-                                             **{(last, c): None for c in range(1, 6)}})],
-               backup=False)
+    save_edits(
+        path,
+        [
+            SheetEdit(
+                "Pairings",
+                {(2, 1): "Tonight at De Toren", **{(last, c): None for c in range(1, 6)}},
+            )
+        ],
+        backup=False,
+    )
     assert run_cli("pair", path).exit_code == 0
     book = openpyxl.load_workbook(path)
     sheet_ = book["Pairings"]

@@ -15,9 +15,10 @@ from tests.conftest import run_cli
 from tests.helpers_package import sheet_parts
 from tests.seasons import make_book
 
-PLAYERS = [{"Name": name, "Rating": rating, "Present": "x"}
-           for name, rating in (("Anna", 1800), ("Bram", 1700), ("Carla", 1600),
-                                ("Daan", 1500))]
+PLAYERS = [
+    {"Name": name, "Rating": rating, "Present": "x"}
+    for name, rating in (("Anna", 1800), ("Bram", 1700), ("Carla", 1600), ("Daan", 1500))
+]
 MARK = 987_654_321  # a number written first, then made into the error in the sheet's XML
 SETTING_ROW = list(SETTINGS).index("Step") + 2
 
@@ -48,19 +49,27 @@ def _cell(ref: str) -> tuple[int, int]:
     return int(digits), column
 
 
-ERRORS = {"#N/A": ' t="e"><f>NA()</f><v>#N/A</v>',
-          "#DIV/0!": ' t="e"><f>1/0</f><v>#DIV/0!</v>',
-          "#VALUE!": ' t="e"><v>#VALUE!</v>',
-          "NaN": "><v>NaN</v>"}
-PLACES = [("Players", "B3", "Rating"), ("Players", "C4", "Joined"), ("Players", "D2", "Left"),
-          ("Players", "E5", "Present"), ("Settings", f"B{SETTING_ROW}", "Step")]
+ERRORS = {
+    "#N/A": ' t="e"><f>NA()</f><v>#N/A</v>',
+    "#DIV/0!": ' t="e"><f>1/0</f><v>#DIV/0!</v>',
+    "#VALUE!": ' t="e"><v>#VALUE!</v>',
+    "NaN": "><v>NaN</v>",
+}
+PLACES = [
+    ("Players", "B3", "Rating"),
+    ("Players", "C4", "Joined"),
+    ("Players", "D2", "Left"),
+    ("Players", "E5", "Present"),
+    ("Settings", f"B{SETTING_ROW}", "Step"),
+]
 
 
 @pytest.mark.parametrize("error", list(ERRORS))
 @pytest.mark.parametrize(("sheet", "ref", "what"), PLACES)
 @pytest.mark.parametrize("command", ["check", "recalc", "pair"])
-def test_an_error_value_is_named_with_its_cell(tmp_path: Path, error: str, sheet: str,
-                                               ref: str, what: str, command: str) -> None:
+def test_an_error_value_is_named_with_its_cell(
+    tmp_path: Path, error: str, sheet: str, ref: str, what: str, command: str
+) -> None:
     path = with_error(make_book(tmp_path / "club.xlsx", PLAYERS), sheet, ref, ERRORS[error])
     before = path.read_bytes()
     result = run_cli(command, path)

@@ -27,9 +27,16 @@ from tests.profiles import examples
 from tests.seasons import golden_book
 from tests.workbook.test_error_cells import ERRORS, with_error
 
-FUZZ = settings(max_examples=examples(50), deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=examples(50),
+    deadline=None,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 
 
 def next_season(path: Path) -> None:
@@ -43,8 +50,11 @@ def next_season(path: Path) -> None:
 
 
 COMMANDS: dict[str, Callable[[Path], object]] = {
-    "check": workbook.check, "recalc": workbook.recalc, "pair": workbook.pair,
-    "new --from": next_season}
+    "check": workbook.check,
+    "recalc": workbook.recalc,
+    "pair": workbook.pair,
+    "new --from": next_season,
+}
 
 
 @pytest.fixture(scope="module")
@@ -82,6 +92,7 @@ def published(path: Path, folder: Path) -> None:
 
 # -- workbook parts ---------------------------------------------------------------------------
 
+
 @st.composite
 def damaged(draw: st.DrawFn, seed: bytes) -> bytes:
     """The workbook with one of its parts mutated (or the package's own bytes)."""
@@ -106,10 +117,37 @@ def test_workbook_parts(season: Path, data: st.DataObject, command: str) -> None
 
 # -- cells ------------------------------------------------------------------------------------
 
-WORDS = st.sampled_from(["", " ", "x", "1-0", "½-½", "0-1", "--", "+-", "bye", "excused",
-                         "club", "unexcused", "auto", "rating", "as listed", "kfc",
-                         "opponent", "2/3", "66.7%", "1e999", "1e-9999999", "=1+1", "<b>",
-                         "Johnson", "Petersen", "Baker", "Butcher"])
+WORDS = st.sampled_from(
+    [
+        "",
+        " ",
+        "x",
+        "1-0",
+        "½-½",
+        "0-1",
+        "--",
+        "+-",
+        "bye",
+        "excused",
+        "club",
+        "unexcused",
+        "auto",
+        "rating",
+        "as listed",
+        "kfc",
+        "opponent",
+        "2/3",
+        "66.7%",
+        "1e999",
+        "1e-9999999",
+        "=1+1",
+        "<b>",
+        "Johnson",
+        "Petersen",
+        "Baker",
+        "Butcher",
+    ]
+)
 SHEETS = {"Players": (12, 5), "Rounds": (30, 5), "Settings": (len(SETTINGS) + 1, 2)}
 
 
@@ -123,24 +161,33 @@ def cell_changes(draw: st.DrawFn) -> list[tuple[str, int, int, object]]:
         rows, columns = SHEETS[sheet]
         row = draw(st.integers(2, rows))
         column = draw(st.integers(2 if sheet == "Settings" else 1, columns))
-        value = draw(st.one_of(ODD_VALUES.filter(lambda v: v == v and v not in (
-            float("inf"), float("-inf"))), WORDS, st.sampled_from(list(ERRORS))))
+        value = draw(
+            st.one_of(
+                ODD_VALUES.filter(lambda v: v == v and v not in (float("inf"), float("-inf"))),
+                WORDS,
+                st.sampled_from(list(ERRORS)),
+            )
+        )
         changes.append((sheet, row, column, value))
     return changes
 
 
 @FUZZ
 @given(changes=cell_changes(), command=st.sampled_from(list(COMMANDS)))
-def test_cells(season: Path, changes: list[tuple[str, int, int, object]],
-               command: str) -> None:
+def test_cells(season: Path, changes: list[tuple[str, int, int, object]], command: str) -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         path = folder / "club.xlsx"
         shutil.copyfile(season, path)
         plain = {(s, r, c): v for s, r, c, v in changes if v not in ERRORS}
-        save_edits(path, [SheetEdit(sheet, {(r, c): v for (s, r, c), v in plain.items()
-                                            if s == sheet})  # type: ignore[misc]
-                          for sheet in SHEETS], backup=False)
+        save_edits(
+            path,
+            [
+                SheetEdit(sheet, {(r, c): v for (s, r, c), v in plain.items() if s == sheet})  # type: ignore[misc]
+                for sheet in SHEETS
+            ],
+            backup=False,
+        )
         for sheet, row, column, value in changes:
             if value in ERRORS:
                 with_error(path, sheet, f"{column_letters(column)}{row}", ERRORS[str(value)])
@@ -160,10 +207,11 @@ def test_the_seed_passes_check_and_is_published(season: Path) -> None:
         assert (Path(name) / "site" / "standings.pdf").exists()
 
 
-NAMES = st.one_of(st.text(min_size=1, max_size=60),
-                  st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=300),
-                  st.builds(lambda word, n: word * n, st.text(min_size=1, max_size=3),
-                            st.integers(100, 4_000)))
+NAMES = st.one_of(
+    st.text(min_size=1, max_size=60),
+    st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=300),
+    st.builds(lambda word, n: word * n, st.text(min_size=1, max_size=3), st.integers(100, 4_000)),
+)
 
 
 # each publishes the pages and PDFs: slower than the rest

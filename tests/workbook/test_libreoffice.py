@@ -22,13 +22,14 @@ def profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("suffix", [".xlsx", ".xlsm"])
-def test_every_written_workbook_renders_to_pdf(tmp_path: Path, profile: Path,
-                                               suffix: str) -> None:
+def test_every_written_workbook_renders_to_pdf(tmp_path: Path, profile: Path, suffix: str) -> None:
     path = tmp_path / f"club{suffix}"
     players = tmp_path / "players.csv"
-    players.write_text("Name,Rating,Present\n" + "".join(
-        f"{p['Name']},{p['Rating']},x\n" for p in golden_rows("A", "players")),
-        encoding="utf-8")
+    players.write_text(
+        "Name,Rating,Present\n"
+        + "".join(f"{p['Name']},{p['Rating']},x\n" for p in golden_rows("A", "players")),
+        encoding="utf-8",
+    )
     assert run_cli("new", path, "--players", players).exit_code == 0
     stages = {"new": path.read_bytes()}
     assert run_cli("pair", path).exit_code == 0

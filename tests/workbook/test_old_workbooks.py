@@ -26,11 +26,18 @@ from tests.cli.week import openpyxl_book, sheet
 from tests.conftest import run_cli
 from tests.helpers_package import WORKBOOKS, copy_fixture, csv_filter, libreoffice_convert
 
-PLAYERS = [{"Name": n, "Rating": r, "Present": "x"} for n, r in
-           [("Anna", 2000), ("Bram", 1900), ("Cor", 1800), ("Dirk", 1700), ("Eva", 1600)]]
-ROUNDS = [[1, 1, "Anna", "Bram", "1-0"], [1, 2, "Cor", "Dirk", "½-½"],
-          [1, None, "Eva", None, "bye"], [2, 1, "Eva", "Anna", "0-1"],
-          [2, 2, "Bram", "Cor", "1-0"], [2, None, "Dirk", None, "excused"]]
+PLAYERS = [
+    {"Name": n, "Rating": r, "Present": "x"}
+    for n, r in [("Anna", 2000), ("Bram", 1900), ("Cor", 1800), ("Dirk", 1700), ("Eva", 1600)]
+]
+ROUNDS = [
+    [1, 1, "Anna", "Bram", "1-0"],
+    [1, 2, "Cor", "Dirk", "½-½"],
+    [1, None, "Eva", None, "bye"],
+    [2, 1, "Eva", "Anna", "0-1"],
+    [2, 2, "Bram", "Cor", "1-0"],
+    [2, None, "Dirk", None, "excused"],
+]
 
 
 def _names(path: Path) -> list[str]:
@@ -46,14 +53,18 @@ def _expected(path: Path) -> tuple[dict[tuple[int, int], object], dict[tuple[int
 
 
 def _grid_cells(rows: list[list[object]]) -> dict[tuple[int, int], object]:
-    return {(r, c): (int(v) if isinstance(v, float) and v.is_integer() else v)
-            for r, row in enumerate(rows, start=1) for c, v in enumerate(row, start=1)
-            if v not in ("", None)}
+    return {
+        (r, c): (int(v) if isinstance(v, float) and v.is_integer() else v)
+        for r, row in enumerate(rows, start=1)
+        for c, v in enumerate(row, start=1)
+        if v not in ("", None)
+    }
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
-def test_an_old_workbook_gets_both_sheets_with_the_engines_figures(tmp_path: Path,
-                                                                    language: str) -> None:
+def test_an_old_workbook_gets_both_sheets_with_the_engines_figures(
+    tmp_path: Path, language: str
+) -> None:
     path = tmp_path / "club.xlsx"
     if language == "en":
         openpyxl_book(path, PLAYERS, ROUNDS)
@@ -99,8 +110,14 @@ def _dutch_book(path: Path) -> None:
 @pytest.mark.parametrize("name", WORKBOOKS)
 def test_the_fixture_workbooks_of_version_0_1(tmp_path: Path, name: str) -> None:
     path = copy_fixture(name, tmp_path)
-    save_edits(path, [SheetEdit("Settings", {(8, 1): None}),  # as test_preservation readies
-                      SheetEdit("Players", {(5, 3): None})], backup=False)  # them
+    save_edits(
+        path,
+        [
+            SheetEdit("Settings", {(8, 1): None}),  # as test_preservation readies
+            SheetEdit("Players", {(5, 3): None}),
+        ],
+        backup=False,
+    )  # them
     with zipfile.ZipFile(path) as package:
         vba = {n: package.read(n) for n in package.namelist() if "vbaProject" in n}
     before = _names(path)
@@ -115,11 +132,13 @@ def test_the_fixture_workbooks_of_version_0_1(tmp_path: Path, name: str) -> None
     # LibreOffice opens the workbook and reads the new sheet as keizer_xl wrote it
     out = tmp_path / "csv"
     out.mkdir()
-    done = libreoffice_convert(path, csv_filter(names.index("Crosstable") + 1), out,
-                               tmp_path / "profile")
+    done = libreoffice_convert(
+        path, csv_filter(names.index("Crosstable") + 1), out, tmp_path / "profile"
+    )
     made = list(out.glob("*.csv"))
     assert done.returncode == 0 and made, done.stdout + done.stderr
     rows = list(csv.reader(io.StringIO(made[0].read_text(encoding="utf-8"))))
     assert rows[0][:2] == ["Rank", "Name"]
     assert [r[1] for r in rows[1:] if len(r) > 1 and r[0].isdigit()] == [
-        v for (r, c), v in sorted(cross.items()) if c == 2 and r > 1]
+        v for (r, c), v in sorted(cross.items()) if c == 2 and r > 1
+    ]

@@ -27,8 +27,14 @@ OWNED = ("Rounds", "Standings", "Settings")
 def _prepare(name: str, folder: Path) -> Path:
     """The fixture, with the two entries a real season would not have made valid."""
     path = copy_fixture(name, folder)
-    save_edits(path, [SheetEdit("Settings", {(8, 1): None}),  # a note where a setting goes
-                      SheetEdit("Players", {(5, 3): None})], backup=False)  # Daan: round 1
+    save_edits(
+        path,
+        [
+            SheetEdit("Settings", {(8, 1): None}),  # a note where a setting goes
+            SheetEdit("Players", {(5, 3): None}),
+        ],
+        backup=False,
+    )  # Daan: round 1
     return path
 
 
@@ -47,21 +53,32 @@ def _assert_only_owned_parts_changed(before: dict[str, bytes], path: Path) -> No
         if name in owned:
             assert outside_cells(after[name]) == outside_cells(data), name
         elif name == "xl/workbook.xml":  # recompute formulas on load; the added sheets
-            assert _without(after[name], rb' fullCalcOnLoad="1"',
-                            rb'<sheet name="(?:Crosstable|Progress)" sheetId="\d+" r:id="rId\d+"/>'
-                            ) == _without(data, rb' fullCalcOnLoad="1"')
+            assert _without(
+                after[name],
+                rb' fullCalcOnLoad="1"',
+                rb'<sheet name="(?:Crosstable|Progress)" sheetId="\d+" r:id="rId\d+"/>',
+            ) == _without(data, rb' fullCalcOnLoad="1"')
         elif name == "xl/_rels/workbook.xml.rels":
-            assert _without(after[name], rb'<Relationship Id="rId\d+" Type="[^"]+/worksheet" '
-                            rb'Target="worksheets/sheet\d+\.xml"/>') == _without(
-                data, rb'<Relationship Id="rId\d+" Type="[^"]+/worksheet" '
-                rb'Target="worksheets/sheet\d+\.xml"/>'), name
+            assert _without(
+                after[name],
+                rb'<Relationship Id="rId\d+" Type="[^"]+/worksheet" '
+                rb'Target="worksheets/sheet\d+\.xml"/>',
+            ) == _without(
+                data,
+                rb'<Relationship Id="rId\d+" Type="[^"]+/worksheet" '
+                rb'Target="worksheets/sheet\d+\.xml"/>',
+            ), name
             assert after[name].count(b"<Relationship ") == data.count(b"<Relationship ") + 2
         elif name == "[Content_Types].xml":
-            extra = b"".join(b'<Override PartName="/' + part.encode() + b'" ContentType="'
-                             b'application/vnd.openxmlformats-officedocument.spreadsheetml'
-                             b'.worksheet+xml"/>' for part in sorted(added))
-            assert after[name].replace(extra, b"") == data or \
-                _sorted_overrides(after[name]) == _sorted_overrides(data + extra), name
+            extra = b"".join(
+                b'<Override PartName="/' + part.encode() + b'" ContentType="'
+                b"application/vnd.openxmlformats-officedocument.spreadsheetml"
+                b'.worksheet+xml"/>'
+                for part in sorted(added)
+            )
+            assert after[name].replace(extra, b"") == data or _sorted_overrides(
+                after[name]
+            ) == _sorted_overrides(data + extra), name
         else:
             assert after[name] == data, name
 
@@ -89,7 +106,7 @@ def test_recalc_and_pair_keep_every_other_part(tmp_path: Path, name: str) -> Non
         result = run_cli(command, path)
         assert result.exit_code == 0, result.output + result.stderr
         _assert_only_owned_parts_changed(before, path)
-        assert entries(path)[:len(before_entries)] == before_entries
+        assert entries(path)[: len(before_entries)] == before_entries
 
 
 def test_our_own_macro_workbook_keeps_its_vba_and_buttons(tmp_path: Path) -> None:
@@ -98,8 +115,11 @@ def test_our_own_macro_workbook_keeps_its_vba_and_buttons(tmp_path: Path) -> Non
     players.write_text("Name,Present\nAnna,x\nBram,x\nCarla,x\n", encoding="utf-8")
     assert run_cli("new", path, "--players", players).exit_code == 0
     with zipfile.ZipFile(path) as package:
-        kept = {n: package.read(n) for n in package.namelist()
-                if "vbaProject" in n or "drawing" in n or n.endswith(".vml")}
+        kept = {
+            n: package.read(n)
+            for n in package.namelist()
+            if "vbaProject" in n or "drawing" in n or n.endswith(".vml")
+        }
     assert any("vbaProject" in n for n in kept) and any(n.endswith(".vml") for n in kept)
     for command in ("pair", "recalc"):
         assert run_cli(command, path).exit_code == 0

@@ -33,23 +33,31 @@ SMALLEST_TEXT = 7.0  # points: the height of a word's box, at the least
 
 @pytest.fixture(scope="module")
 def season() -> object:
-    return club_season(60, 37, comings_and_goings=True, settings=Settings(top_value=Fraction(88),
-                                                  excused=(Fraction(1, 2),)))
+    return club_season(
+        60,
+        37,
+        comings_and_goings=True,
+        settings=Settings(top_value=Fraction(88), excused=(Fraction(1, 2),)),
+    )
 
 
 @pytest.fixture(scope="module", params=["en", "nl"])
-def printed(request: pytest.FixtureRequest, season: object,
-            tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, Path]:
+def printed(
+    request: pytest.FixtureRequest, season: object, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, Path, Path]:
     """(language, the workbook after recalc, its PDF as LibreOffice prints it)."""
     return _print(season, request.param, tmp_path_factory)
 
 
-def _print(season: object, language: str, tmp_path_factory: pytest.TempPathFactory
-           ) -> tuple[str, Path, Path]:
+def _print(
+    season: object, language: str, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, Path, Path]:
     folder = tmp_path_factory.mktemp(f"print-{language}")
-    path = season_book(folder / "club.xlsx", season,  # type: ignore[arg-type]
-                       {"Excused absence": "1/2", "Top value": 88,
-                        "Step": 1})  # Step: the default anyway, a warning under the table
+    path = season_book(
+        folder / "club.xlsx",
+        season,  # type: ignore[arg-type]
+        {"Excused absence": "1/2", "Top value": 88, "Step": 1},
+    )  # Step: the default anyway, a warning under the table
     if language == "nl":  # the same season in a Dutch workbook
         path = _dutch(path, folder)
     result = run_cli("recalc", path)
@@ -69,49 +77,72 @@ def _dutch(path: Path, folder: Path) -> Path:
 
     grids = read_grids(path)
     dutch = folder / "club-nl.xlsx"
-    players = [{"Name": r[0], "Rating": r[1] or None, "Joined": r[2] or None,
-                "Left": r[3] or None} for r in grids["Players"][1:] if r and r[0]]
+    players = [
+        {"Name": r[0], "Rating": r[1] or None, "Joined": r[2] or None, "Left": r[3] or None}
+        for r in grids["Players"][1:]
+        if r and r[0]
+    ]
     create(dutch, players, language="nl")
-    rows = {(r, c): v for r, row in enumerate(grids["Rounds"][1:], start=2)
-            for c, v in enumerate(row[:5], start=1) if v not in ("", None)}
+    rows = {
+        (r, c): v
+        for r, row in enumerate(grids["Rounds"][1:], start=2)
+        for c, v in enumerate(row[:5], start=1)
+        if v not in ("", None)
+    }
     names = [spec.name for spec in SPECS]
-    settings = {(names.index(name) + 2, 2): value for name, value in
-                (("Excused absence", "1/2"), ("Top value", 88), ("Step", 1))}
-    save_edits(dutch, [SheetEdit("Ronden", rows), SheetEdit("Instellingen", settings)],
-               backup=False)
+    settings = {
+        (names.index(name) + 2, 2): value
+        for name, value in (("Excused absence", "1/2"), ("Top value", 88), ("Step", 1))
+    }
+    save_edits(
+        dutch, [SheetEdit("Ronden", rows), SheetEdit("Instellingen", settings)], backup=False
+    )
     path.unlink()
     return dutch.rename(folder / "club.xlsx")
 
 
 def _pages(pdf: Path) -> list[tuple[str, str, tuple[float, float]]]:
     """Per page: the sheet named in its header, its text, and its size in points."""
-    info = subprocess.run(["pdfinfo", "-f", "1", "-l", "999", str(pdf)], capture_output=True,
-                          text=True, check=True).stdout
-    sizes = [(float(w), float(h)) for w, h in
-             re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)", info)]
+    info = subprocess.run(
+        ["pdfinfo", "-f", "1", "-l", "999", str(pdf)], capture_output=True, text=True, check=True
+    ).stdout
+    sizes = [
+        (float(w), float(h)) for w, h in re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)", info)
+    ]
     out = []
     for number, size in enumerate(sizes, start=1):
-        text = subprocess.run(["pdftotext", "-f", str(number), "-l", str(number), "-layout",
-                               str(pdf), "-"], capture_output=True, text=True,
-                              check=True).stdout
+        text = subprocess.run(
+            ["pdftotext", "-f", str(number), "-l", str(number), "-layout", str(pdf), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         first = text.strip().splitlines()[0] if text.strip() else ""
         out.append((first.split()[-1] if first else "", text, size))
     return out
 
 
 def _word_heights(pdf: Path, page: int) -> list[float]:
-    boxes = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-bbox", str(pdf),
-                            "-"], capture_output=True, text=True, check=True).stdout
-    return [float(y2) - float(y1) for y1, y2 in
-            re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)"', boxes)]
+    boxes = subprocess.run(
+        ["pdftotext", "-f", str(page), "-l", str(page), "-bbox", str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [
+        float(y2) - float(y1)
+        for y1, y2 in re.findall(r'yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)"', boxes)
+    ]
 
 
 def test_standings_and_pairings_print_on_a4_portrait(printed: tuple[str, Path, Path]) -> None:
     language, path, pdf = printed
     pages = _pages(pdf)
     standings, pairings = local_name("Standings", language), local_name("Pairings", language)
-    on = {name: [n for n, (sheet_name, _, _) in enumerate(pages, start=1)
-                 if sheet_name == name] for name in (standings, pairings)}
+    on = {
+        name: [n for n, (sheet_name, _, _) in enumerate(pages, start=1) if sheet_name == name]
+        for name in (standings, pairings)
+    }
     assert on[standings] and len(on[pairings]) == 1  # the notice-board list: one page
     for number in (*on[standings], *on[pairings]):
         width, height = pages[number - 1][2]
@@ -119,8 +150,9 @@ def test_standings_and_pairings_print_on_a4_portrait(printed: tuple[str, Path, P
     first = pages[on[standings][0] - 1][1]
     header = next(line for line in first.splitlines() if local_name("Rank", language) in line)
     for title in MAIN_COLUMNS:  # Rank ... Own on the first page, none cut off
-        assert local_name(title, language) in header.split() or \
-            local_name(title, language) in header, title
+        assert (
+            local_name(title, language) in header.split() or local_name(title, language) in header
+        ), title
     rows = sheet(path, standings)
     assert str(rows[1][1])[:16] in first  # the leader, on the first page (long names clip)
     later = pages[on[standings][-1] - 1][1]
@@ -129,15 +161,20 @@ def test_standings_and_pairings_print_on_a4_portrait(printed: tuple[str, Path, P
         heights = _word_heights(pdf, number)
         assert heights and min(heights) >= SMALLEST_TEXT, (number, min(heights))
     board_list = pages[on[pairings][0] - 1][1]
-    last = max(r[0] for r in sheet(path, local_name("Rounds", language))[1:]
-               if isinstance(r[0], float))
-    games = [r for r in sheet(path, local_name("Rounds", language))[1:]
-             if r[0] == last and r[3] not in ("", None)]
+    last = max(
+        r[0] for r in sheet(path, local_name("Rounds", language))[1:] if isinstance(r[0], float)
+    )
+    games = [
+        r
+        for r in sheet(path, local_name("Rounds", language))[1:]
+        if r[0] == last and r[3] not in ("", None)
+    ]
     assert games and all(str(g[2]) in board_list for g in games)
 
 
 def test_unrated_blank_withdrawn_marked_and_each_change_named_once(
-        printed: tuple[str, Path, Path], season: object) -> None:
+    printed: tuple[str, Path, Path], season: object
+) -> None:
     language, path, _ = printed
     rows = sheet(path, local_name("Standings", language))
     header = rows[0]
@@ -145,16 +182,22 @@ def test_unrated_blank_withdrawn_marked_and_each_change_named_once(
     table = [r for r in rows[1:] if isinstance(r[0], float)]
     players = {p.name: p for p in season.players}  # type: ignore[attr-defined]
     withdrawn = f" ({local_name('withdrawn', language)})"
-    marked = {str(r[name_col]).removesuffix(withdrawn) for r in table
-              if str(r[name_col]).endswith(withdrawn)}
+    marked = {
+        str(r[name_col]).removesuffix(withdrawn)
+        for r in table
+        if str(r[name_col]).endswith(withdrawn)
+    }
     assert marked == {n for n, p in players.items() if p.left is not None and p.left <= 37}
     assert marked  # the season has leavers
     for r in table:
         player = players[str(r[name_col]).removesuffix(withdrawn)]
         assert (r[rating_col] in ("", None)) == (player.rating == 0), player.name
     assert any(p.rating == 0 for p in players.values())
-    note = next(str(r[0]) for r in rows[len(table) + 1:] if str(r[0]).startswith(
-        ("Standings after", "Stand na")))
+    note = next(
+        str(r[0])
+        for r in rows[len(table) + 1 :]
+        if str(r[0]).startswith(("Standings after", "Stand na"))
+    )
     assert note.lower().count(local_setting("Top value", language).lower()) == 1, note
     assert note.count(local_setting("Excused absence", language)) == 1, note
 
@@ -162,8 +205,9 @@ def test_unrated_blank_withdrawn_marked_and_each_change_named_once(
 def test_settings_show_each_default_beside_the_value(printed: tuple[str, Path, Path]) -> None:
     language, path, _ = printed
     rows = sheet(path, local_name("Settings", language))
-    assert rows[0][:4] == [local_name(h, language) for h in
-                           ("Setting", "Value", "Default", "What it does")]
+    assert rows[0][:4] == [
+        local_name(h, language) for h in ("Setting", "Value", "Default", "What it does")
+    ]
     by_name = {str(r[0]): r for r in rows[1:] if r and r[0]}
     for spec in SPECS:
         row = by_name[local_setting(spec.name, language)]
@@ -174,32 +218,40 @@ def test_settings_show_each_default_beside_the_value(printed: tuple[str, Path, P
 
 # -- a club's season: 25 players, 12 rounds -----------------------------------------------
 
+
 @pytest.fixture(scope="module", params=["en", "nl"])
-def club_printed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-                 ) -> tuple[str, Path, Path]:
+def club_printed(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, Path, Path]:
     """A 25-player season of 12 rounds (late entrants, leavers, a warning under the
     standings), printed by LibreOffice from an English and a Dutch workbook."""
-    return _print(club_season(25, 12, comings_and_goings=True), request.param,
-                  tmp_path_factory)
+    return _print(club_season(25, 12, comings_and_goings=True), request.param, tmp_path_factory)
 
 
 def _boxes(pdf: Path, page: int) -> list[tuple[float, float, float, str]]:
     """(left, top, right, word) of each word on a page, in points."""
-    out = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-bbox", str(pdf),
-                          "-"], capture_output=True, text=True, check=True).stdout
-    return [(float(x1), float(y1), float(x2), html.unescape(word)) for x1, y1, x2, word in
-            re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" '
-                       r'yMax="[\d.]+">([^<]*)</word>', out)]
+    out = subprocess.run(
+        ["pdftotext", "-f", str(page), "-l", str(page), "-bbox", str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return [
+        (float(x1), float(y1), float(x2), html.unescape(word))
+        for x1, y1, x2, word in re.findall(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" '
+            r'yMax="[\d.]+">([^<]*)</word>',
+            out,
+        )
+    ]
 
 
 def _standings_pages(language: str, pdf: Path) -> list[int]:
     name = local_name("Standings", language)
-    return [n for n, (sheet_name, _, _) in enumerate(_pages(pdf), start=1)
-            if sheet_name == name]
+    return [n for n, (sheet_name, _, _) in enumerate(_pages(pdf), start=1) if sheet_name == name]
 
 
-def test_a_club_standings_prints_on_two_full_pages(club_printed: tuple[str, Path, Path]
-                                                   ) -> None:
+def test_a_club_standings_prints_on_two_full_pages(club_printed: tuple[str, Path, Path]) -> None:
     language, _, pdf = club_printed
     on = _standings_pages(language, pdf)
     assert len(on) == 2, on  # the figures, then the rounds
@@ -210,21 +262,27 @@ def test_a_club_standings_prints_on_two_full_pages(club_printed: tuple[str, Path
     assert all(f"R{k}" in second.split() for k in range(1, 13))  # every round on the next
     for number in on:  # no page holds only a sliver: each is filled at least 40% wide
         width = pages[number - 1][2][0]
-        words = [b for b in _boxes(pdf, number) if b[3].replace(".", "").isdigit()
-                 or re.fullmatch(r"R\d+", b[3])]
+        words = [
+            b
+            for b in _boxes(pdf, number)
+            if b[3].replace(".", "").isdigit() or re.fullmatch(r"R\d+", b[3])
+        ]
         assert max(b[2] for b in words) - min(b[0] for b in words) > 0.4 * width, number
 
 
 def test_the_note_under_the_standings_is_printed_whole(
-        club_printed: tuple[str, Path, Path]) -> None:
+    club_printed: tuple[str, Path, Path],
+) -> None:
     language, path, pdf = club_printed
     rows = sheet(path, local_name("Standings", language))
     table = [r for r in rows[1:] if isinstance(r[0], float)]
-    notes = [str(r[0]) for r in rows[len(table) + 1:] if r and str(r[0]).strip()]
+    notes = [str(r[0]) for r in rows[len(table) + 1 :] if r and str(r[0]).strip()]
     assert len(notes) >= 2, notes  # the line under the standings and a warning
     pages = _pages(pdf)
-    texts = [" ".join(" ".join(pages[n - 1][1].strip().splitlines()[1:-1]).split())
-             for n in _standings_pages(language, pdf)]  # without the page's header, footer
+    texts = [
+        " ".join(" ".join(pages[n - 1][1].strip().splitlines()[1:-1]).split())
+        for n in _standings_pages(language, pdf)
+    ]  # without the page's header, footer
     for note in notes:
         assert note in texts[0], note  # whole, on the first page
         words = [w for w in note.split() if len(w) > 4]
@@ -232,8 +290,7 @@ def test_the_note_under_the_standings_is_printed_whole(
             assert not any(w in text.split() for w in words), (note, text[:300])
 
 
-def test_the_name_header_is_aligned_as_its_names(club_printed: tuple[str, Path, Path]
-                                                 ) -> None:
+def test_the_name_header_is_aligned_as_its_names(club_printed: tuple[str, Path, Path]) -> None:
     language, path, pdf = club_printed
     boxes = _boxes(pdf, _standings_pages(language, pdf)[0])
     header = next(b for b in boxes if b[3] == local_name("Name", language))
@@ -242,8 +299,9 @@ def test_the_name_header_is_aligned_as_its_names(club_printed: tuple[str, Path, 
     assert abs(header[0] - first[0]) < 2, (header, first)  # both start at the left
 
 
-def test_the_progress_chart_leaves_room_for_the_leader(club_printed: tuple[str, Path, Path]
-                                                       ) -> None:
+def test_the_progress_chart_leaves_room_for_the_leader(
+    club_printed: tuple[str, Path, Path],
+) -> None:
     """Rank 1 is not on the chart's edge, where the leader's line and marks would be cut
     in half; nor is round 1."""
     language, path, _ = club_printed

@@ -31,8 +31,11 @@ def report_book(path: Path, rounds: int = 6, present: bool = False) -> tuple[Pat
 
 
 def sheet(path: Path, name: str) -> list[list[object]]:
-    return CalamineWorkbook.from_path(str(path)).get_sheet_by_name(name).to_python(
-        skip_empty_area=False)
+    return (
+        CalamineWorkbook.from_path(str(path))
+        .get_sheet_by_name(name)
+        .to_python(skip_empty_area=False)
+    )
 
 
 def test_recalc_fills_crosstable_and_progress_with_the_engine_figures(tmp_path: Path) -> None:
@@ -41,20 +44,23 @@ def test_recalc_fills_crosstable_and_progress_with_the_engine_figures(tmp_path: 
     report = build_report(season, compute_standings(season, Settings()))  # type: ignore[arg-type]
     rounds = report.after_round
     cross = sheet(path, "Crosstable")
-    assert cross[0][:2] == ["Rank", "Name"] and cross[0][2:2 + rounds] == list(range(1, rounds + 1))
+    assert cross[0][:2] == ["Rank", "Name"] and cross[0][2 : 2 + rounds] == list(
+        range(1, rounds + 1)
+    )
     for row, p in zip(cross[1:], report.players, strict=False):
         assert row[:2] == [p.standing.rank, p.name]
-        marks = [line.short(report.rank(line.opponent) if line.opponent else None)
-                 for line in p.rounds]
-        assert row[2:2 + rounds] == marks
+        marks = [
+            line.short(report.rank(line.opponent) if line.opponent else None) for line in p.rounds
+        ]
+        assert row[2 : 2 + rounds] == marks
     progress = sheet(path, "Progress")
     header = progress[PROGRESS_HEADER_ROW - 1]
-    assert header[:2 + rounds] == ["Rank", "Name", *range(1, rounds + 1)]
-    body = progress[PROGRESS_HEADER_ROW:PROGRESS_HEADER_ROW + len(report.players)]
+    assert header[: 2 + rounds] == ["Rank", "Name", *range(1, rounds + 1)]
+    body = progress[PROGRESS_HEADER_ROW : PROGRESS_HEADER_ROW + len(report.players)]
     for row, p in zip(body, report.players, strict=True):
         assert row[1] == p.name
-        assert [None if x == "" else x for x in row[2:2 + rounds]] == list(p.ranks)
-    assert all(all(c == "" for c in row) for row in progress[:PROGRESS_HEADER_ROW - 1])
+        assert [None if x == "" else x for x in row[2 : 2 + rounds]] == list(p.ranks)
+    assert all(all(c == "" for c in row) for row in progress[: PROGRESS_HEADER_ROW - 1])
     standings = sheet(path, "Standings")
     head = standings[0]
     at = {h: i for i, h in enumerate(head)}
@@ -74,8 +80,9 @@ def test_pair_keeps_them_current_and_the_chart_stays(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     report = build_report(season, compute_standings(season, Settings()))  # type: ignore[arg-type]
     progress = sheet(path, "Progress")
-    assert [row[1] for row in progress[PROGRESS_HEADER_ROW:]][:len(report.players)] == [
-        p.name for p in report.players]  # the standings round 4 was paired from
+    assert [row[1] for row in progress[PROGRESS_HEADER_ROW:]][: len(report.players)] == [
+        p.name for p in report.players
+    ]  # the standings round 4 was paired from
     cross = sheet(path, "Crosstable")
     assert cross[0][-1] == "Score" and cross[0][2:5] == [1, 2, 3]
     with zipfile.ZipFile(path) as z:
@@ -100,28 +107,52 @@ def test_libreoffice_draws_the_progress_chart(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     exported = next(out.glob("*.csv")).read_text(encoding="utf-8")
     rows = list(csv.reader(io.StringIO(exported)))
-    top = rows[PROGRESS_HEADER_ROW:PROGRESS_HEADER_ROW + 3]
+    top = rows[PROGRESS_HEADER_ROW : PROGRESS_HEADER_ROW + 3]
     for row, p in zip(top, report.players, strict=False):
         assert row[1] == p.name
-        assert [int(x) for x in row[2:2 + report.after_round]] == list(p.ranks)
+        assert [int(x) for x in row[2 : 2 + report.after_round]] == list(p.ranks)
     # and prints the sheet with its chart: the page with the chart's title has coloured lines
     done = libreoffice_convert(path, "pdf", tmp_path, profile)
     pdf = tmp_path / "club.pdf"
     assert done.returncode == 0 and pdf.exists(), done.stderr
-    pages = int(next(line.split()[-1] for line in subprocess.run(
-        ["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout.splitlines()
-        if line.startswith("Pages:")))
+    pages = int(
+        next(
+            line.split()[-1]
+            for line in subprocess.run(
+                ["pdfinfo", str(pdf)], capture_output=True, text=True, check=True
+            ).stdout.splitlines()
+            if line.startswith("Pages:")
+        )
+    )
     found = None
     for page in range(1, pages + 1):
-        text = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), str(pdf), "-"],
-                              capture_output=True, text=True, check=True).stdout
+        text = subprocess.run(
+            ["pdftotext", "-f", str(page), "-l", str(page), str(pdf), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         if "Rank after each round" in text:
             found = page
             break
     assert found is not None, "no page shows the Progress chart"
     picture = tmp_path / "progress"
-    subprocess.run(["pdftoppm", "-f", str(found), "-l", str(found), "-r", "50", "-png",
-                    "-singlefile", str(pdf), str(picture)], check=True)
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-f",
+            str(found),
+            "-l",
+            str(found),
+            "-r",
+            "50",
+            "-png",
+            "-singlefile",
+            str(pdf),
+            str(picture),
+        ],
+        check=True,
+    )
     with Image.open(picture.with_suffix(".png")) as image:
         pixels = np.asarray(image.convert("RGB")).astype(int)
         coloured = int(((pixels.max(axis=2) - pixels.min(axis=2)) > 80).sum())

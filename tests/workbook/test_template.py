@@ -47,8 +47,9 @@ def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def rows(path: Path, sheet: str) -> list[list[Any]]:
-    found: list[list[Any]] = CalamineWorkbook.from_path(str(path)).get_sheet_by_name(
-        sheet).to_python()
+    found: list[list[Any]] = (
+        CalamineWorkbook.from_path(str(path)).get_sheet_by_name(sheet).to_python()
+    )
     return found
 
 
@@ -64,8 +65,10 @@ def sheet_part(path: Path, sheet: str) -> ElementTree.Element:
 def column_number_format(path: Path, sheet: str, column: int) -> str | None:
     """The number format of the <col> style covering a column (1-based), as Excel sees it."""
     styles = part(path, "xl/styles.xml")
-    codes = {49: "@"} | {int(f.get("numFmtId", "0")): f.get("formatCode", "")
-                         for f in styles.iterfind("m:numFmts/m:numFmt", NS)}
+    codes = {49: "@"} | {
+        int(f.get("numFmtId", "0")): f.get("formatCode", "")
+        for f in styles.iterfind("m:numFmts/m:numFmt", NS)
+    }
     xfs = styles.findall("m:cellXfs/m:xf", NS)
     for col in sheet_part(path, sheet).iterfind("m:cols/m:col", NS):
         if int(col.get("min", "0")) <= column <= int(col.get("max", "0")):
@@ -92,8 +95,15 @@ def list_items(validation: ElementTree.Element) -> list[str]:
 
 def test_sheets_in_contract_order_with_headers_in_row_one(book: Path) -> None:
     workbook = CalamineWorkbook.from_path(str(book))
-    assert workbook.sheet_names == ["Players", "Rounds", "Standings", "Settings", PAIRINGS,
-                                    "Crosstable", "Progress"]
+    assert workbook.sheet_names == [
+        "Players",
+        "Rounds",
+        "Standings",
+        "Settings",
+        PAIRINGS,
+        "Crosstable",
+        "Progress",
+    ]
     assert list(HEADERS) == ["Players", "Rounds", "Standings", "Settings"]
     assert HEADERS["Players"] == ("Name", "Rating", "Joined", "Left", "Present")
     assert HEADERS["Rounds"] == ("Round", "Board", "White", "Black", "Result")
@@ -123,8 +133,11 @@ def test_text_columns_are_whole_column_styles(book: Path) -> None:
     assert column_number_format(book, "Rounds", 5) == "@"  # Result
     assert column_number_format(book, "Settings", 2) == "@"  # Value
     assert column_number_format(book, "Players", 1) is None  # Name stays General
-    ignored = {e.get("sqref") for sheet in ("Players", "Settings")
-               for e in sheet_part(book, sheet).iterfind("m:ignoredErrors/m:ignoredError", NS)}
+    ignored = {
+        e.get("sqref")
+        for sheet in ("Players", "Settings")
+        for e in sheet_part(book, sheet).iterfind("m:ignoredErrors/m:ignoredError", NS)
+    }
     assert ignored == {"E2:E1048576", "B2:B1048576"}  # no green corners on `1` or `0.5`
 
 
@@ -148,8 +161,18 @@ def test_present_dropdown_still_allows_other_words(book: Path) -> None:
 def test_result_dropdown_lists_every_result_word(book: Path) -> None:
     result = validations(book, "Rounds")["E2:E1048576"]
     assert list_items(result) == list(RESULT_WORDS)
-    assert set(RESULT_WORDS) == {"1-0", "0-1", "½-½", "+-", "-+", "--",
-                                 "bye", "excused", "club", "unexcused"}
+    assert set(RESULT_WORDS) == {
+        "1-0",
+        "0-1",
+        "½-½",
+        "+-",
+        "-+",
+        "--",
+        "bye",
+        "excused",
+        "club",
+        "unexcused",
+    }
     assert result.get("showErrorMessage") in (None, "0")  # `1/2-1/2` and `=` stay possible
 
 
@@ -160,8 +183,9 @@ def test_other_helpful_validations(book: Path) -> None:
     rounds = validations(book, "Rounds")
     assert "Players!" in rounds["C2:D1048576"].findtext("m:formula1", "", NS)
     for validation in (*players.values(), *rounds.values()):
-        assert validation.get("errorStyle") in ("warning", "information") or \
-            validation.get("showErrorMessage") in (None, "0")  # nothing blocks the secretary
+        assert validation.get("errorStyle") in ("warning", "information") or validation.get(
+            "showErrorMessage"
+        ) in (None, "0")  # nothing blocks the secretary
 
 
 def test_accepted_words_parse(book: Path) -> None:
@@ -186,8 +210,7 @@ def test_settings_rows_match_settings(book: Path) -> None:
 
 def test_settings_choice_dropdowns(book: Path) -> None:
     found = validations(book, "Settings")
-    expected = {f"B{row}": spec.choices for row, spec in enumerate(SPECS, start=2)
-                if spec.choices}
+    expected = {f"B{row}": spec.choices for row, spec in enumerate(SPECS, start=2) if spec.choices}
     assert {ref: tuple(list_items(v)) for ref, v in found.items()} == expected
 
 
@@ -214,12 +237,15 @@ def test_choices_agree_with_settings_parsers(name: str) -> None:
 
 def test_players_rows(tmp_path: Path) -> None:
     path = tmp_path / "club.xlsx"
-    build_template(path, players=[
-        {"Name": "Anna", "Rating": 1850, "Present": "x"},
-        {" name ": "Bram", "RATING": 1720.5, "joined": 3, "Left": 7, "Present": "excused"},
-        {"Name": "Carla", "Present": True},
-        {"Name": "Dirk", "Rating": None, "Present": False},
-    ])
+    build_template(
+        path,
+        players=[
+            {"Name": "Anna", "Rating": 1850, "Present": "x"},
+            {" name ": "Bram", "RATING": 1720.5, "joined": 3, "Left": 7, "Present": "excused"},
+            {"Name": "Carla", "Present": True},
+            {"Name": "Dirk", "Rating": None, "Present": False},
+        ],
+    )
     assert rows(path, "Players") == [
         ["Name", "Rating", "Joined", "Left", "Present"],
         ["Anna", 1850.0, "", "", "x"],
@@ -297,14 +323,18 @@ def test_committed_template_is_a_fresh_build(book: Path) -> None:
     assert COMMITTED.is_file(), "templates/keizer_xl.xlsx is missing: run `make template`"
     if COMMITTED.read_bytes() != book.read_bytes():
         fresh, committed = _members(book), _members(COMMITTED)
-        differ = sorted(n for n in fresh.keys() | committed.keys()
-                        if fresh.get(n) != committed.get(n))
-        pytest.fail(f"templates/keizer_xl.xlsx is stale ({', '.join(differ) or 'zip layout'} "
-                    "differ): run `make template`")
+        differ = sorted(
+            n for n in fresh.keys() | committed.keys() if fresh.get(n) != committed.get(n)
+        )
+        pytest.fail(
+            f"templates/keizer_xl.xlsx is stale ({', '.join(differ) or 'zip layout'} "
+            "differ): run `make template`"
+        )
 
 
-def test_main_writes_the_template(tmp_path: Path, book: Path,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_writes_the_template(
+    tmp_path: Path, book: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "sub" / "keizer_xl.xlsx"
     assert main([str(out)]) == 0
     assert out.read_bytes() == book.read_bytes()
@@ -348,11 +378,16 @@ def test_xlsm_has_project_code_names_and_buttons(tmp_path: Path, any_vba_project
         assert caption in vml and f"[0]!{macro}</x:FmlaMacro>" in vml
     anchors = re.findall(r"<x:Anchor>(\d+),", vml)
     assert anchors == ["7", "7", "7", "7"]  # column H, right of the Players table
-    assert BUTTONS == (("Pair next round", "PairNextRound"), ("Recalculate", "Recalculate"),
-                       ("Undo last pairing", "UndoLastPairing"), ("Publish", "PublishSite"))
+    assert BUTTONS == (
+        ("Pair next round", "PairNextRound"),
+        ("Recalculate", "Recalculate"),
+        ("Undo last pairing", "UndoLastPairing"),
+        ("Publish", "PublishSite"),
+    )
     assert [n for n in members if n.startswith("xl/worksheets/_rels/")] == [
         "xl/worksheets/_rels/sheet1.xml.rels",  # the buttons sit on Players only
-        "xl/worksheets/_rels/sheet7.xml.rels"]  # and the chart on Progress
+        "xl/worksheets/_rels/sheet7.xml.rels",
+    ]  # and the chart on Progress
 
 
 def test_xlsm_with_the_project_builder(tmp_path: Path) -> None:
@@ -378,9 +413,19 @@ def soffice(tmp_path: Path, target: str, workbook: Path) -> Path:
     """Run LibreOffice headless in a private profile; return the folder it wrote into."""
     outdir = tmp_path / "out"
     done = subprocess.run(
-        [need("soffice"), f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}", "--headless",
-         "--convert-to", target, "--outdir", str(outdir), str(workbook)],
-        capture_output=True, text=True, timeout=240,
+        [
+            need("soffice"),
+            f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+            "--headless",
+            "--convert-to",
+            target,
+            "--outdir",
+            str(outdir),
+            str(workbook),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert done.returncode == 0, done.stderr
     assert "Error" not in done.stderr, done.stderr
@@ -402,10 +447,14 @@ def played(tmp_path: Path) -> Path:
     path = tmp_path / "played.xlsx"
     build_template(path, players=[{"Name": n} for n in ("Anna", "Bram", "Carla", "Dirk", "Eva")])
     workbook = openpyxl.load_workbook(path)
-    for row in [(1, 1, "Anna", "Bram", "1-0"), (1, 2, "Carla", "Dirk", "½-½"),
-                (1, None, "Eva", None, "bye"),
-                (2, 1, "Dirk", "Anna", None), (2, 2, "Bram", "Eva", "0-1"),
-                (2, None, "Carla", None, "excused")]:
+    for row in [
+        (1, 1, "Anna", "Bram", "1-0"),
+        (1, 2, "Carla", "Dirk", "½-½"),
+        (1, None, "Eva", None, "bye"),
+        (2, 1, "Dirk", "Anna", None),
+        (2, 2, "Bram", "Eva", "0-1"),
+        (2, None, "Carla", None, "excused"),
+    ]:
         workbook["Rounds"].append(row)
     workbook.save(path)
     return path
@@ -415,8 +464,11 @@ def played(tmp_path: Path) -> Path:
 @needs_soffice
 def test_pairings_sheet_shows_the_latest_round(tmp_path: Path, played: Path) -> None:
     sheet = SHEETS.index(PAIRINGS) + 1
-    outdir = soffice(tmp_path, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,"
-                     f"false,false,{sheet}", played)
+    outdir = soffice(
+        tmp_path,
+        f"csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,{sheet}",
+        played,
+    )
     (found,) = outdir.glob("*.csv")
     lines = [row[:4] for row in csv.reader(io.StringIO(found.read_text(encoding="utf-8")))]
     assert lines[0][:2] == ["Round", "2"]
@@ -432,8 +484,12 @@ def test_pairings_sheet_shows_the_latest_round(tmp_path: Path, played: Path) -> 
 @pytest.mark.usefixtures("pdftoppm_installed")
 def test_readme_picture_renders(tmp_path: Path) -> None:
     out = tmp_path / "template.png"
-    done = subprocess.run([sys.executable, str(ROOT / "docs" / "render_template.py"), str(out)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "render_template.py"), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     data = out.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n")

@@ -67,25 +67,36 @@ def test_values_excel_cannot_hold_are_refused(
     if by_rows and (3, 0) in cells:  # no column 0 in a row of values from column 1
         cells = {k: v for k, v in cells.items() if k != (3, 0)}
     with pytest.raises(error, match=words):
-        save_edits(club, [*product_edits(),
-                          SheetEdit("Standings", Rows(cells) if by_rows else cells)])
+        save_edits(
+            club, [*product_edits(), SheetEdit("Standings", Rows(cells) if by_rows else cells)]
+        )
     assert club.read_bytes() == original
 
 
 @pytest.mark.parametrize("clear", [None, 1, 3])
 def test_cells_by_rows_are_written_as_the_same_cells_one_by_one(
-        tmp_path: Path, clear: int | None) -> None:
+    tmp_path: Path, clear: int | None
+) -> None:
     """None in a row is no cell: it leaves the cell there as it is, where None given one
     by one empties it."""
-    cells: Grid = {(1, 2): "Player", (2, 1): None, (2, 2): "Zoë & co", (2, 4): 7.5,
-                   (4, 1): None, (4, 3): Fraction(1, 3), (6, 30): 12, (7, 1): None}
+    cells: Grid = {
+        (1, 2): "Player",
+        (2, 1): None,
+        (2, 2): "Zoë & co",
+        (2, 4): 7.5,
+        (4, 1): None,
+        (4, 3): Fraction(1, 3),
+        (6, 30): 12,
+        (7, 1): None,
+    }
     written = {}
     for by_rows in (False, True):
         (tmp_path / str(by_rows)).mkdir()
         club = copy_fixture("club.xlsm", tmp_path / str(by_rows))
         given = {k: v for k, v in cells.items() if v is not None}
-        save_edits(club, [SheetEdit("Standings", Rows(cells) if by_rows else given,
-                                    clear_below=clear)])
+        save_edits(
+            club, [SheetEdit("Standings", Rows(cells) if by_rows else given, clear_below=clear)]
+        )
         written[by_rows] = members(club)
     assert written[True] == written[False]
 

@@ -253,18 +253,24 @@ def test_zip_that_is_no_workbook(tmp_path: Path) -> None:
         save_edits(folder, product_edits())
 
 
-LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">'
-          b'<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>')
+LAUGHS = (
+    b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa">'
+    b'<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+)
 OUTSIDE = b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>'
 
 
-@pytest.mark.parametrize(("part", "words"), [
-    ("xl/workbook.xml", "its workbook part is unreadable"),
-    ("xl/_rels/workbook.xml.rels", "bad relationships"),
-])
+@pytest.mark.parametrize(
+    ("part", "words"),
+    [
+        ("xl/workbook.xml", "its workbook part is unreadable"),
+        ("xl/_rels/workbook.xml.rels", "bad relationships"),
+    ],
+)
 @pytest.mark.parametrize("declared", [LAUGHS, OUTSIDE])
 def test_a_part_declaring_entities_is_refused_as_damaged(
-        tmp_path: Path, part: str, words: str, declared: bytes) -> None:
+    tmp_path: Path, part: str, words: str, declared: bytes
+) -> None:
     """No entity of a workbook's XML is expanded or fetched: the part is called damaged."""
     club = copy_fixture("club.xlsm", tmp_path)
     with zipfile.ZipFile(club) as package:
@@ -280,11 +286,13 @@ def test_a_part_declaring_entities_is_refused_as_damaged(
     assert club.read_bytes() == before
 
 
-@pytest.mark.parametrize("part", ["xl/workbook.xml", "xl/_rels/workbook.xml.rels",
-                                  "xl/worksheets/sheet3.xml"])  # Standings: edited
+@pytest.mark.parametrize(
+    "part", ["xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/worksheets/sheet3.xml"]
+)  # Standings: edited
 @pytest.mark.parametrize("encoding", ["UUTF-8", "utf-32", "no such thing"])
 def test_a_part_in_an_encoding_xml_cannot_have_is_refused_as_damaged(
-        tmp_path: Path, part: str, encoding: str) -> None:
+    tmp_path: Path, part: str, encoding: str
+) -> None:
     """An encoding a part declares that no XML reader knows (or reads) makes it damaged: said
     as such, never a crash, and the file stays as it was."""
     club = copy_fixture("club.xlsm", tmp_path)
@@ -341,15 +349,19 @@ def test_the_sheets_read_tell_whether_they_hold_formulas(tmp_path: Path, name: s
     """A sheet read whole is not unpacked again to tell whether the workbook has formulas
     to recompute on opening: its scan tells it, as a search of its part would."""
     path = tmp_path / "book.xlsx"
-    path.write_bytes((REPO / "templates" / "keizer_xl.xlsx" if name == "template"
-                      else FIXTURES / name).read_bytes())
+    path.write_bytes(
+        (
+            REPO / "templates" / "keizer_xl.xlsx" if name == "template" else FIXTURES / name
+        ).read_bytes()
+    )
     book = Workbook(path)
     sheets = book.worksheets()
     book.read(sheets)
     for sheet in sheets:
         part = book.parts.sheet_part(sheet)
         assert book.package.scanned[part] == bool(
-            re.search(rb"<f[\s>/]", book.package.content(part))), sheet
+            re.search(rb"<f[\s>/]", book.package.content(part))
+        ), sheet
     told = book.package._has_formulas(book.parts)
     book.package.scanned.clear()
     assert book.package._has_formulas(book.parts) == told
@@ -365,10 +377,9 @@ def test_formulas_elsewhere_are_recomputed_on_opening(tmp_path: Path) -> None:
     assert b'<calcPr calcId="191029" fullCalcOnLoad="1"/>' in members(path)["xl/workbook.xml"]
 
 
-
-
 def test_a_large_sheet_written_again_is_kept_packed_and_saved_the_same(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A changed sheet of 16 MB or more is kept only as packed once the sheet after it is
     made (its bytes let go), read back when it is edited again, and written as it would be
     were it kept whole."""
@@ -378,15 +389,29 @@ def test_a_large_sheet_written_again_is_kept_packed_and_saved_the_same(
 
     def rows(old: bytes) -> Iterator[bytes]:
         end = old.index(b"</sheetData>")
-        yield old[:end] + b"".join(
-            b'<row r="%d">' % r + b"".join(b'<c r="%s%d"><v>12345678901.125</v></c>' % (c, r)
-                                          for c in (b"A", b"B", b"C", b"D", b"E")) + b"</row>"
-            for r in range(2, 90_002)) + old[end:]
+        yield (
+            old[:end]
+            + b"".join(
+                b'<row r="%d">' % r
+                + b"".join(
+                    b'<c r="%s%d"><v>12345678901.125</v></c>' % (c, r)
+                    for c in (b"A", b"B", b"C", b"D", b"E")
+                )
+                + b"</row>"
+                for r in range(2, 90_002)
+            )
+            + old[end:]
+        )
 
-    big = hostile.rewritten(hostile.club(tmp_path / "plain.xlsx"), tmp_path / "big.xlsx",
-                            {hostile.ROUNDS_PART: rows})
-    edits = [SheetEdit("Rounds", {(90_002, 1): 1}), SheetEdit("Standings", {(2, 1): "x"}),
-             SheetEdit("Settings", {(2, 2): "y"}), SheetEdit("Rounds", {(90_003, 1): 2})]
+    big = hostile.rewritten(
+        hostile.club(tmp_path / "plain.xlsx"), tmp_path / "big.xlsx", {hostile.ROUNDS_PART: rows}
+    )
+    edits = [
+        SheetEdit("Rounds", {(90_002, 1): 1}),
+        SheetEdit("Standings", {(2, 1): "x"}),
+        SheetEdit("Settings", {(2, 2): "y"}),
+        SheetEdit("Rounds", {(90_003, 1): 2}),
+    ]
     book = Workbook(big)
     assert book.try_edits(edits[:3])
     assert isinstance(book.package.changed[hostile.ROUNDS_PART], Packed)

@@ -135,8 +135,7 @@ def test_kill_during_save_leaves_old_or_new_file(tmp_path: Path) -> None:
             time.sleep(delay)
             os.kill(child.pid, signal.SIGKILL)
             child.wait()
-            assert child.returncode == -signal.SIGKILL, (
-                child.stderr.read() if child.stderr else "")
+            assert child.returncode == -signal.SIGKILL, child.stderr.read() if child.stderr else ""
 
         with zipfile.ZipFile(club) as package:
             assert package.testzip() is None
@@ -188,8 +187,7 @@ def test_open_workbook_is_refused(club: Path, lock_name: str, program: str) -> N
 
 @pytest.mark.programs  # processes alive and gone
 @POSIX_ONLY
-def test_temporary_files_of_a_live_run_are_kept_and_left_over_ones_removed(
-        club: Path) -> None:
+def test_temporary_files_of_a_live_run_are_kept_and_left_over_ones_removed(club: Path) -> None:
     """A save removes the temporary files of runs that are gone, never of one still
     writing: their names carry the writer's process id."""
     alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
@@ -217,8 +215,10 @@ def test_the_writer_lock_is_taken_once_and_its_file_removed(tmp_path: Path) -> N
     club = copy_fixture("club.xlsm", tmp_path)
     with one_writer(club):
         assert writer_lock_path(club).exists()
-        with (pytest.raises(WorkbookBusy, match=r"club\.xlsm is being changed by another"),
-              one_writer(club, wait=0.2)):
+        with (
+            pytest.raises(WorkbookBusy, match=r"club\.xlsm is being changed by another"),
+            one_writer(club, wait=0.2),
+        ):
             pass  # pragma: no cover - the lock is held
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.xlsm"]
 
@@ -251,7 +251,8 @@ def test_a_waiting_run_gets_the_lock_once_the_first_lets_it_go(tmp_path: Path) -
 
 @POSIX_ONLY
 def test_a_file_system_without_locks_is_worked_on_without_one(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import errno
     import fcntl
 
@@ -290,7 +291,8 @@ def test_every_file_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
 
 @POSIX_ONLY
 def test_a_replaced_file_keeps_its_permissions_and_a_new_one_gets_the_ordinary_ones(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     old = tmp_path / "standings.pdf"
     old.write_bytes(b"old")
     old.chmod(0o640)
@@ -323,11 +325,15 @@ def test_a_write_clears_what_killed_writes_of_the_same_file_left(tmp_path: Path)
     # no process has this pid (past the largest Linux or macOS gives): its temporaries
     # are left over, as a killed process's are
     gone = 4_194_305
-    left = [tmp_path / f".club.xlsx.{gone}-0a1b2c3d.keizer-xl.tmp",
-            tmp_path / f".club.xlsx.{gone}-0a1b2c3d.keizer-xl.tmp.xlsx"]
-    kept = [tmp_path / f".club.xlsx.{os.getppid()}-0a1b2c3d.keizer-xl.tmp",  # still writing
-            tmp_path / f".club.xlsx.x.{gone}-0a1b2c3d.keizer-xl.tmp",  # another file's
-            tmp_path / f".other.xlsx.{gone}-0a1b2c3d.keizer-xl.tmp"]
+    left = [
+        tmp_path / f".club.xlsx.{gone}-0a1b2c3d.keizer-xl.tmp",
+        tmp_path / f".club.xlsx.{gone}-0a1b2c3d.keizer-xl.tmp.xlsx",
+    ]
+    kept = [
+        tmp_path / f".club.xlsx.{os.getppid()}-0a1b2c3d.keizer-xl.tmp",  # still writing
+        tmp_path / f".club.xlsx.x.{gone}-0a1b2c3d.keizer-xl.tmp",  # another file's
+        tmp_path / f".other.xlsx.{gone}-0a1b2c3d.keizer-xl.tmp",
+    ]
     for path in (*left, *kept):
         path.write_bytes(b"half")
     write_bytes_atomically(tmp_path / "club.xlsx", b"whole", sync=False)

@@ -23,35 +23,42 @@ from keizer_xl.workbook.xlsx._strings import count_strings
 from keizer_xl.workbook.xlsx._xmltext import CELL_REF, column_letters, column_number, root_prefix
 from tests.profiles import examples
 
-PROPERTY = settings(max_examples=examples(300), deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(
+    max_examples=examples(300),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
-REFS = st.builds(lambda letters, zeros, number: f"{letters}{zeros}{number}",
-                 st.sampled_from(["A", "B", "E", "F", "Z", "AA", "ALL", "ALM", "XFD"]),
-                 st.sampled_from(["", "", "0", "00", "000000"]),
-                 st.sampled_from([0, 1, 2, 9, 10, 99, 100, 101, 1000, 99_999, 100_001,
-                                  1_048_576, 12_345_678]))
+REFS = st.builds(
+    lambda letters, zeros, number: f"{letters}{zeros}{number}",
+    st.sampled_from(["A", "B", "E", "F", "Z", "AA", "ALL", "ALM", "XFD"]),
+    st.sampled_from(["", "", "0", "00", "000000"]),
+    st.sampled_from([0, 1, 2, 9, 10, 99, 100, 101, 1000, 99_999, 100_001, 1_048_576, 12_345_678]),
+)
 
 
 def cell(p: str, ref: str, kind: int, other: str) -> str:
     """A cell as sheets write it, or not quite: empty, odd quotes, a look-alike (`other`)
     inside a tag."""
-    return [f'<{p}c r="{ref}"><{p}v>1</{p}v></{p}c>',
-            f'<{p}c r="{ref}" s="1"/>',
-            f'<{p}c r="{ref}" t="s"><{p}v>3</{p}v></{p}c>',
-            f'<{p}c r="{ref}" s="2" t="s"/>',
-            f'<{p}c r="{ref}" t="inlineStr"><{p}is><{p}t>x</{p}t></{p}is></{p}c>',
-            f'<{p}c r="{ref}" t="e"><{p}v>#N/A</{p}v></{p}c>',
-            f'<{p}c r="{ref}"><{p}f>A1</{p}f></{p}c>',
-            f'<{p}c r="{ref}" a="it\'s" t="s"><{p}v>2</{p}v></{p}c>',
-            f"<{p}c r=\"{ref}\" b='\"s' t='s'> <{p}v> 4 </{p}v></{p}c>",
-            f'<{p}c r="{ref}" x="<{p}c r="{other}"><{p}v>1</{p}v></{p}c>',
-            f'<{p}c r="{ref}" t="s" z="><{p}v>5</{p}v></{p}c>',
-            f'<{p}c r="{ref}" a="/">',
-            f"<{p}c r=\"{ref}\" t='s\"><{p}v>6</{p}v></{p}c>",
-            f"<{p}c r=\"{ref}\" t=\"s'><{p}v>7</{p}v></{p}c>",
-            f'<{p}c r="{ref}" x="<{p}c r="{other}" t="s"><{p}v>8</{p}v></{p}c>',
-            f'<{p}c r="{ref}" t="s" x="<{p}c r="{other}" t="s"><{p}v>9</{p}v></{p}c>'][kind]
+    return [
+        f'<{p}c r="{ref}"><{p}v>1</{p}v></{p}c>',
+        f'<{p}c r="{ref}" s="1"/>',
+        f'<{p}c r="{ref}" t="s"><{p}v>3</{p}v></{p}c>',
+        f'<{p}c r="{ref}" s="2" t="s"/>',
+        f'<{p}c r="{ref}" t="inlineStr"><{p}is><{p}t>x</{p}t></{p}is></{p}c>',
+        f'<{p}c r="{ref}" t="e"><{p}v>#N/A</{p}v></{p}c>',
+        f'<{p}c r="{ref}"><{p}f>A1</{p}f></{p}c>',
+        f'<{p}c r="{ref}" a="it\'s" t="s"><{p}v>2</{p}v></{p}c>',
+        f"<{p}c r=\"{ref}\" b='\"s' t='s'> <{p}v> 4 </{p}v></{p}c>",
+        f'<{p}c r="{ref}" x="<{p}c r="{other}"><{p}v>1</{p}v></{p}c>',
+        f'<{p}c r="{ref}" t="s" z="><{p}v>5</{p}v></{p}c>',
+        f'<{p}c r="{ref}" a="/">',
+        f'<{p}c r="{ref}" t=\'s"><{p}v>6</{p}v></{p}c>',
+        f'<{p}c r="{ref}" t="s\'><{p}v>7</{p}v></{p}c>',
+        f'<{p}c r="{ref}" x="<{p}c r="{other}" t="s"><{p}v>8</{p}v></{p}c>',
+        f'<{p}c r="{ref}" t="s" x="<{p}c r="{other}" t="s"><{p}v>9</{p}v></{p}c>',
+    ][kind]
 
 
 FRAGMENTS = ["<", ">", '"', "'", '"s"', "'s'", "</", " t=", "<c ", '<c r="', "<v>7</v>"]
@@ -63,16 +70,20 @@ def markup(p: str, cells: Cells, ordered: bool = False) -> bytes:
     """The cells, in the order of their rows if `ordered` (as sane sheets have them)."""
     if ordered:
         cells = sorted(cells, key=lambda c: int(c[0].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")))
-    return "".join(cell(p, ref, kind, other) + extra
-                   for ref, kind, extra, other in cells).encode()
+    return "".join(cell(p, ref, kind, other) + extra for ref, kind, extra, other in cells).encode()
 
 
 @PROPERTY
-@given(st.sampled_from(["", "x:"]), st.lists(CELLS, max_size=30),
-       st.sampled_from([0, 1, 5, 6, 26, 27, 1000, 16_384]), st.booleans(),
-       st.sampled_from([1, 2, scanning._LAST_CELLS]))
+@given(
+    st.sampled_from(["", "x:"]),
+    st.lists(CELLS, max_size=30),
+    st.sampled_from([0, 1, 5, 6, 26, 27, 1000, 16_384]),
+    st.booleans(),
+    st.sampled_from([1, 2, scanning._LAST_CELLS]),
+)
 def test_the_farthest_cells_of_a_piece_in_order_are_those_of_all_its_cells(
-        p: str, cells: Cells, right: int, ordered: bool, looked_at: int) -> None:
+    p: str, cells: Cells, right: int, ordered: bool, looked_at: int
+) -> None:
     piece = markup(p, cells, ordered)
     scanner = scanning._SheetScan("S", "f", scanning.MAX_ROWS, scanning.Budget(), None)
     scanner.p, scanner.patterns = p, patterning.cell_patterns(p)
@@ -87,10 +98,14 @@ def test_the_farthest_cells_of_a_piece_in_order_are_those_of_all_its_cells(
 
 
 @PROPERTY
-@given(st.sampled_from(["", "x:"]), st.lists(CELLS, max_size=30),
-       st.lists(st.sampled_from(FRAGMENTS), max_size=4))
+@given(
+    st.sampled_from(["", "x:"]),
+    st.lists(CELLS, max_size=30),
+    st.lists(st.sampled_from(FRAGMENTS), max_size=4),
+)
 def test_shared_texts_are_found_where_some_cell_says_so_as_in_all_the_piece(
-        p: str, cells: Cells, around: list[str]) -> None:
+    p: str, cells: Cells, around: list[str]
+) -> None:
     piece = "".join(around).encode() + markup(p, cells) + "".join(reversed(around)).encode()
     patterns, (each, any_shared) = patterning.cell_patterns(p), patterning.nested_shared(p)
     span = scanning._shared_span(piece)
@@ -102,47 +117,89 @@ def test_shared_texts_are_found_where_some_cell_says_so_as_in_all_the_piece(
         assert len(any_shared.findall(piece, *span)) == cells
         scanner = scanning._SheetScan("S", "f", scanning.MAX_ROWS, scanning.Budget(), None)
         scanner.p, scanner.patterns = p, patterns
-        assert scanner._shared(piece, span) == scanner._shared(piece, (0, len(piece))) \
+        assert (
+            scanner._shared(piece, span)
+            == scanner._shared(piece, (0, len(piece)))
             == (shared, cells)
+        )
 
 
 def _general(monkeypatch: pytest.MonkeyPatch) -> None:
     """The scan without its shortcuts."""
     monkeypatch.setattr(scanning._SheetScan, "_in_order", lambda self, piece: None)
-    monkeypatch.setattr(scanning, "_shared_span", lambda piece: (0, len(piece)) if (
-        b'"s"' in piece or b"'s'" in piece) else None)
-    monkeypatch.setattr(scanning._SheetScan, "_shared", lambda self, piece, span: (
-        patterning.nested_shared(self.p)[0].findall(piece),
-        len(patterning.nested_shared(self.p)[1].findall(piece))))
+    monkeypatch.setattr(
+        scanning,
+        "_shared_span",
+        lambda piece: (0, len(piece)) if (b'"s"' in piece or b"'s'" in piece) else None,
+    )
+    monkeypatch.setattr(
+        scanning._SheetScan,
+        "_shared",
+        lambda self, piece, span: (
+            patterning.nested_shared(self.p)[0].findall(piece),
+            len(patterning.nested_shared(self.p)[1].findall(piece)),
+        ),
+    )
 
 
 ROWS = st.lists(st.tuples(st.integers(1, 120_000), st.lists(CELLS, max_size=6)), max_size=40)
 
 
 @PROPERTY
-@given(st.sampled_from(["", "x:"]), ROWS, st.lists(st.integers(0, 1 << 16), max_size=8),
-       st.sampled_from([100_000, 50]), st.sampled_from([scanning.MAX_CELLS, 5_000]),
-       st.sampled_from([scanning.MAX_TEXT, 200]), st.booleans())
+@given(
+    st.sampled_from(["", "x:"]),
+    ROWS,
+    st.lists(st.integers(0, 1 << 16), max_size=8),
+    st.sampled_from([100_000, 50]),
+    st.sampled_from([scanning.MAX_CELLS, 5_000]),
+    st.sampled_from([scanning.MAX_TEXT, 200]),
+    st.booleans(),
+)
 def test_a_sheet_is_scanned_as_without_the_shortcuts(
-        p: str, rows: list[tuple[int, Cells]], cuts: list[int],
-        most_rows: int, cells: int, text: int, sized: bool) -> None:
+    p: str,
+    rows: list[tuple[int, Cells]],
+    cuts: list[int],
+    most_rows: int,
+    cells: int,
+    text: int,
+    sized: bool,
+) -> None:
     ns = ' xmlns:x="urn:x"' if p else ' xmlns="urn:x"'
     body = "".join(f'<{p}row r="{r}">{markup(p, row, True).decode()}</{p}row>' for r, row in rows)
     data = f"<{p}worksheet{ns}><{p}sheetData>{body}</{p}sheetData></{p}worksheet>".encode()
-    table = count_strings([b"<sst>" + b"".join(b"<si><t>%s</t></si>" % (b"y" * n)
-                                               for n in range(9)) + b"</sst>"], "f", "s")
+    table = count_strings(
+        [b"<sst>" + b"".join(b"<si><t>%s</t></si>" % (b"y" * n) for n in range(9)) + b"</sst>"],
+        "f",
+        "s",
+    )
     ends = sorted({0, len(data), *(at % (len(data) + 1) for at in cuts)})
 
     def scanned() -> object:
         budget = scanning.Budget(cells, text)
         try:
-            found = scanning.scan_sheet(lambda: [data[a:b] for a, b in itertools.pairwise(ends)],
-                                        "S", "f", most_rows, budget, table,
-                                        len(data) if sized else None)
+            found = scanning.scan_sheet(
+                lambda: [data[a:b] for a, b in itertools.pairwise(ends)],
+                "S",
+                "f",
+                most_rows,
+                budget,
+                table,
+                len(data) if sized else None,
+            )
         except Exception as exc:  # the same refusal, in the same words
             return type(exc), str(exc)
-        return ((found.bottom, found.right, found.unsaved, found.errors, found.text, found.far,
-                 found.formulas), (budget.cells, budget.text))
+        return (
+            (
+                found.bottom,
+                found.right,
+                found.unsaved,
+                found.errors,
+                found.text,
+                found.far,
+                found.formulas,
+            ),
+            (budget.cells, budget.text),
+        )
 
     with pytest.MonkeyPatch.context() as monkeypatch:  # `_in_order` for pieces of any size
         monkeypatch.setattr(scanning, "_SMALL", 0)
@@ -176,12 +233,20 @@ def _number(ref: str) -> int:
 
 
 @PROPERTY
-@given(st.sampled_from(["", "x:"]), st.lists(CELLS, max_size=30), st.booleans(),
-       st.lists(st.sampled_from(["A", "E", "ZZ", "1", "0", "12", '"', "s=", '1"', '<c r="A']),
-                max_size=6), st.integers(0, 3), st.sampled_from([0, 1, 2, 32]))
+@given(
+    st.sampled_from(["", "x:"]),
+    st.lists(CELLS, max_size=30),
+    st.booleans(),
+    st.lists(
+        st.sampled_from(["A", "E", "ZZ", "1", "0", "12", '"', "s=", '1"', '<c r="A']), max_size=6
+    ),
+    st.integers(0, 3),
+    st.sampled_from([0, 1, 2, 32]),
+)
 @example("", [("XFD0000009", 0, "", "A1")], False, [], 1, 32)  # the longest reference
 def test_the_first_cell_of_a_row_or_column_is_the_one_its_pattern_finds(
-        p: str, cells: Cells, ordered: bool, noise: list[str], which: int, tries: int) -> None:
+    p: str, cells: Cells, ordered: bool, noise: list[str], which: int, tries: int
+) -> None:
     piece = "".join(noise).encode() + markup(p, cells, ordered) + "".join(noise).encode()
     refs = [ref for ref, *_ in cells] or ["A1"]  # of a cell, or of a look-alike
     ref = refs[which % len(refs)] if which else cells[0][3] if cells else "ALL0010"
@@ -200,15 +265,29 @@ def test_the_first_cell_of_a_row_or_column_is_the_one_its_pattern_finds(
             assert quick == (int(written.group(2)), column_number(written.group(1)))
 
 
-ODDS = ['<c r="B2" t=\'e\'><v>#REF!</v></c>', "'e'", '"e"', "<f>", "<f ", "<f/>", "<fx>",
-        "'", '<c r="C3"><f>B2</f><v>1</v></c>', '<c r="D4" t="e"/>']
+ODDS = [
+    "<c r=\"B2\" t='e'><v>#REF!</v></c>",
+    "'e'",
+    '"e"',
+    "<f>",
+    "<f ",
+    "<f/>",
+    "<fx>",
+    "'",
+    '<c r="C3"><f>B2</f><v>1</v></c>',
+    '<c r="D4" t="e"/>',
+]
 
 
 @PROPERTY
-@given(st.sampled_from(["", "x:"]), st.lists(CELLS, max_size=30),
-       st.lists(st.sampled_from(ODDS), max_size=4))
+@given(
+    st.sampled_from(["", "x:"]),
+    st.lists(CELLS, max_size=30),
+    st.lists(st.sampled_from(ODDS), max_size=4),
+)
 def test_errors_and_unsaved_formulas_are_found_as_by_a_search_of_all_the_piece(
-        p: str, cells: Cells, odds: list[str]) -> None:
+    p: str, cells: Cells, odds: list[str]
+) -> None:
     piece = "".join(odds).encode() + markup(p, cells) + "".join(reversed(odds)).encode()
     assert findings.errors_in(piece, p) == findings._errors(piece, p)
     formula = findings.formula_tag(p).search(piece)
@@ -219,7 +298,9 @@ def test_errors_and_unsaved_formulas_are_found_as_by_a_search_of_all_the_piece(
 
 
 def test_a_reference_written_with_zeros_is_read_as_its_number() -> None:
-    sheet = (b'<worksheet xmlns="urn:x"><sheetData><row r="12"><c r="A012"><v>1</v></c>'
-             b'<c r="C0012" t="s"><v>1</v></c></row></sheetData></worksheet>')
+    sheet = (
+        b'<worksheet xmlns="urn:x"><sheetData><row r="12"><c r="A012"><v>1</v></c>'
+        b'<c r="C0012" t="s"><v>1</v></c></row></sheetData></worksheet>'
+    )
     found = scanning.scan(sheet, "S")
     assert (found.bottom, found.right) == ((12, 1), (12, 3))

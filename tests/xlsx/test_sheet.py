@@ -71,13 +71,15 @@ def test_shared_formula_source_is_not_overwritten(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", WORKBOOKS)
 def test_appending_rows_quickly_gives_the_same_package_as_taking_the_sheet_apart(
-        tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Rows added below the last one skip splitting the sheet; the result must not differ."""
     (tmp_path / "quick").mkdir()
     (tmp_path / "slow").mkdir()
     quick, slow = copy_fixture(name, tmp_path / "quick"), copy_fixture(name, tmp_path / "slow")
-    edits = [SheetEdit("Rounds", {(40, 1): 3, (40, 3): "Anna", (41, 1): 3, (41, 5): "bye",
-                                  (45, 2): 7})]
+    edits = [
+        SheetEdit("Rounds", {(40, 1): 3, (40, 3): "Anna", (41, 1): 3, (41, 5): "bye", (45, 2): 7})
+    ]
     assert save_edits(quick, edits, backup=False)
     monkeypatch.setattr(Sheet, "_last_row_number", lambda self: None)
     assert save_edits(slow, edits, backup=False)

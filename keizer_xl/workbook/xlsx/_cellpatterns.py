@@ -48,8 +48,10 @@ def cell_patterns(p: str) -> CellPatterns:
         nested=re.compile(rb"<" + e + rb"c\s[^<>]*<"),
         inline=re.compile(rb"<" + e + rb"is[\s>](.*?)</" + e + rb"is>", re.DOTALL),
         sheet_data=re.compile(rb"<" + e + rb"sheetData" + TAG_REST.encode()),
-        cell_end=f"</{p}c>".encode(), row_end=f"</{p}row>".encode(),
-        data_end=f"</{p}sheetData>".encode())
+        cell_end=f"</{p}c>".encode(),
+        row_end=f"</{p}row>".encode(),
+        data_end=f"</{p}sheetData>".encode(),
+    )
 
 
 @functools.cache
@@ -62,10 +64,15 @@ def nested_shared(p: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
 def beyond(p: str, row: int, column: int) -> re.Pattern[bytes]:
     """A cell holding something in a row past `row` or in a column past `column` (and some
     other cells besides: it need only miss none of those)."""
-    return re.compile(rb"<" + re.escape(p.encode()) + rb'c r="(?:[A-Z]{1,3}0*(?:'
-                      + past(str(row), "0123456789", "1") + rb")|(?:"
-                      + past(column_letters(column), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "A")
-                      + rb')[0-9]+)"[^>]*(?<!/)>')
+    return re.compile(
+        rb"<"
+        + re.escape(p.encode())
+        + rb'c r="(?:[A-Z]{1,3}0*(?:'
+        + past(str(row), "0123456789", "1")
+        + rb")|(?:"
+        + past(column_letters(column), "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "A")
+        + rb')[0-9]+)"[^>]*(?<!/)>'
+    )
 
 
 def past(value: str, digits: str, lowest: str) -> bytes:
@@ -75,13 +82,17 @@ def past(value: str, digits: str, lowest: str) -> bytes:
     ways = [f"{first}{any_digit}{{{len(value)},}}"]
     for i, digit in enumerate(value):
         if digit != digits[-1]:
-            ways.append(value[:i] + f"[{digits[digits.index(digit) + 1]}-{digits[-1]}]"
-                        + any_digit * (len(value) - i - 1))
+            ways.append(
+                value[:i]
+                + f"[{digits[digits.index(digit) + 1]}-{digits[-1]}]"
+                + any_digit * (len(value) - i - 1)
+            )
     return "|".join(ways).encode()
 
 
-def first_cell(piece: bytes, p: str, row: int | None = None,
-               letters: str | None = None) -> tuple[int, int] | None:
+def first_cell(
+    piece: bytes, p: str, row: int | None = None, letters: str | None = None
+) -> tuple[int, int] | None:
     """The first cell holding something in row `row` (however many zeros its number is
     written with), or else in the column written `letters`, as (row, column), as the
     pattern `in_row_or_column` finds it; None if there is none.
@@ -100,8 +111,11 @@ def first_cell(piece: bytes, p: str, row: int | None = None,
         if row is not None:  # `<c r="` + letters, zeros: at most 3 + 6 bytes before it
             begin = piece.rfind(start, max(0, at - len(start) - 9), at)
             found = cells.match(piece, begin) if begin >= 0 else None
-            if found is not None and found.end(2) == at + len(number) \
-                    and int(found.group(2)) == row:
+            if (
+                found is not None
+                and found.end(2) == at + len(number)
+                and int(found.group(2)) == row
+            ):
                 return row, column_number(found.group(1).decode())
         else:
             found = cells.match(piece, at)
@@ -118,6 +132,9 @@ def first_cell(piece: bytes, p: str, row: int | None = None,
 
 def in_row_or_column(p: str, row: int | None, letters: str | None) -> re.Pattern[bytes]:
     """A cell holding something in row `row`, or else in the column written `letters`."""
-    ref = rb'[A-Z]{1,3}(?=[0-9]{1,7}")0*' + str(row).encode() if row is not None else \
-        (letters or "").encode() + rb"[0-9]{1,7}"
+    ref = (
+        rb'[A-Z]{1,3}(?=[0-9]{1,7}")0*' + str(row).encode()
+        if row is not None
+        else (letters or "").encode() + rb"[0-9]{1,7}"
+    )
     return re.compile(rb"<" + re.escape(p.encode()) + rb'c r="' + ref + _HOLDING)

@@ -140,8 +140,9 @@ class SharedStrings:
         return items
 
 
-def by_row(cells: Mapping[tuple[int, int], CellValue] | CellRows, where: str
-           ) -> dict[int, dict[int, CellValue]]:
+def by_row(
+    cells: Mapping[tuple[int, int], CellValue] | CellRows, where: str
+) -> dict[int, dict[int, CellValue]]:
     """The cells by row number, each checked first: inside the sheet, and a value that a
     cell can hold (OutsideSheet, UnstorableValue or NotACellValue otherwise).
 
@@ -165,13 +166,15 @@ def by_row(cells: Mapping[tuple[int, int], CellValue] | CellRows, where: str
     return wanted
 
 
-def _rows_checked(rows: Mapping[int, Sequence[CellValue]], where: str
-                  ) -> dict[int, dict[int, CellValue]]:
+def _rows_checked(
+    rows: Mapping[int, Sequence[CellValue]], where: str
+) -> dict[int, dict[int, CellValue]]:
     """`by_row` of cells kept row by row, checked the same way, in the same order."""
     wanted: dict[int, dict[int, CellValue]] = {}
     for number, values in rows.items():
-        row: dict[int, CellValue] = {column: value for column, value in enumerate(values, 1)
-                                     if value is not None}
+        row: dict[int, CellValue] = {
+            column: value for column, value in enumerate(values, 1) if value is not None
+        }
         if not row:
             continue
         _check_row(number, where)
@@ -185,14 +188,16 @@ def _rows_checked(rows: Mapping[int, Sequence[CellValue]], where: str
 
 
 def _outside_column(column: object, where: str) -> NoReturn:
-    raise OutsideSheet("{where}: column {column} is outside the sheet.", where=where,
-                       column=repr(column))
+    raise OutsideSheet(
+        "{where}: column {column} is outside the sheet.", where=where, column=repr(column)
+    )
 
 
 def _check_row(number: object, where: str) -> None:
     if not (type(number) is int and 1 <= number <= MAX_ROW):
-        raise OutsideSheet("{where}: row {row} is outside the sheet.",
-                           where=where, row=repr(number))
+        raise OutsideSheet(
+            "{where}: row {row} is outside the sheet.", where=where, row=repr(number)
+        )
 
 
 def empty(value: CellValue) -> bool:
@@ -220,26 +225,45 @@ def plain_text(text: str) -> bool:
     as space-preserving (`render_cell` would write it unchanged). Printable text has none
     of the characters `clean_text` removes, no line break and no space but ASCII's, so
     `12w½`, `—` and `Zoë` qualify. (Tested with `in`, a few times quicker than a pattern.)"""
-    return (text.isprintable() and text != "" and text[0] != " " and text[-1] != " "
-            and "&" not in text and "<" not in text and ">" not in text and "_x" not in text)
+    return (
+        text.isprintable()
+        and text != ""
+        and text[0] != " "
+        and text[-1] != " "
+        and "&" not in text
+        and "<" not in text
+        and ">" not in text
+        and "_x" not in text
+    )
 
 
 def check_value(value: object, where: str, cell: str) -> None:
     """Refuse a value Excel cannot hold, before anything is written."""
     if isinstance(value, str):
         if len(clean_text(value)) > MAX_TEXT:
-            raise UnstorableValue("{where}, cell {cell}: text longer than Excel allows "
-                                  "({most} characters).", where=where, cell=cell,
-                                  most=MAX_TEXT)
+            raise UnstorableValue(
+                "{where}, cell {cell}: text longer than Excel allows ({most} characters).",
+                where=where,
+                cell=cell,
+                most=MAX_TEXT,
+            )
     elif isinstance(value, float):
         if not math.isfinite(value):
-            raise UnstorableValue("{where}, cell {cell}: {value} is not a number Excel can "
-                                  "store.", where=where, cell=cell, value=repr(value))
+            raise UnstorableValue(
+                "{where}, cell {cell}: {value} is not a number Excel can store.",
+                where=where,
+                cell=cell,
+                value=repr(value),
+            )
     elif isinstance(value, Formula):
         check_value(value.value if value.value is not None else "", where, cell)
     elif not isinstance(value, (int, Fraction)):
-        raise NotACellValue("{where}, cell {cell}: cannot write a {kind} into a cell.",
-                            where=where, cell=cell, kind=type(value).__name__)
+        raise NotACellValue(
+            "{where}, cell {cell}: cannot write a {kind} into a cell.",
+            where=where,
+            cell=cell,
+            kind=type(value).__name__,
+        )
 
 
 def number_text(value: int | float | Fraction) -> str:
@@ -260,8 +284,10 @@ def render_cell(p: str, row: int, column: int, value: CellValue, style: str | No
     if isinstance(value, Formula):
         kind = _formula_type(value)
         t = f' t="{kind}"' if kind else ""
-        return (f'<{p}c r="{ref}"{s}{t}><{p}f>{escape_text(value.text)}</{p}f>'
-                f"{_formula_value(p, value)}</{p}c>")
+        return (
+            f'<{p}c r="{ref}"{s}{t}><{p}f>{escape_text(value.text)}</{p}f>'
+            f"{_formula_value(p, value)}</{p}c>"
+        )
     if isinstance(value, str):
         value = clean_text(value)
         if not value:
@@ -300,12 +326,19 @@ def with_formula_value(cell: Cell, formula: Formula, p: str) -> str | None:
     after = at + len(tag)
     end = after if tag.endswith("/>") else markup.find(f"</{p}f>", after) + len(f"</{p}f>")
     start = set_attr(cell.start, "t", _formula_type(formula))
-    return start + markup[len(cell.start):at] + tag + markup[after:end] + \
-        _formula_value(p, formula) + f"</{p}c>"
+    return (
+        start
+        + markup[len(cell.start) : at]
+        + tag
+        + markup[after:end]
+        + _formula_value(p, formula)
+        + f"</{p}c>"
+    )
 
 
-def with_formula_values(row: Row, p: str, values: Mapping[int, CellValue]
-                        ) -> tuple[list[Cell], list[Cell]] | None:
+def with_formula_values(
+    row: Row, p: str, values: Mapping[int, CellValue]
+) -> tuple[list[Cell], list[Cell]] | None:
     """The cells of a row, and them with `values` written, the quick way, for a row of
     formula cells as Excel writes them (`<c r="B5" s="12" t="str"><f>…</f><v>…</v></c>`,
     nothing else) and a formula in `values` for some of them; None for any other row,
@@ -344,8 +377,10 @@ def with_formula_values(row: Row, p: str, values: Mapping[int, CellValue]
 def _formula_cell(p: str) -> re.Pattern[str]:
     """A formula cell as Excel writes it: (its start tag, its column, its `<f>` element)."""
     e = re.escape(p)
-    return re.compile(rf'(<{e}c r="([A-Za-z]{{1,3}})[0-9]{{1,7}}"(?: s="[0-9]+")?'
-                      rf'(?: t="[a-z]+")?>)(<{e}f>[^<]*</{e}f>)(?:<{e}v>[^<]*</{e}v>)?</{e}c>')
+    return re.compile(
+        rf'(<{e}c r="([A-Za-z]{{1,3}})[0-9]{{1,7}}"(?: s="[0-9]+")?'
+        rf'(?: t="[a-z]+")?>)(<{e}f>[^<]*</{e}f>)(?:<{e}v>[^<]*</{e}v>)?</{e}c>'
+    )
 
 
 def same_value(cell: Cell, value: CellValue, strings: SharedStrings, p: str) -> bool:

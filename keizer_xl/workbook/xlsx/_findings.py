@@ -50,9 +50,13 @@ def _errors(data: bytes, p: str) -> list[ErrorCell]:
         if ref is None or attr(tag, "t") != "e":
             continue
         end = data.find(f"</{p}c>".encode(), m.end()) if not tag.endswith("/>") else m.end()
-        found.append((int(ref.group(2)), column_number(ref.group(1)),
-                      error_text(data[m.end():max(end, m.end())].decode("utf-8", "replace"),
-                                 p)))
+        found.append(
+            (
+                int(ref.group(2)),
+                column_number(ref.group(1)),
+                error_text(data[m.end() : max(end, m.end())].decode("utf-8", "replace"), p),
+            )
+        )
     return found
 
 

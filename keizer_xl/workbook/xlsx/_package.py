@@ -74,8 +74,9 @@ class Package:
     few parts that say where they are), and never beyond `MAX_PART`; every other part is
     copied as stored, so a part that would unpack to gigabytes is never unpacked."""
 
-    def __init__(self, path: Path, blob: bytes, package: zipfile.ZipFile,
-                 snapshot: Snapshot | None = None):  # the file as read: a save replaces it
+    def __init__(
+        self, path: Path, blob: bytes, package: zipfile.ZipFile, snapshot: Snapshot | None = None
+    ):  # the file as read: a save replaces it
         self.path, self.blob, self.zip, self.snapshot = path, blob, package, snapshot
         self.members, self.comment = package.infolist(), package.comment
         self.infos = {info.filename: info for info in self.members}
@@ -93,23 +94,26 @@ class Package:
             blob, snapshot = read_with_snapshot(path)
             package = zipfile.ZipFile(io.BytesIO(blob))
             if len(package.NameToInfo) != len(package.infolist()):
-                raise NotAWorkbook("{file} is damaged: it holds the same part twice.",
-                                   file=name)
+                raise NotAWorkbook("{file} is damaged: it holds the same part twice.", file=name)
         except FileNotFoundError:
-            raise FileNotFoundError(errno.ENOENT, "There is no workbook at this place",
-                                    str(path)) from None
+            raise FileNotFoundError(
+                errno.ENOENT, "There is no workbook at this place", str(path)
+            ) from None
         except IsADirectoryError:
             raise NotAWorkbook("{file} is a folder, not a workbook.", file=name) from None
         except zipfile.BadZipFile:
             raise _not_a_zip(path) from None
         except (NotImplementedError, RuntimeError, zipfile.LargeZipFile, EOFError, ValueError):
-            raise NotAWorkbook("{file} is damaged or uses a packing keizer_xl cannot read.",
-                               file=name) from None
+            raise NotAWorkbook(
+                "{file} is damaged or uses a packing keizer_xl cannot read.", file=name
+            ) from None
         pkg = cls(path, blob, package, snapshot)
         if "mimetype" in pkg.infos and b"opendocument" in pkg.content("mimetype"):
             raise NotAWorkbook(
                 "{file} is an OpenDocument spreadsheet (.ods); save it as an Excel workbook "
-                "(.xlsx, or .xlsm with the buttons) and use that.", file=name)
+                "(.xlsx, or .xlsm with the buttons) and use that.",
+                file=name,
+            )
         return pkg
 
     def content(self, name: str, most: int = MAX_PART) -> bytes:
@@ -133,23 +137,40 @@ class Package:
         info = self.infos[name]
         where = {"file": self.path.name, "part": name}
         if info.file_size > most:
-            raise NotAWorkbook("{file} is damaged or hostile: its part {part} would unpack to "
-                               "{size} MB; keizer_xl unpacks at most {most} MB of one part.",
-                               size=info.file_size >> 20, most=most >> 20, **where)
+            raise NotAWorkbook(
+                "{file} is damaged or hostile: its part {part} would unpack to "
+                "{size} MB; keizer_xl unpacks at most {most} MB of one part.",
+                size=info.file_size >> 20,
+                most=most >> 20,
+                **where,
+            )
         seen = 0
         try:
             with self.zip.open(info) as member:
                 while piece := member.read(PIECE):  # to the end, where zipfile checks the CRC
                     seen += len(piece)
                     if seen > most:
-                        raise NotAWorkbook("{file} is damaged or hostile: its part {part} "
-                                           "unpacks to more than {most} MB.", most=most >> 20,
-                                           **where)
+                        raise NotAWorkbook(
+                            "{file} is damaged or hostile: its part {part} "
+                            "unpacks to more than {most} MB.",
+                            most=most >> 20,
+                            **where,
+                        )
                     yield piece
-        except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError, RuntimeError,
-                ValueError, zlib.error) as exc:
-            raise NotAWorkbook("{file} is damaged or hostile: its part {part} cannot be "
-                               "unpacked ({reason}).", reason=exc, **where) from None
+        except (
+            zipfile.BadZipFile,
+            EOFError,
+            OSError,
+            NotImplementedError,
+            RuntimeError,
+            ValueError,
+            zlib.error,
+        ) as exc:
+            raise NotAWorkbook(
+                "{file} is damaged or hostile: its part {part} cannot be unpacked ({reason}).",
+                reason=exc,
+                **where,
+            ) from None
 
     def mentions(self, name: str, pattern: re.Pattern[bytes], limit: int = MAX_PART) -> bool:
         """Does the member's content match `pattern` (a short one)? Read in pieces, without
@@ -159,16 +180,22 @@ class Package:
             return pattern.search(self.part(name) or b"") is not None
         tail, seen = b"", 0
         try:
-            for piece in (inflated(current) if isinstance(current, Packed)
-                          else self._pieces(name)):
+            for piece in inflated(current) if isinstance(current, Packed) else self._pieces(name):
                 if pattern.search(tail + piece):
                     return True
                 tail = piece[-64:]
                 seen += len(piece)
                 if seen > limit:
                     return True
-        except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError, RuntimeError,
-                ValueError, zlib.error):
+        except (
+            zipfile.BadZipFile,
+            EOFError,
+            OSError,
+            NotImplementedError,
+            RuntimeError,
+            ValueError,
+            zlib.error,
+        ):
             return True
         return False
 
@@ -193,11 +220,13 @@ class Package:
         try:
             return (self.part(name) or b"").decode("utf-8")
         except UnicodeDecodeError:
-            raise NotAWorkbook("{file}: its part {part} is not stored as UTF-8 and cannot be "
-                               "edited.", file=self.path.name, part=name) from None
+            raise NotAWorkbook(
+                "{file}: its part {part} is not stored as UTF-8 and cannot be edited.",
+                file=self.path.name,
+                part=name,
+            ) from None
 
-    def apply(self, edits: Sequence[SheetEdit],
-              rows: Callable[[str], int] | None = None) -> bool:
+    def apply(self, edits: Sequence[SheetEdit], rows: Callable[[str], int] | None = None) -> bool:
         """Apply the edits in memory; True when some part really changes.
 
         A sheet is counted as it is unpacked before it is taken apart (see
@@ -206,7 +235,8 @@ class Package:
 
         book = WorkbookParts(self)
         strings = SharedStrings(
-            lambda: self._strings(book.shared_strings) if book.shared_strings else None)
+            lambda: self._strings(book.shared_strings) if book.shared_strings else None
+        )
         formulas_removed = False
         earlier: list[str] = []
         for edit in edits:
@@ -217,8 +247,12 @@ class Package:
                 book.add_sheet(edit.sheet)
             part = book.sheet_part(edit.sheet)
             if part in self.infos and part not in self.scanned and part not in self.data:
-                check_editable(functools.partial(self.stream, part), edit.sheet,
-                               self.path.name, rows(edit.sheet) if rows else MAX_ROWS)
+                check_editable(
+                    functools.partial(self.stream, part),
+                    edit.sheet,
+                    self.path.name,
+                    rows(edit.sheet) if rows else MAX_ROWS,
+                )
                 self.scanned[part] = True
             sheet = Sheet(self._unkept(part), f"{self.path.name}: sheet {edit.sheet!r}")
             if sheet.apply(edit, strings):
@@ -228,8 +262,11 @@ class Package:
             del sheet  # its rows taken apart let go before the next sheet's
         for part in self._large_packings():
             self._let_go(part)
-        self.changed = {k: v for k, v in self.changed.items()
-                        if k not in self.infos or not self._unchanged(k, v)}
+        self.changed = {
+            k: v
+            for k, v in self.changed.items()
+            if k not in self.infos or not self._unchanged(k, v)
+        }
         if not self.changed:
             return False
         if formulas_removed and book.calc_chain:
@@ -244,8 +281,13 @@ class Package:
         if part in self.changed or part in self.data or part not in self.infos:
             return self.part(part) or b""
         info = self.infos[part]
-        stored = stored_data(self.blob, info) if part in self.scanned and info.file_size \
-            and info.compress_type == zipfile.ZIP_DEFLATED else None
+        stored = (
+            stored_data(self.blob, info)
+            if part in self.scanned
+            and info.file_size
+            and info.compress_type == zipfile.ZIP_DEFLATED
+            else None
+        )
         if stored is not None:  # unpacked whole before (sound, of its size): into one piece
             data = zlib.decompress(stored, -15, info.file_size)
             if len(data) == info.file_size and zlib.crc32(data) == info.CRC:
@@ -256,8 +298,12 @@ class Package:
         """Is this the part's content as stored? Told by its size and CRC where they differ,
         without unpacking the part again (a packed part was told when it was packed)."""
         info = self.infos[part]
-        if content is None or isinstance(content, Packed) or len(content) != info.file_size or \
-                zlib.crc32(content) != info.CRC:
+        if (
+            content is None
+            or isinstance(content, Packed)
+            or len(content) != info.file_size
+            or zlib.crc32(content) != info.CRC
+        ):
             return False
         return content == self.content(part)
 
@@ -272,8 +318,9 @@ class Package:
     def _has_formulas(self, book: WorkbookParts) -> bool:
         """Does any worksheet hold a formula (whose cached value our edit may make stale)?"""
         for part in book.worksheet_parts():
-            if part not in self.infos or (self.scanned.get(part) is False
-                                          and part not in self.changed):
+            if part not in self.infos or (
+                self.scanned.get(part) is False and part not in self.changed
+            ):
                 continue  # added by this save (its formulas are ours), or read: none there
             with self.zip.open(self.infos[part]) as member:
                 p = root_prefix(member.read(4096).decode("utf-8", "replace"), "worksheet")
@@ -287,8 +334,12 @@ class Package:
         Standings sheet is still being written."""
         info = self.infos.get(part)
         content = self.changed[part]
-        if (info is not None and isinstance(content, bytes) and len(content) >= PACK_EARLY
-                and info.compress_type == zipfile.ZIP_DEFLATED):
+        if (
+            info is not None
+            and isinstance(content, bytes)
+            and len(content) >= PACK_EARLY
+            and info.compress_type == zipfile.ZIP_DEFLATED
+        ):
             from concurrent.futures import ThreadPoolExecutor
 
             packer = ThreadPoolExecutor(1)
@@ -307,8 +358,11 @@ class Package:
         if self.changed.get(part) is not content:  # edited again since: packed in vain
             return
         info = self.infos[part]
-        if packed.size == info.file_size and packed.crc == info.CRC and \
-                content == self.content(part):
+        if (
+            packed.size == info.file_size
+            and packed.crc == info.CRC
+            and content == self.content(part)
+        ):
             del self.changed[part]
         else:
             self.changed[part] = packed
@@ -327,8 +381,17 @@ class Package:
 
     def _new_entry(self, name: str) -> zipfile.ZipInfo:
         folder = posixpath.dirname(name).lower()
-        return new_entry_like(name, next((info for info in self.members if posixpath.dirname(
-            info.filename).lower() == folder), None))
+        return new_entry_like(
+            name,
+            next(
+                (
+                    info
+                    for info in self.members
+                    if posixpath.dirname(info.filename).lower() == folder
+                ),
+                None,
+            ),
+        )
 
     def add(self, name: str, content: bytes) -> None:
         """A new part, written after the others on saving."""
@@ -355,8 +418,9 @@ class Package:
             if info.filename in self.changed:
                 new = self.changed[info.filename]
                 if new is not None:
-                    kept.append((info, None if isinstance(new, Packed) else new,
-                                 self._packed(info)))
+                    kept.append(
+                        (info, None if isinstance(new, Packed) else new, self._packed(info))
+                    )
             else:
                 packed = self._packed(info)
                 kept.append((info, None if packed else self.content(info.filename), packed))
@@ -378,13 +442,17 @@ def _not_a_zip(path: Path) -> NotAWorkbook:
         return NotAWorkbook(
             "{file} is protected with a password, so keizer_xl cannot read it. Open it in "
             "Excel, remove the password (File > Info > Protect Workbook), save, and try again.",
-            file=path.name)
+            file=path.name,
+        )
     if head == _OLE_MAGIC:
         return NotAWorkbook(
             "{file} is an old-style Excel file (.xls). Open it in Excel or LibreOffice and "
-            "save it as an Excel workbook (.xlsx, or .xlsm with the buttons).", file=path.name)
-    return NotAWorkbook("{file} is not an Excel workbook (.xlsx or .xlsm), or it is damaged.",
-                        file=path.name)
+            "save it as an Excel workbook (.xlsx, or .xlsm with the buttons).",
+            file=path.name,
+        )
+    return NotAWorkbook(
+        "{file} is not an Excel workbook (.xlsx or .xlsm), or it is damaged.", file=path.name
+    )
 
 
 def _rel_id(element: Element) -> str | None:
@@ -409,15 +477,17 @@ class WorkbookParts:
         if not self.workbook.lower().endswith(".xml"):
             raise NotAWorkbook(
                 "{file} is a binary workbook (.xlsb); save it as .xlsx or .xlsm and use that.",
-                file=name)
+                file=name,
+            )
 
         self.rels = self.relationships(self.workbook)
         self.rels_part = rels_part_of(self.workbook)
         try:
             found = elements(package.part(self.workbook) or b"")
         except Exception as exc:  # expat's errors, and any other of what is no XML
-            raise NotAWorkbook("{file} is damaged (its workbook part is unreadable).",
-                               file=name) from exc
+            raise NotAWorkbook(
+                "{file} is damaged (its workbook part is unreadable).", file=name
+            ) from exc
         self.sheets: dict[str, tuple[str, str]] = {}  # casefolded name -> (name, rel id)
         for element in found:
             if local(element[1]) == "sheet":
@@ -437,11 +507,15 @@ class WorkbookParts:
         if data is None:
             return {}
         try:
-            rels = [attributes for depth, name, attributes in elements(data)
-                    if depth == 1 and local(name) == "Relationship"]
+            rels = [
+                attributes
+                for depth, name, attributes in elements(data)
+                if depth == 1 and local(name) == "Relationship"
+            ]
         except Exception as exc:
-            raise NotAWorkbook("{file} is damaged (bad relationships).",
-                               file=self.package.path.name) from exc
+            raise NotAWorkbook(
+                "{file} is damaged (bad relationships).", file=self.package.path.name
+            ) from exc
         base = posixpath.dirname(source)
         found = {}
         for rel in rels:
@@ -465,17 +539,23 @@ class WorkbookParts:
         found = self.sheets.get(sheet.casefold())
         if found is None:
             known = ", ".join(repr(n) for n, _ in self.sheets.values())
-            raise MissingSheet("{file} has no sheet called '{sheet}' (it has {sheets}).",
-                               file=name, sheet=sheet, sheets=known)
+            raise MissingSheet(
+                "{file} has no sheet called '{sheet}' (it has {sheets}).",
+                file=name,
+                sheet=sheet,
+                sheets=known,
+            )
         real_name, rid = found
         kind, target = self.rels.get(rid, ("", ""))
         if not kind.endswith("/worksheet"):
-            raise MissingSheet("'{sheet}' in {file} is not an ordinary worksheet.",
-                               sheet=real_name, file=name)
+            raise MissingSheet(
+                "'{sheet}' in {file} is not an ordinary worksheet.", sheet=real_name, file=name
+            )
         part = self.package.by_lower.get(target.lower())
         if part is None:
-            raise NotAWorkbook("{file} is damaged: sheet '{sheet}' is missing.", file=name,
-                               sheet=real_name)
+            raise NotAWorkbook(
+                "{file} is damaged: sheet '{sheet}' is missing.", file=name, sheet=real_name
+            )
         return part
 
     def add_sheet(self, sheet: str) -> None:
@@ -483,8 +563,11 @@ class WorkbookParts:
         the workbook, its relationship and its content type (the rest stays as it is)."""
         package = self.package
         existing = list(self.worksheet_parts())
-        folder = posixpath.dirname(existing[0]) if existing else posixpath.join(
-            posixpath.dirname(self.workbook), "worksheets")
+        folder = (
+            posixpath.dirname(existing[0])
+            if existing
+            else posixpath.join(posixpath.dirname(self.workbook), "worksheets")
+        )
         number = 1
         while posixpath.join(folder, f"sheet{number}.xml").lower() in package.by_lower:
             number += 1
@@ -493,11 +576,14 @@ class WorkbookParts:
         text = package.text(workbook_part)
         p = root_prefix(text, "workbook")
         main = _namespace(text, p.rstrip(":"))
-        package.add(part, (
-            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-            f'<worksheet xmlns="{main}"><sheetData/></worksheet>').encode())
-        kind = next((k for k, t in self.rels.values() if k.endswith("/worksheet")),
-                    _WORKSHEET_REL)
+        package.add(
+            part,
+            (
+                '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+                f'<worksheet xmlns="{main}"><sheetData/></worksheet>'
+            ).encode(),
+        )
+        kind = next((k for k, t in self.rels.values() if k.endswith("/worksheet")), _WORKSHEET_REL)
         rid = next(f"rId{n}" for n in range(1, len(self.rels) + 2) if f"rId{n}" not in self.rels)
         sheet_tags = [tag for _, tag in tags(text, p, "sheet")]
         ids = [int(i) for tag in sheet_tags if (i := attr(tag, "sheetId") or "").isdigit()]
@@ -508,24 +594,31 @@ class WorkbookParts:
             text = text.replace(f"<{p}workbook", declared, 1)
         end = text.find(f"</{p}sheets>")
         if end < 0:
-            raise NotAWorkbook("{file} is damaged (its sheet list is not closed).",
-                               file=package.path.name)
-        entry = (f'<{p}sheet name="{escape_attr(sheet)}" sheetId="{max(ids, default=0) + 1}" '
-                 f'{r}:id="{rid}"/>')
+            raise NotAWorkbook(
+                "{file} is damaged (its sheet list is not closed).", file=package.path.name
+            )
+        entry = (
+            f'<{p}sheet name="{escape_attr(sheet)}" sheetId="{max(ids, default=0) + 1}" '
+            f'{r}:id="{rid}"/>'
+        )
         package.changed[workbook_part] = (text[:end] + entry + text[end:]).encode("utf-8")
         rels_part = package.by_lower[self.rels_part.lower()]
         rels = package.text(rels_part)
         target = posixpath.relpath(part, posixpath.dirname(self.workbook) or ".")
         close = rels.rfind("</")
-        package.changed[rels_part] = (rels[:close] + f'<Relationship Id="{rid}" Type="{kind}" '
-                                      f'Target="{target}"/>' + rels[close:]).encode("utf-8")
+        package.changed[rels_part] = (
+            rels[:close] + f'<Relationship Id="{rid}" Type="{kind}" '
+            f'Target="{target}"/>' + rels[close:]
+        ).encode("utf-8")
         types_part = package.by_lower.get("[content_types].xml")
         if types_part is not None:
             types = package.text(types_part)
             close = types.rfind("</")
             package.changed[types_part] = (
-                types[:close] + f'<Override PartName="/{part}" ContentType="{_WORKSHEET_TYPE}"/>'
-                + types[close:]).encode("utf-8")
+                types[:close]
+                + f'<Override PartName="/{part}" ContentType="{_WORKSHEET_TYPE}"/>'
+                + types[close:]
+            ).encode("utf-8")
         self.sheets[sheet.casefold()] = (sheet, rid)
         self.rels[rid] = (kind, part)
 

@@ -43,8 +43,9 @@ class Relationship(NamedTuple):
 _RELS_NAMESPACE = "http://schemas.openxmlformats.org/package/2006/relationships"
 
 
-def put_parts(package: Package, parts: Sequence[NewPart],
-              relationships: Sequence[Relationship]) -> bool:
+def put_parts(
+    package: Package, parts: Sequence[NewPart], relationships: Sequence[Relationship]
+) -> bool:
     """Put the parts and relationships into the package in memory; True when something in
     it really changes (a part that is already as given is left as it is)."""
     for part in parts:
@@ -54,8 +55,11 @@ def put_parts(package: Package, parts: Sequence[NewPart],
     book = WorkbookParts(package)
     for relationship in relationships:
         _relate(package, book, relationship)
-    package.changed = {name: content for name, content in package.changed.items()
-                       if name not in package.infos or content != package.content(name)}
+    package.changed = {
+        name: content
+        for name, content in package.changed.items()
+        if name not in package.infos or content != package.content(name)
+    }
     return bool(package.changed)
 
 
@@ -71,8 +75,9 @@ def _declare(package: Package, name: str, content_type: str) -> None:
     """The part's Override in `[Content_Types].xml`, replacing one of another type."""
     types_part = package.by_lower.get("[content_types].xml")
     if types_part is None:
-        raise NotAWorkbook("{file} is not an Excel workbook (.xlsx or .xlsm).",
-                           file=package.path.name)
+        raise NotAWorkbook(
+            "{file} is not an Excel workbook (.xlsx or .xlsm).", file=package.path.name
+        )
     types = package.text(types_part)
     wanted = "/" + name.lower()
 
@@ -80,14 +85,14 @@ def _declare(package: Package, name: str, content_type: str) -> None:
         return found.get("PartName", "").lower() == wanted
 
     overrides = [attributes(m.group(0)) for m in start_tag("", "Override").finditer(types)]
-    if any(is_this(found) and found.get("ContentType") == content_type
-           for found in overrides):
+    if any(is_this(found) and found.get("ContentType") == content_type for found in overrides):
         return
     types = remove_elements(types, "Override", is_this)
     close = types.rfind("</")
     package.changed[types_part] = (
         types[:close] + f'<Override PartName="/{escape_attr(name)}" '
-        f'ContentType="{escape_attr(content_type)}"/>' + types[close:]).encode("utf-8")
+        f'ContentType="{escape_attr(content_type)}"/>' + types[close:]
+    ).encode("utf-8")
 
 
 def _relate(package: Package, book: WorkbookParts, relationship: Relationship) -> None:
@@ -95,16 +100,19 @@ def _relate(package: Package, book: WorkbookParts, relationship: Relationship) -
     unless one of that type already leads to that target."""
     source, kind, target, wanted = relationship
     existing = book.relationships(source)
-    if any(found == (kind, target) and wanted in (None, rid)
-           for rid, found in existing.items()):
+    if any(found == (kind, target) and wanted in (None, rid) for rid, found in existing.items()):
         return
     rels_name = rels_part_of(source)
     real = package.by_lower.get(rels_name.lower())
-    rels = package.text(real) if real is not None else (
-        '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-        f'<Relationships xmlns="{_RELS_NAMESPACE}"></Relationships>')
-    taken = {attributes(m.group(0)).get("Id") for m in
-             start_tag("", "Relationship").finditer(rels)}
+    rels = (
+        package.text(real)
+        if real is not None
+        else (
+            '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+            f'<Relationships xmlns="{_RELS_NAMESPACE}"></Relationships>'
+        )
+    )
+    taken = {attributes(m.group(0)).get("Id") for m in start_tag("", "Relationship").finditer(rels)}
     if wanted in taken:
         raise NotAWorkbook("{file} is damaged (bad relationships).", file=package.path.name)
     rid = wanted or next(f"rId{n}" for n in range(1, len(taken) + 2) if f"rId{n}" not in taken)
@@ -112,6 +120,11 @@ def _relate(package: Package, book: WorkbookParts, relationship: Relationship) -
     close = rels.rfind("</")
     if close < 0:
         raise NotAWorkbook("{file} is damaged (bad relationships).", file=package.path.name)
-    _put(package, real or rels_name, (
-        rels[:close] + f'<Relationship Id="{rid}" Type="{escape_attr(kind)}" '
-        f'Target="{escape_attr(relative)}"/>' + rels[close:]).encode("utf-8"))
+    _put(
+        package,
+        real or rels_name,
+        (
+            rels[:close] + f'<Relationship Id="{rid}" Type="{escape_attr(kind)}" '
+            f'Target="{escape_attr(relative)}"/>' + rels[close:]
+        ).encode("utf-8"),
+    )

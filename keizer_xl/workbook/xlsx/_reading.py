@@ -54,8 +54,11 @@ def _as_stored(package: Package, part: str) -> Member:
 
     info = package.infos[part]
     stored = stored_data(package.blob, info)
-    return (info, None, Packed(stored, info.CRC, info.file_size)) if stored is not None else \
-        (_stored(info), package.content(part), None)
+    return (
+        (info, None, Packed(stored, info.CRC, info.file_size))
+        if stored is not None
+        else (_stored(info), package.content(part), None)
+    )
 
 
 def _stored(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
@@ -65,9 +68,11 @@ def _stored(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
     return entry
 
 
-def _pieces(package: Package, part: str,
-            kept: dict[str, list[bytes]] | None) -> Callable[[], Iterable[bytes]]:
+def _pieces(
+    package: Package, part: str, kept: dict[str, list[bytes]] | None
+) -> Callable[[], Iterable[bytes]]:
     """The part's pieces as they are unpacked, each time asked for; kept in `kept` too."""
+
     def pieces() -> Iterable[bytes]:
         if kept is None:
             yield from package.stream(part)
@@ -80,9 +85,14 @@ def _pieces(package: Package, part: str,
     return pieces
 
 
-def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
-                strings: str | None, where: str,
-                rows: Mapping[str, int] | None = None) -> dict[str, SheetValues]:
+def read_values(
+    package: Package,
+    wanted: dict[str, str],
+    others: Sequence[str],
+    strings: str | None,
+    where: str,
+    rows: Mapping[str, int] | None = None,
+) -> dict[str, SheetValues]:
     """The values of the sheets `wanted` (sheet name -> its part) of `package`; `others`
     are the package parts calamine needs besides (workbook, relationships, styles),
     `strings` the shared-string table's part if there is one; `rows` the most rows of each
@@ -104,16 +114,27 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
     far: list[tuple[str, str, Reason]] = []
     for name, part in wanted.items():
         size = package.infos[part].file_size
-        scans[name] = scan_sheet(_pieces(package, part, kept if size <= _KEPT else None),
-                                 name, where, rows.get(name, MAX_ROWS), budget, table, size)
+        scans[name] = scan_sheet(
+            _pieces(package, part, kept if size <= _KEPT else None),
+            name,
+            where,
+            rows.get(name, MAX_ROWS),
+            budget,
+            table,
+            size,
+        )
         far += scans[name].far
     package.scanned.update({part: scans[name].formulas for name, part in wanted.items()})
     if far:
-        raise SheetTooLarge(far, "keizer_xl reads at most {rows} rows, {columns} columns and "
-                            "{cells} cells of a sheet. Clear what is there (and any "
-                            "formatting) and try again.",
-                            rows=f"{rows.get(far[0][0], MAX_ROWS):,}",
-                            columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}")
+        raise SheetTooLarge(
+            far,
+            "keizer_xl reads at most {rows} rows, {columns} columns and "
+            "{cells} cells of a sheet. Clear what is there (and any "
+            "formatting) and try again.",
+            rows=f"{rows.get(far[0][0], MAX_ROWS):,}",
+            columns=f"{MAX_COLUMNS:,}",
+            cells=f"{MAX_CELLS:,}",
+        )
     members: list[Member] = []
     for part in others:
         members.append((_stored(package.infos[part]), package.content(part, MAX_TABLE), None))
@@ -134,12 +155,16 @@ def read_values(package: Package, wanted: dict[str, str], others: Sequence[str],
         from python_calamine import CalamineWorkbook
 
         book = CalamineWorkbook.from_filelike(small)
-        return {name: SheetValues(_rows(book.get_sheet_by_name(name)), scans[name].unsaved,
-                                  scans[name].errors)
-                for name in wanted}
+        return {
+            name: SheetValues(
+                _rows(book.get_sheet_by_name(name)), scans[name].unsaved, scans[name].errors
+            )
+            for name in wanted
+        }
     except Exception as exc:  # calamine raises its own types for damaged parts
-        raise NotAWorkbook("{where} could not be read as a workbook ({reason}).",
-                           where=where, reason=exc) from None
+        raise NotAWorkbook(
+            "{where} could not be read as a workbook ({reason}).", where=where, reason=exc
+        ) from None
 
 
 def _rows(sheet: CalamineSheet) -> Sequence[Sequence[object]]:
@@ -155,7 +180,9 @@ def _rows(sheet: CalamineSheet) -> Sequence[Sequence[object]]:
     text, number = texts.setdefault, numbers.setdefault
     rows: list[Sequence[object]] = []
     for row in sheet.iter_rows():
-        values: list[object] = [text(v, v) if type(v) is str else
-                                number(v, v) if type(v) is float and v else v for v in row]
+        values: list[object] = [
+            text(v, v) if type(v) is str else number(v, v) if type(v) is float and v else v
+            for v in row
+        ]
         rows.append(pad + values if pad else values)
     return rows

@@ -87,6 +87,7 @@ def _ref(cell: tuple[int, int]) -> str:
 
 # -- scanning a sheet ------------------------------------------------------------------------
 
+
 class _Outside:
     """The markup around the cells, parsed as it streams by (the cells themselves are
     calamine's to parse): the sheet as the writer checks it, with `<sheetData/>` empty."""
@@ -131,12 +132,14 @@ class _Outside:
         if self.state == "head":
             return NotAWorkbook("{where} is damaged (it has no cell data).", where=where)
         if self.state == "body":
-            return NotAWorkbook("{where} is damaged (its cell data is not closed).",
-                                where=where)
+            return NotAWorkbook("{where} is damaged (its cell data is not closed).", where=where)
         self._parse(b"", last=True)
         if not self.sound:
-            return NotAWorkbook("{file}: the sheet '{sheet}' is damaged (its markup is "
-                                "broken).", file=file, sheet=sheet)
+            return NotAWorkbook(
+                "{file}: the sheet '{sheet}' is damaged (its markup is broken).",
+                file=file,
+                sheet=sheet,
+            )
         return None
 
 
@@ -164,8 +167,11 @@ class _Markup:
 
     def check(self, text: int = 0) -> None:
         if self.size - text > _LOOSE + _PER_TAG * self.tags:
-            raise NotAWorkbook("{where} is damaged or hostile: more than {most} MB of it is "
-                               "not cells.", where=self.where, most=_LOOSE >> 20)
+            raise NotAWorkbook(
+                "{where} is damaged or hostile: more than {most} MB of it is not cells.",
+                where=self.where,
+                most=_LOOSE >> 20,
+            )
 
 
 class _SheetScan:
@@ -176,9 +182,16 @@ class _SheetScan:
     over each piece. A sheet with a cell written otherwise (no reference, or the reference
     not first) is scanned again from the start, taken apart row by row (`closely`)."""
 
-    def __init__(self, sheet: str, file: str, rows: int, budget: Budget,
-                 strings: StringTable | None, closely: bool = False,
-                 size: int | None = None):
+    def __init__(
+        self,
+        sheet: str,
+        file: str,
+        rows: int,
+        budget: Budget,
+        strings: StringTable | None,
+        closely: bool = False,
+        size: int | None = None,
+    ):
         self.sheet, self.file, self.most_rows = sheet, file, rows
         self.size = size or 0  # the sheet's bytes (unpacked), as its package says
         # bytes passed by without counting their own text (None: each piece's is counted)
@@ -220,15 +233,21 @@ class _SheetScan:
         """Where the piece ends: after its last row (`closely`), else its last cell or
         row; 0 to wait for more."""
         assert self.patterns is not None
-        ends = [self.patterns.row_end] if self.closely else [self.patterns.cell_end,
-                                                             self.patterns.row_end]
+        ends = (
+            [self.patterns.row_end]
+            if self.closely
+            else [self.patterns.cell_end, self.patterns.row_end]
+        )
         cut = max((at + len(end) for end in ends if (at := buf.rfind(end)) >= 0), default=0)
         if cut or len(buf) < _LONG_PIECE:
             return cut
         if self.closely:
             if len(buf) > _LONG_ROW:
-                raise NotAWorkbook("{where} is damaged or hostile: one of its rows is more "
-                                   "than {most} MB.", where=self.where, most=_LONG_ROW >> 20)
+                raise NotAWorkbook(
+                    "{where} is damaged or hostile: one of its rows is more than {most} MB.",
+                    where=self.where,
+                    most=_LONG_ROW >> 20,
+                )
             return 0
         return buf.rfind(b">") + 1  # a long stretch without cells: cut after any tag
 
@@ -340,8 +359,11 @@ class _SheetScan:
         self.where_bottom = self.where_right = None
 
     def _within(self, bottom: tuple[int, int], right: tuple[int, int]) -> bool:
-        return (bottom[0] <= self.most_rows and right[1] <= MAX_COLUMNS
-                and bottom[0] * right[1] <= self.budget.cells)
+        return (
+            bottom[0] <= self.most_rows
+            and right[1] <= MAX_COLUMNS
+            and bottom[0] * right[1] <= self.budget.cells
+        )
 
     def _take(self, here: tuple[int, int]) -> bool:
         """Count a cell holding something; False (and the sheet done) once it is past a
@@ -355,21 +377,54 @@ class _SheetScan:
         ref = _ref(here)
         rows, columns = bottom[0], right[1]
         if here[0] > self.most_rows:
-            result.far.append((self.sheet, ref, reason(
-                "row {row}, past {most} rows", row=f"{here[0]:,}", most=f"{self.most_rows:,}")))
+            result.far.append(
+                (
+                    self.sheet,
+                    ref,
+                    reason(
+                        "row {row}, past {most} rows",
+                        row=f"{here[0]:,}",
+                        most=f"{self.most_rows:,}",
+                    ),
+                )
+            )
         if here[1] > MAX_COLUMNS:
-            result.far.append((self.sheet, ref, reason(
-                "column {column}, past {most} columns", column=column_letters(here[1]),
-                most=f"{MAX_COLUMNS:,}")))
+            result.far.append(
+                (
+                    self.sheet,
+                    ref,
+                    reason(
+                        "column {column}, past {most} columns",
+                        column=column_letters(here[1]),
+                        most=f"{MAX_COLUMNS:,}",
+                    ),
+                )
+            )
         if not result.far and rows * columns > MAX_CELLS:
-            result.far.append((self.sheet, ref, reason(
-                "{area} is {cells} cells, past {most}", area=f"A1:{column_letters(columns)}{rows}",
-                cells=f"{rows * columns:,}", most=f"{MAX_CELLS:,}")))
+            result.far.append(
+                (
+                    self.sheet,
+                    ref,
+                    reason(
+                        "{area} is {cells} cells, past {most}",
+                        area=f"A1:{column_letters(columns)}{rows}",
+                        cells=f"{rows * columns:,}",
+                        most=f"{MAX_CELLS:,}",
+                    ),
+                )
+            )
         elif not result.far:
-            result.far.append((self.sheet, ref, reason(
-                "the sheets read hold {cells} cells from A1 together, past {most}",
-                cells=f"{MAX_CELLS - self.budget.cells + rows * columns:,}",
-                most=f"{MAX_CELLS:,}")))
+            result.far.append(
+                (
+                    self.sheet,
+                    ref,
+                    reason(
+                        "the sheets read hold {cells} cells from A1 together, past {most}",
+                        cells=f"{MAX_CELLS - self.budget.cells + rows * columns:,}",
+                        most=f"{MAX_CELLS:,}",
+                    ),
+                )
+            )
         self.done = True
         return False
 
@@ -419,10 +474,17 @@ class _SheetScan:
         self.result.text += text
         if self.result.text > self.budget.text:
             self._settle()
-            self.result.far.append((self.sheet, _ref(self.result.bottom), reason(
-                "the cells read up to here hold more than {most} MB of text (a text of the "
-                "shared table counted at every cell that uses it)",
-                most=f"{MAX_TEXT >> 20:,}")))
+            self.result.far.append(
+                (
+                    self.sheet,
+                    _ref(self.result.bottom),
+                    reason(
+                        "the cells read up to here hold more than {most} MB of text (a text of the "
+                        "shared table counted at every cell that uses it)",
+                        most=f"{MAX_TEXT >> 20:,}",
+                    ),
+                )
+            )
             self.done = True
 
     # -- cells written otherwise: row by row ----------------------------------------------
@@ -443,8 +505,11 @@ class _SheetScan:
                 markup = cell.markup
                 if attr(cell.start, "t") == "e":
                     self.result.errors.append((*here, error_text(markup, p)))
-                if f"<{p}f" in markup and re.search(rf"<{re.escape(p)}f[\s>/]", markup) \
-                        and not saved(markup, cell.start, p):
+                if (
+                    f"<{p}f" in markup
+                    and re.search(rf"<{re.escape(p)}f[\s>/]", markup)
+                    and not saved(markup, cell.start, p)
+                ):
                     self.result.unsaved.append(here)
                 self._count_text(self._cell_text(cell.start, markup))
                 if self.done:
@@ -455,11 +520,16 @@ class _SheetScan:
         a reader would show the first text there (or another cell's), without a word."""
         found = damaged_shared(piece, self.p, count)
         if found is not None:
-            raise NotAWorkbook("{where}, cell {cell}: the number of its text in the table "
-                               "of texts, '{index}', is damaged (it must be a whole number "
-                               "below {count}). Type the cell again in Excel or LibreOffice "
-                               "and save.", where=self.where, cell=found[0], index=found[1],
-                               count=f"{count:,}")
+            raise NotAWorkbook(
+                "{where}, cell {cell}: the number of its text in the table "
+                "of texts, '{index}', is damaged (it must be a whole number "
+                "below {count}). Type the cell again in Excel or LibreOffice "
+                "and save.",
+                where=self.where,
+                cell=found[0],
+                index=found[1],
+                count=f"{count:,}",
+            )
 
     def _cell_text(self, start: str, markup: str) -> int:
         if attr(start, "t") == "s" and self.strings is not None:
@@ -470,7 +540,7 @@ class _SheetScan:
 
 
 _SHARED_TYPE = (b'"s"', b"'s'")  # how a cell of the shared-text type says so
-_ODD_SHARED_TYPE = (b'"s\'', b"'s\"")  # ... and quotes the patterns take too
+_ODD_SHARED_TYPE = (b"\"s'", b"'s\"")  # ... and quotes the patterns take too
 
 
 def _shared_span(piece: bytes) -> tuple[int, int] | None:
@@ -496,9 +566,15 @@ def _shared_span(piece: bytes) -> tuple[int, int] | None:
     return piece.rfind(b">", 0, first) + 1, end + 2 if end >= 0 else len(piece)
 
 
-def scan_sheet(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
-               rows: int = MAX_ROWS, budget: Budget | None = None,
-               strings: StringTable | None = None, size: int | None = None) -> Scan:
+def scan_sheet(
+    pieces: Callable[[], Iterable[bytes]],
+    sheet: str,
+    file: str,
+    rows: int = MAX_ROWS,
+    budget: Budget | None = None,
+    strings: StringTable | None = None,
+    size: int | None = None,
+) -> Scan:
     """Scan the sheet `sheet` of the workbook `file` as `pieces()` unpacks it (called again
     if it must be read closely), `size` bytes at most where that is known; stops at the
     first limit it passes (see `Scan.far`). NotAWorkbook for a damaged one."""
@@ -526,8 +602,9 @@ def _row_start(p: str) -> re.Pattern[bytes]:
     return re.compile(rb"<" + re.escape(p.encode()) + rb"row(?=[\s>/])[^>]*>")
 
 
-def check_editable(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
-                   rows: int = MAX_ROWS) -> None:
+def check_editable(
+    pieces: Callable[[], Iterable[bytes]], sheet: str, file: str, rows: int = MAX_ROWS
+) -> None:
     """Before the writer takes a sheet apart row by row (at some hundred bytes a row),
     count its rows as it is unpacked: SheetTooLarge at the first row past `rows`, however
     far the rows reach (the writer's cost is the rows there are, not where they are);
@@ -539,8 +616,7 @@ def check_editable(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
     rest = b""
     for data in pieces():
         if starts is None:
-            starts = _row_start(root_prefix(data[:4096].decode("utf-8", "replace"),
-                                            "worksheet"))
+            starts = _row_start(root_prefix(data[:4096].decode("utf-8", "replace"), "worksheet"))
         markup.count(data)
         markup.check()
         buf = rest + data
@@ -550,11 +626,20 @@ def check_editable(pieces: Callable[[], Iterable[bytes]], sheet: str, file: str,
         if count + len(found) > rows:
             r = attr(found[rows - count].decode("utf-8", "replace"), "r") or ""
             number = int(r) if r.isdigit() else rows + 1
-            raise SheetTooLarge([(sheet, f"{number}:{number}", reason(
-                "row {row}, past {most} rows", row=f"{number:,}", most=f"{rows:,}"))],
+            raise SheetTooLarge(
+                [
+                    (
+                        sheet,
+                        f"{number}:{number}",
+                        reason("row {row}, past {most} rows", row=f"{number:,}", most=f"{rows:,}"),
+                    )
+                ],
                 "keizer_xl reads at most {rows} rows, {columns} columns and {cells} cells of "
                 "a sheet. Clear what is there (and any formatting) and try again.",
-                rows=f"{rows:,}", columns=f"{MAX_COLUMNS:,}", cells=f"{MAX_CELLS:,}")
+                rows=f"{rows:,}",
+                columns=f"{MAX_COLUMNS:,}",
+                cells=f"{MAX_CELLS:,}",
+            )
         count += len(found)
 
 

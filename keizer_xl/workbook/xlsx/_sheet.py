@@ -76,15 +76,13 @@ class Sheet:
         self.data = data
         found = _around_rows(data)
         if found is None:
-            raise NotAWorkbook("{where} is not stored as UTF-8 and cannot be edited.",
-                               where=where)
+            raise NotAWorkbook("{where} is not stored as UTF-8 and cannot be edited.", where=where)
         self.p, self.head, self.sheet_data_tag, self.tail, self.rows_at = found
         p = self.p
         if not self.sheet_data_tag:
             raise NotAWorkbook("{where} is damaged (it has no cell data).", where=where)
         if self.rows_at[1] < 0:
-            raise NotAWorkbook("{where} is damaged (its cell data is not closed).",
-                               where=where)
+            raise NotAWorkbook("{where} is damaged (its cell data is not closed).", where=where)
         self._body: str | None = None
         self._items: list[Row | str] | None = None  # split into rows only when needed
         self.appended: list[Row] | None = None  # new rows after the last one (the common case)
@@ -157,14 +155,18 @@ class Sheet:
         if clear is not None and (
             isinstance(clear, bool) or not isinstance(clear, int) or clear < 1
         ):
-            raise OutsideSheet("{where}: clear_below must be a row number (1 or more).",
-                               where=self.where)
+            raise OutsideSheet(
+                "{where}: clear_below must be a row number (1 or more).", where=self.where
+            )
 
         last = self._last_row_number()
         if last is not None and min(wanted, default=0) > last and (clear is None or clear > last):
             # rows appended below the last one: no need to take the sheet apart
-            new = [made for number in sorted(wanted)
-                   if isinstance(made := self._new_row(number, wanted[number]), Row)]
+            new = [
+                made
+                for number in sorted(wanted)
+                if isinstance(made := self._new_row(number, wanted[number]), Row)
+            ]
             if not new:
                 return False
             self.appended = new
@@ -215,8 +217,14 @@ class Sheet:
         body = "".join(c.markup for c in kept) + rest
         return Row(row.number, f"{start}{body}</{p}row>", start)
 
-    def _kept_cells(self, row: Row, cells: list[Cell], values: dict[int, CellValue],
-                    clearing: bool, strings: SharedStrings) -> list[Cell]:
+    def _kept_cells(
+        self,
+        row: Row,
+        cells: list[Cell],
+        values: dict[int, CellValue],
+        clearing: bool,
+        strings: SharedStrings,
+    ) -> list[Cell]:
         """The row's cells with `values` written (some emptied, some new)."""
         p = self.p
         kept: list[Cell] = []
@@ -228,8 +236,11 @@ class Sheet:
                     if kept_formula is not None or not value.restore:
                         # the formula stays and only its value changes; or no formula
                         # there, and the cell is to be left as it is
-                        kept.append(cell if kept_formula in (None, cell.markup)
-                                    else Cell(cell.column, kept_formula or "", ""))
+                        kept.append(
+                            cell
+                            if kept_formula in (None, cell.markup)
+                            else Cell(cell.column, kept_formula or "", "")
+                        )
                         continue
                 markup = render_cell(p, row.number, cell.column, value, attr(cell.start, "s"))
                 if markup == cell.markup or same_value(cell, value, strings, p):
@@ -263,8 +274,9 @@ class Sheet:
         floats: `_edit_row` handles those.)"""
         p = self.p
         if row.start != f'<{p}row r="{row.number}">' or any(
-                (type(v) is int and not -BIG < v < BIG) or isinstance(v, Formula)
-                for v in values.values()):
+            (type(v) is int and not -BIG < v < BIG) or isinstance(v, Formula)
+            for v in values.values()
+        ):
             return None
         inner = row.markup[len(row.start) : -len(f"</{p}row>")]
         old: dict[int, CellValue] = {}
@@ -275,8 +287,12 @@ class Sheet:
             letters, text, number = m.groups()
             try:
                 old[column_number(letters)] = (
-                    text if number is None
-                    else int(number) if number.isdigit() and len(number) < 16 else float(number))
+                    text
+                    if number is None
+                    else int(number)
+                    if number.isdigit() and len(number) < 16
+                    else float(number)
+                )
             except ValueError:
                 return None
             at = m.end()
@@ -325,8 +341,11 @@ class Sheet:
         if found is None:
             p, style = self.p, self._style(column)
             s = f' s="{style}"' if style is not None and style.isdigit() else ""
-            found = self._pieces[column] = (f'<{p}c r="{column_letters(column)}',
-                                            f'"{s}><{p}v>', f'"{s} t="inlineStr"><{p}is><{p}t>')
+            found = self._pieces[column] = (
+                f'<{p}c r="{column_letters(column)}',
+                f'"{s}><{p}v>',
+                f'"{s} t="inlineStr"><{p}is><{p}t>',
+            )
         return found
 
     def _style(self, column: int) -> str | None:
@@ -368,14 +387,16 @@ class Sheet:
                     raise CopiedFormula(
                         "{where}: cell {cell} holds a formula that other cells copy; "
                         "keizer_xl will not overwrite it. Move the formula elsewhere.",
-                        where=self.where, cell=ref)
+                        where=self.where,
+                        cell=ref,
+                    )
         head = self._with_dimension(*self._extent(self.items))
         # rows made by `_new_row` are well-formed by construction (see `_appended_bytes`)
-        others = "".join(_markup([item for item in self.items
-                                  if not (isinstance(item, Row) and item.made)]))
+        others = "".join(
+            _markup([item for item in self.items if not (isinstance(item, Row) and item.made)])
+        )
         if not well_formed((head + self._sheet_data(others) + self.tail).encode("utf-8")):
-            raise NotAWorkbook("{where} has markup keizer_xl cannot edit safely.",
-                               where=self.where)
+            raise NotAWorkbook("{where} has markup keizer_xl cannot edit safely.", where=self.where)
         return _encoded([head, *self._sheet_data_pieces(markups), self.tail])
 
     def _sheet_data(self, body: str) -> str:
@@ -384,8 +405,7 @@ class Sheet:
             return f"<{self.p}sheetData/>"
         return f"{self._open_sheet_data()}{body}</{self.p}sheetData>"
 
-    def _sheet_data_pieces(self, markups: Sequence[str | memoryview]
-                           ) -> list[str | memoryview]:
+    def _sheet_data_pieces(self, markups: Sequence[str | memoryview]) -> list[str | memoryview]:
         """`_sheet_data` of the rows' markups, in pieces."""
         if not any(markups):
             return [f"<{self.p}sheetData/>"]
@@ -420,14 +440,16 @@ class Sheet:
         The new rows need no well-formedness check: every bit of them was made by
         `_new_row` from checked values (text escaped, styles digits only)."""
         start, end = self.rows_at
-        sheet_data = self._sheet_data_pieces([memoryview(self.data)[start:end],
-                                              *(row.markup for row in new)])
+        sheet_data = self._sheet_data_pieces(
+            [memoryview(self.data)[start:end], *(row.markup for row in new)]
+        )
         m = next(tags(self.head, self.p, "dimension"), None)
         old = CELL_REF.findall(attr(m[1], "ref") or "") if m else []
         columns = {column for row in new if row.made for column in row.made}
         columns.update(column_number(letters) for letters, _ in old)
-        head = self._with_dimension(columns, {new[0].number, new[-1].number,
-                                              *(int(n) for _, n in old)})
+        head = self._with_dimension(
+            columns, {new[0].number, new[-1].number, *(int(n) for _, n in old)}
+        )
         return _encoded([head, *sheet_data, self.tail])
 
     def _with_dimension(self, columns: Collection[int], rows: Collection[int]) -> str:
@@ -458,8 +480,9 @@ def elements(text: str, p: str, name: str, where: str) -> Iterator[tuple[int, in
         else:
             close = text.find(close_tag, m.end())
             if close < 0:
-                raise NotAWorkbook("{where} is damaged (a <{tag}> is not closed).",
-                                   where=where, tag=name)
+                raise NotAWorkbook(
+                    "{where} is damaged (a <{tag}> is not closed).", where=where, tag=name
+                )
             pos = close + len(close_tag)
         yield m.start(), pos, tag
 
@@ -486,9 +509,11 @@ def _plain_cell(p: str) -> re.Pattern[str]:
     """A cell holding a number or inline text, with at most a style (its column's, as
     `_new_row` writes it: the caller compares): (column, text, number)."""
     e = re.escape(p)
-    return re.compile(rf'<{e}c r="([A-Z]{{1,3}})[0-9]{{1,7}}"(?: s="[0-9]+")?'
-                      rf'(?: t="inlineStr"><{e}is><{e}t>'
-                      rf"([^<]*)</{e}t></{e}is>|><{e}v>([^<]*)</{e}v>)</{e}c>")
+    return re.compile(
+        rf'<{e}c r="([A-Z]{{1,3}})[0-9]{{1,7}}"(?: s="[0-9]+")?'
+        rf'(?: t="inlineStr"><{e}is><{e}t>'
+        rf"([^<]*)</{e}t></{e}is>|><{e}v>([^<]*)</{e}v>)</{e}c>"
+    )
 
 
 @functools.cache
@@ -514,15 +539,23 @@ def _around_rows(data: bytes) -> Around | None:
     m = _sheet_data_start(p).search(data)
     try:
         head = data[: m.end()].decode("utf-8") if m is not None else ""
-        same = m is not None and root_prefix(head, "worksheet") == p and (
-            head.find(f"<{p}sheetData") == len(head) - len(m.group(0).decode("utf-8")))
+        same = (
+            m is not None
+            and root_prefix(head, "worksheet") == p
+            and (head.find(f"<{p}sheetData") == len(head) - len(m.group(0).decode("utf-8")))
+        )
         if m is None or not same:  # found otherwise in the text: it decides
             return _around_decoded(data.decode("utf-8"), data)
         tag = m.group(0).decode("utf-8")
         close = -1 if tag.endswith("/>") else data.find(f"</{p}sheetData>".encode(), m.end())
         end = m.end() if tag.endswith("/>") else close
-        tail = "" if end < 0 else data[end + (0 if tag.endswith("/>") else
-                                              len(f"</{p}sheetData>")) :].decode("utf-8")
+        tail = (
+            ""
+            if end < 0
+            else data[end + (0 if tag.endswith("/>") else len(f"</{p}sheetData>")) :].decode(
+                "utf-8"
+            )
+        )
         decoder = codecs.getincrementaldecoder("utf-8")()
         rows = memoryview(data)[m.end() : max(end, m.end()) if end >= 0 else len(data)]
         for at in range(0, len(rows), 1 << 20):
@@ -545,8 +578,13 @@ def _around_decoded(text: str, data: bytes) -> Around:
     close = text.find(f"</{p}sheetData>", m.end())
     if close < 0:
         return p, text[: m.start()], m.group(0), "", (start, -1)
-    return (p, text[: m.start()], m.group(0), text[close + len(f"</{p}sheetData>") :],
-            (start, data.find(f"</{p}sheetData>".encode(), start)))
+    return (
+        p,
+        text[: m.start()],
+        m.group(0),
+        text[close + len(f"</{p}sheetData>") :],
+        (start, data.find(f"</{p}sheetData>".encode(), start)),
+    )
 
 
 _ROOT = re.compile(rb"<([A-Za-z_][\w.-]*:)?worksheet[\s>/]")
@@ -562,8 +600,9 @@ def _encoded(pieces: list[str | memoryview]) -> bytes:
     encoded one by one: a sheet of a million cells is tens of MB of text, twice that as
     one Python string once it holds a character past Latin-1 (the Crosstable's `—`), and
     joined whole it would be copied again and again."""
-    return b"".join([piece.encode("utf-8") if isinstance(piece, str) else piece
-                     for piece in pieces])
+    return b"".join(
+        [piece.encode("utf-8") if isinstance(piece, str) else piece for piece in pieces]
+    )
 
 
 def _markup(items: list[Row | str]) -> list[str]:

@@ -41,7 +41,11 @@ class Snapshot:
         except OSError:
             return False
         if (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) != (
-                was.st_dev, was.st_ino, was.st_size, was.st_mtime_ns):
+            was.st_dev,
+            was.st_ino,
+            was.st_size,
+            was.st_mtime_ns,
+        ):
             return False
         if self.when - now.st_mtime > COARSE_CLOCK:
             return True  # a save since then would show a later time

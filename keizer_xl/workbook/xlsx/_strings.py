@@ -45,8 +45,11 @@ class StringTable:
         import numpy as np
 
         found = np.fromiter(map(int, indexes), dtype=np.int64, count=len(indexes))
-        lengths = np.frombuffer(self.lengths, dtype=np.int64) if self.lengths else \
-            np.zeros(0, dtype=np.int64)
+        lengths = (
+            np.frombuffer(self.lengths, dtype=np.int64)
+            if self.lengths
+            else np.zeros(0, dtype=np.int64)
+        )
         within = found < len(lengths)
         self.beyond = self.beyond or not within.all()
         return int(lengths[found[within]].sum())
@@ -56,8 +59,10 @@ class StringTable:
 def _string_patterns(p: str) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
     """For a prefix: the start of each text of the table, and the table's start tag."""
     e = re.escape(p.encode())
-    return (re.compile(rb"<" + e + rb"si(?=[\s>/])"),
-            re.compile(rb"<" + e + rb"sst" + TAG_REST.encode()))
+    return (
+        re.compile(rb"<" + e + rb"si(?=[\s>/])"),
+        re.compile(rb"<" + e + rb"sst" + TAG_REST.encode()),
+    )
 
 
 def count_strings(pieces: Iterable[bytes], file: str, part: str) -> StringTable:
@@ -72,8 +77,9 @@ def count_strings(pieces: Iterable[bytes], file: str, part: str) -> StringTable:
             p = root_prefix(data[:4096].decode("utf-8", "replace"), "sst")
             starts, head = _string_patterns(p)
             found = head.search(data[:4096])
-            declared = attr(found.group(0).decode("utf-8", "replace"), "uniqueCount") \
-                if found else None
+            declared = (
+                attr(found.group(0).decode("utf-8", "replace"), "uniqueCount") if found else None
+            )
             table.declared = int(declared) if declared and declared.isdigit() else None
         buf = rest + data
         cut = buf.rfind(b">") + 1  # a start tag is never cut in two
@@ -82,8 +88,12 @@ def count_strings(pieces: Iterable[bytes], file: str, part: str) -> StringTable:
                 table.lengths.append(at - last)
             last = at
         if len(table.lengths) >= MAX_STRINGS:
-            raise NotAWorkbook("{file} is damaged or hostile: its part {part} holds more than "
-                               "{most} texts.", file=file, part=part, most=f"{MAX_STRINGS:,}")
+            raise NotAWorkbook(
+                "{file} is damaged or hostile: its part {part} holds more than {most} texts.",
+                file=file,
+                part=part,
+                most=f"{MAX_STRINGS:,}",
+            )
         rest = unfinished(buf, cut)
         offset += len(buf) - len(rest)
     if last:
@@ -102,6 +112,9 @@ def told_its_size(data: bytes, table: StringTable) -> bytes:
     if head is None:
         return data
     count = str(len(table.lengths)).encode()
-    tag = re.sub(rb"""(\s(?:uniqueCount|count)\s*=\s*)(["'])[^"']*\2""",
-                 lambda m: m.group(1) + b'"' + count + b'"', head.group(0))
+    tag = re.sub(
+        rb"""(\s(?:uniqueCount|count)\s*=\s*)(["'])[^"']*\2""",
+        lambda m: m.group(1) + b'"' + count + b'"',
+        head.group(0),
+    )
     return data[: head.start()] + tag + data[head.end() :]

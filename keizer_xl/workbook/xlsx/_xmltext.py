@@ -19,8 +19,9 @@ TAG_REST = r"""(?=[\s/>])[^>"']*(?:(?:"[^"]*"|'[^']*')[^>"']*)*>"""
 _ATTR_PAIR = re.compile(r"""([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 CELL_REF = re.compile(r"([A-Za-z]{1,3})([0-9]{1,7})")
 _ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
-_ATTR_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
-                               "'": "&#x27;"})
+_ATTR_ESCAPES = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"}
+)
 _VALUE = re.compile(r"""\s*=\s*(?:"([^"]*)"|'([^']*)')""")  # `="value"` after a name
 _TAG_REST = re.compile(TAG_REST)
 
@@ -105,6 +106,7 @@ def attributes(tag: str) -> dict[str, str]:
 def unescape(text: str) -> str:
     """XML text with its character and entity references replaced by what they stand for
     (the five entities XML itself defines; a workbook's XML declares no others)."""
+
     def replace(m: re.Match[str]) -> str:
         hexadecimal, decimal, name = m.groups()
         if name:

@@ -61,11 +61,18 @@ def plain_zip(members: Sequence[Member]) -> bool:
 
     The file's offsets count stored bytes, which a member copied as stored keeps few of
     even when it unpacks to a lot (it is never unpacked here)."""
-    stored = sum(len(packed.data) if packed else _size(info, content, packed) + 1024
-                 for info, content, packed in members)
-    return (len(members) < 0xFFFF and stored < zipfile.ZIP64_LIMIT // 2
-            and all(_size(info, content, packed) < zipfile.ZIP64_LIMIT
-                    and info.compress_type in _COPYABLE for info, content, packed in members))
+    stored = sum(
+        len(packed.data) if packed else _size(info, content, packed) + 1024
+        for info, content, packed in members
+    )
+    return (
+        len(members) < 0xFFFF
+        and stored < zipfile.ZIP64_LIMIT // 2
+        and all(
+            _size(info, content, packed) < zipfile.ZIP64_LIMIT and info.compress_type in _COPYABLE
+            for info, content, packed in members
+        )
+    )
 
 
 def refuse_unpacking(members: Sequence[Member], most: int, file: str) -> None:
@@ -77,10 +84,14 @@ def refuse_unpacking(members: Sequence[Member], most: int, file: str) -> None:
         return
     for info, content, _ in members:
         if content is None and info.file_size > most:
-            raise NotAWorkbook("{file} is damaged or hostile: its part {part} would unpack to "
-                               "{size} MB; keizer_xl unpacks at most {most} MB of one part.",
-                               file=file, part=info.filename, size=info.file_size >> 20,
-                               most=most >> 20)
+            raise NotAWorkbook(
+                "{file} is damaged or hostile: its part {part} would unpack to "
+                "{size} MB; keizer_xl unpacks at most {most} MB of one part.",
+                file=file,
+                part=info.filename,
+                size=info.file_size >> 20,
+                most=most >> 20,
+            )
 
 
 def new_entry_like(name: str, model: zipfile.ZipInfo | None) -> zipfile.ZipInfo:
@@ -140,21 +151,46 @@ def _write_zip(out: BinaryIO, members: Sequence[Member], comment: bytes) -> None
         year, month, day, hour, minute, second = info.date_time
         date = (year - 1980) << 9 | month << 5 | day
         time = hour << 11 | minute << 5 | second // 2
-        fields = (flags, info.compress_type, time, date, crc, len(stored),
-                  _size(info, content, packed),
-                  len(name), len(extra))
+        fields = (
+            flags,
+            info.compress_type,
+            time,
+            date,
+            crc,
+            len(stored),
+            _size(info, content, packed),
+            len(name),
+            len(extra),
+        )
         out.write(_LOCAL_HEADER.pack(b"PK\x03\x04", 20, 0, *fields) + name + extra)
         out.write(stored)
         directory.append(
-            _CENTRAL_HEADER.pack(b"PK\x01\x02", info.create_version, info.create_system, 20, 0,
-                                 *fields, len(info.comment), 0, info.internal_attr,
-                                 info.external_attr, offset)
-            + name + extra + info.comment)
+            _CENTRAL_HEADER.pack(
+                b"PK\x01\x02",
+                info.create_version,
+                info.create_system,
+                20,
+                0,
+                *fields,
+                len(info.comment),
+                0,
+                info.internal_attr,
+                info.external_attr,
+                offset,
+            )
+            + name
+            + extra
+            + info.comment
+        )
         offset += _LOCAL_HEADER.size + len(name) + len(extra) + len(stored)
     central = b"".join(directory)
     out.write(central)
-    out.write(_END_RECORD.pack(b"PK\x05\x06", 0, 0, len(members), len(members), len(central),
-                               offset, len(comment)) + comment)
+    out.write(
+        _END_RECORD.pack(
+            b"PK\x05\x06", 0, 0, len(members), len(members), len(central), offset, len(comment)
+        )
+        + comment
+    )
 
 
 def _same_entry(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
@@ -183,16 +219,21 @@ def _without_zip64(extra: bytes) -> bytes:
     return kept
 
 
-def write_members(path: Path, members: Sequence[Member], comment: bytes,
-                  load: Callable[[zipfile.ZipInfo], bytes]) -> None:
+def write_members(
+    path: Path, members: Sequence[Member], comment: bytes, load: Callable[[zipfile.ZipInfo], bytes]
+) -> None:
     """Write a package of `members` into the file at `path`; `load` gives the content of a
     member given without it, should zipfile have to write the package."""
     with open(path, "wb") as out:
         write_members_to(out, members, load, comment)
 
 
-def write_members_to(out: BinaryIO, members: Sequence[Member],
-                     load: Callable[[zipfile.ZipInfo], bytes], comment: bytes = b"") -> None:
+def write_members_to(
+    out: BinaryIO,
+    members: Sequence[Member],
+    load: Callable[[zipfile.ZipInfo], bytes],
+    comment: bytes = b"",
+) -> None:
     """`write_members` into an open file (or a file in memory)."""
     if plain_zip(members):
         _write_zip(out, members, comment)
@@ -201,6 +242,7 @@ def write_members_to(out: BinaryIO, members: Sequence[Member],
             package.comment = comment
             for info, content, _ in members:
                 entry = _same_entry(info)
-                package.writestr(entry, load(info) if content is None else content,
-                                 compresslevel=PACK_LEVEL)
+                package.writestr(
+                    entry, load(info) if content is None else content, compresslevel=PACK_LEVEL
+                )
                 entry.external_attr = info.external_attr  # zipfile fills in 0o600

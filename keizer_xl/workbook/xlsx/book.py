@@ -33,8 +33,7 @@ class Workbook:
     as last saved there, and `save` refuses instead. `rows`: the most rows of a sheet (by
     its name) that is read or edited (else `MAX_ROWS`)."""
 
-    def __init__(self, path: Path, write: bool = True,
-                 rows: Callable[[str], int] | None = None):
+    def __init__(self, path: Path, write: bool = True, rows: Callable[[str], int] | None = None):
         self.rows = rows or (lambda sheet: MAX_ROWS)
         self.path = Path(path)
         self.target = Path(os.path.realpath(self.path))
@@ -51,8 +50,11 @@ class Workbook:
     def worksheets(self) -> list[str]:
         """The names of the ordinary worksheets, in the workbook's order."""
         kinds = self.parts.rels
-        return [name for name, rid in self.parts.sheets.values()
-                if kinds.get(rid, ("", ""))[0].endswith("/worksheet")]
+        return [
+            name
+            for name, rid in self.parts.sheets.values()
+            if kinds.get(rid, ("", ""))[0].endswith("/worksheet")
+        ]
 
     def read(self, sheets: Collection[str]) -> dict[str, SheetValues]:
         """The values of these worksheets (exact names), each scanned as it is unpacked
@@ -60,14 +62,24 @@ class Workbook:
         first cell past the limits of each."""
         wanted = {name: self.parts.sheet_part(name) for name in sheets}
         package = self.package
-        others = [self.parts.workbook, self.parts.rels_part, "_rels/.rels",
-                  "[Content_Types].xml",
-                  *(t for kind, t in self.parts.rels.values() if kind.endswith("/styles"))]
-        found = [real for name in others
-                 if (real := package.by_lower.get(name.lower())) is not None]
-        return read_values(package, wanted, list(dict.fromkeys(found)),
-                           self.parts.shared_strings, self.path.name,
-                           {name: self.rows(name) for name in wanted})
+        others = [
+            self.parts.workbook,
+            self.parts.rels_part,
+            "_rels/.rels",
+            "[Content_Types].xml",
+            *(t for kind, t in self.parts.rels.values() if kind.endswith("/styles")),
+        ]
+        found = [
+            real for name in others if (real := package.by_lower.get(name.lower())) is not None
+        ]
+        return read_values(
+            package,
+            wanted,
+            list(dict.fromkeys(found)),
+            self.parts.shared_strings,
+            self.path.name,
+            {name: self.rows(name) for name in wanted},
+        )
 
     def try_edits(self, edits: Sequence[SheetEdit]) -> bool:
         """Make the edits in memory, with every check a save makes; True if a part changes.
@@ -90,8 +102,11 @@ class Workbook:
     def related(self, source: str, kind: str) -> list[str]:
         """The parts that `source`'s relationships of this type lead to ('' for the
         package's own), as they are in the package."""
-        return [target for found, target in self.parts.relationships(source).values()
-                if found == kind and target.lower() in self.package.by_lower]
+        return [
+            target
+            for found, target in self.parts.relationships(source).values()
+            if found == kind and target.lower() in self.package.by_lower
+        ]
 
     def elements(self, part: str) -> list[Element]:
         """The elements of a small XML part, read as `_xmltext.elements` reads: what
@@ -99,11 +114,13 @@ class Workbook:
         try:
             return elements(self.package.part(part) or b"")
         except Exception as exc:  # expat's errors, and any other of what is no XML
-            raise NotAWorkbook("{file} is damaged (its part {part} is unreadable).",
-                               file=self.path.name, part=part) from exc
+            raise NotAWorkbook(
+                "{file} is damaged (its part {part} is unreadable).", file=self.path.name, part=part
+            ) from exc
 
-    def save_parts(self, parts: Sequence[NewPart], relationships: Sequence[Relationship],
-                   backup: bool = True) -> bool:
+    def save_parts(
+        self, parts: Sequence[NewPart], relationships: Sequence[Relationship], backup: bool = True
+    ) -> bool:
         """Put whole parts, their content types and the relationships leading to them into
         the file, every other part copied as it is; False (and nothing written) when they
         are there already. Atomic, and refused as `save` refuses."""
@@ -117,13 +134,21 @@ class Workbook:
         self._check_not_open()  # opened since it was read, or opened only to read
         target = self.target
         if not os.access(target, os.W_OK) or not os.stat(target).st_mode & stat.S_IWUSR:
-            raise PermissionError(errno.EACCES,
-                                  "The workbook is read-only; keizer_xl cannot save into it",
-                                  str(self.path))
+            raise PermissionError(
+                errno.EACCES,
+                "The workbook is read-only; keizer_xl cannot save into it",
+                str(self.path),
+            )
         try:
-            write_atomically(target, self.package.write, backup=backup, in_use=lambda exc: (
-                PermissionError(exc.errno, "The workbook is in use by another program; close "
-                                "it", str(target))), expect=self.package.snapshot)
+            write_atomically(
+                target,
+                self.package.write,
+                backup=backup,
+                in_use=lambda exc: PermissionError(
+                    exc.errno, "The workbook is in use by another program; close it", str(target)
+                ),
+                expect=self.package.snapshot,
+            )
         except NotWritten as exc:  # named as the secretary gave it, not its real path
             exc.filename = str(self.path)
             raise
@@ -141,4 +166,3 @@ def save_edits(path: Path, edits: Sequence[SheetEdit], backup: bool = True) -> b
     is read-only. In every one of these cases the workbook is left exactly as it was.
     """
     return Workbook(path).save(edits, backup)
-

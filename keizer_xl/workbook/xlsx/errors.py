@@ -72,8 +72,9 @@ class WorkbookBusy(XlsxError):
 
 
 # said as a whole message; `reason` marks it for the catalogs
-_SAVED_MEANWHILE = reason("{file} was saved by another program while keizer-xl worked; "
-                          "nothing was written; run it again.").template
+_SAVED_MEANWHILE = reason(
+    "{file} was saved by another program while keizer-xl worked; nothing was written; run it again."
+).template
 
 
 class SavedMeanwhile(WorkbookBusy):
@@ -89,10 +90,13 @@ class SheetTooLarge(NotAWorkbook):
     """A sheet to be read has data beyond the limits; `far` lists (sheet, cell, why), and
     the message says each of them, then the limits (the template and its values)."""
 
-    def __init__(self, far: list[tuple[str, str, Reason]], template: str,
-                 /, **values: object) -> None:
-        lines = [f"{sheet}!{cell}: the sheet's data reaches this cell ({why})"
-                 for sheet, cell, why in far]
+    def __init__(
+        self, far: list[tuple[str, str, Reason]], template: str, /, **values: object
+    ) -> None:
+        lines = [
+            f"{sheet}!{cell}: the sheet's data reaches this cell ({why})"
+            for sheet, cell, why in far
+        ]
         super().__init__("\n".join([*lines, template.format(**values)]))
         self.template, self.values, self.far = template, values, far
 

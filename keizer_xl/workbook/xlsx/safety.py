@@ -79,8 +79,10 @@ def one_writer(path: Path, wait: float | None = None) -> Iterator[None]:
     except TimeoutError:
         raise WorkbookBusy(
             "{file} is being changed by another keizer-xl run or button (waited {seconds} "
-            "seconds). Try again when it has finished.", file=Path(path).name,
-            seconds=f"{wait:g}") from None
+            "seconds). Try again when it has finished.",
+            file=Path(path).name,
+            seconds=f"{wait:g}",
+        ) from None
     except OSError as exc:
         if exc.errno not in NO_LOCKS and _read_only_folder(lock_path) is None:
             if os.path.lexists(lock_path):
@@ -98,11 +100,19 @@ def _taken_by_another(path: Path, lock_path: Path) -> WorkbookBusy | WorkbookLoc
     run is changing the workbook, or it ended and left the file (`keizer-xl unlock`)."""
     user = _owner(lock_path)
     if _held(lock_path):
-        return WorkbookBusy("{file} is being changed by a keizer-xl run of {user}. Try again "
-                            "when it has finished.", file=path.name, user=user)
-    return WorkbookLocked("{file} was left locked by a keizer-xl run of {user} that has "
-                          "ended. If nobody is working on it, clear the lock with: keizer-xl "
-                          "unlock {path}", file=path.name, user=user, path=typed(path))
+        return WorkbookBusy(
+            "{file} is being changed by a keizer-xl run of {user}. Try again when it has finished.",
+            file=path.name,
+            user=user,
+        )
+    return WorkbookLocked(
+        "{file} was left locked by a keizer-xl run of {user} that has "
+        "ended. If nobody is working on it, clear the lock with: keizer-xl "
+        "unlock {path}",
+        file=path.name,
+        user=user,
+        path=typed(path),
+    )
 
 
 def _held(lock_path: Path) -> bool:
@@ -157,11 +167,19 @@ def check_not_open(path: Path) -> None:
                 raise WorkbookLocked(
                     "{file} is open in {program} by {who}. Close it there and try again. If "
                     "it is not open anywhere, clear the lock {program} left with: keizer-xl "
-                    "unlock {path}", file=path.name, program=program, who=who, path=typed(path))
+                    "unlock {path}",
+                    file=path.name,
+                    program=program,
+                    who=who,
+                    path=typed(path),
+                )
             raise WorkbookLocked(
                 "{file} is open in {program}. Close it there and try again. If it is not open "
                 "anywhere, clear the lock {program} left with: keizer-xl unlock {path}",
-                file=path.name, program=program, path=typed(path))
+                file=path.name,
+                program=program,
+                path=typed(path),
+            )
 
 
 def _program(lock: Path) -> str:
@@ -198,8 +216,11 @@ def unlock(path: Path) -> list[str]:
     target = Path(os.path.realpath(path))
     _check_folder(target)
     if _in_use(target):
-        raise WorkbookLocked("{file} is open in another program right now; close it there "
-                             "first. Nothing was unlocked.", file=path.name)
+        raise WorkbookLocked(
+            "{file} is open in another program right now; close it there "
+            "first. Nothing was unlocked.",
+            file=path.name,
+        )
     writer = writer_lock_path(path)
     left: list[str] = []
     theirs = _foreign(writer)
@@ -207,8 +228,11 @@ def unlock(path: Path) -> list[str]:
     try:
         held = take(writer, 0)
     except TimeoutError:
-        raise WorkbookBusy("{file} is being changed by another keizer-xl run or button. Try "
-                           "again when it has finished.", file=path.name) from None
+        raise WorkbookBusy(
+            "{file} is being changed by another keizer-xl run or button. Try "
+            "again when it has finished.",
+            file=path.name,
+        ) from None
     except OSError as exc:  # another account's lock file: cleared when no run holds it
         if exc.errno not in NO_LOCKS:
             if not os.path.lexists(writer):
@@ -261,10 +285,17 @@ def backup_path(path: Path) -> Path:
     return path.with_name(f"{path.stem}.backup{path.suffix}")
 
 
-def write_atomically(target: Path, write: Callable[[Path], None], *, backup: bool = False,
-                     sync: bool = True, keep_suffix: bool = False,
-                     in_use: Callable[[PermissionError], OSError] | None = None,
-                     tidy: bool = True, expect: Snapshot | None = None) -> None:
+def write_atomically(
+    target: Path,
+    write: Callable[[Path], None],
+    *,
+    backup: bool = False,
+    sync: bool = True,
+    keep_suffix: bool = False,
+    in_use: Callable[[PermissionError], OSError] | None = None,
+    tidy: bool = True,
+    expect: Snapshot | None = None,
+) -> None:
     """Make the file `target` whole or not at all, the one way keizer_xl writes a file.
 
     `write(temp)` fills a new hidden file beside `target`, which then replaces it in one
@@ -283,18 +314,28 @@ def write_atomically(target: Path, write: Callable[[Path], None], *, backup: boo
     A failure of the system is raised as `NotWritten` naming `target` (never the temporary
     file), `ReadOnlyFolder` when its folder cannot be written in at all.
     """
+
     def fill(temp: Path, new: int) -> None:
         os.close(new)
         write(temp)
         if sync:
             _sync_file(temp)
 
-    _replace(Path(target), fill, backup=backup, sync=sync, keep_suffix=keep_suffix,
-             in_use=in_use, tidy=tidy, expect=expect)
+    _replace(
+        Path(target),
+        fill,
+        backup=backup,
+        sync=sync,
+        keep_suffix=keep_suffix,
+        in_use=in_use,
+        tidy=tidy,
+        expect=expect,
+    )
 
 
-def write_bytes_atomically(target: Path, data: bytes, *, sync: bool = True,
-                           tidy: bool = True) -> None:
+def write_bytes_atomically(
+    target: Path, data: bytes, *, sync: bool = True, tidy: bool = True
+) -> None:
     """A file of these bytes, written as `write_atomically` writes (an exchange file, a page,
     a PDF), through the new file's own handle: a site's thousand pages are not each
     opened twice."""
@@ -303,6 +344,7 @@ def write_bytes_atomically(target: Path, data: bytes, *, sync: bool = True,
 
 def _bytes(data: bytes, sync: bool) -> Callable[[Path, int], None]:
     """A `fill` writing these bytes through the new file's handle."""
+
     def fill(temp: Path, new: int) -> None:
         with open(new, "wb") as file:
             file.write(data)
@@ -356,10 +398,17 @@ def write_files_atomically(files: Mapping[Path, bytes], *, sync: bool = True) ->
             _sync_folder(folder)
 
 
-def _replace(target: Path, fill: Callable[[Path, int], None], *, backup: bool = False,
-             sync: bool = True, keep_suffix: bool = False,
-             in_use: Callable[[PermissionError], OSError] | None = None,
-             tidy: bool = True, expect: Snapshot | None = None) -> None:
+def _replace(
+    target: Path,
+    fill: Callable[[Path, int], None],
+    *,
+    backup: bool = False,
+    sync: bool = True,
+    keep_suffix: bool = False,
+    in_use: Callable[[PermissionError], OSError] | None = None,
+    tidy: bool = True,
+    expect: Snapshot | None = None,
+) -> None:
     """`write_atomically`'s way: `fill(temp, handle)` fills the new hidden file, just made
     for this write alone (and closes the handle); then it replaces `target`, if it is still
     the file `expect` describes: looked at before the backup (which would keep the other
@@ -399,13 +448,11 @@ def _still(target: Path, expect: Snapshot | None) -> None:
         raise SavedMeanwhile(target.name)
 
 
-def _new_temp(target: Path, fill: Callable[[Path, int], None],
-              keep_suffix: bool = False) -> Path:
+def _new_temp(target: Path, fill: Callable[[Path, int], None], keep_suffix: bool = False) -> Path:
     """A new hidden file beside `target`, made for this write alone and filled by `fill`
     (which closes its handle); removed again if that fails."""
     temp = _temp_name(target, keep_suffix)
-    new = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                  0o600)
+    new = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     try:
         fill(temp, new)
     except BaseException:
