@@ -55,7 +55,8 @@ demo: $(STAMP)
 	$(BIN)/keizer-xl demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check keizer_xl tests bench templates
+	$(BIN)/ruff check keizer_xl tests bench templates docs
+	$(BIN)/ruff format --check keizer_xl tests bench templates docs
 	$(BIN)/mypy
 	$(BIN)/python .ci/lint-workflows
 
