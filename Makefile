@@ -1,9 +1,9 @@
 # Quick start: `make demo` and `make test`. Both create .venv when it is missing.
 #
-# The fast loop while changing code: `make check` (ruff, mypy and every test that does not
-# drive another program or process, with Hypothesis's short `check` profile: 1,135 tests,
-# 70 s of CPU, 3 min 41 s of wall time on the 2-core machine at load average 4-7, 6
-# December 2026). `make test` runs everything, as CI does: also the tests marked `programs`
+# The fast loop while changing code: `make check` (ruff, mypy, the workflow linters and
+# every test that does not drive another program or process, with Hypothesis's short `check`
+# profile: 1,424 tests, 66 s of CPU, 68 s of wall time on the 2-core machine, 6 December
+# 2026). `make test` runs everything, as CI does: also the tests marked `programs`
 # (LibreOffice, Chromium, poppler, subprocesses, memory), after installing those programs,
 # and every property with all its examples (the `full` profile). One file or test at a time:
 #   .venv/bin/python -m pytest -q -x tests/core/test_pairing.py
