@@ -67,7 +67,7 @@ def test_a_value_far_away_is_refused_with_its_cell(
 ) -> None:
     path = make_book(tmp_path / "club.xlsx", players())
     save_edits(path, [SheetEdit(sheet, {cell: "x"})], backup=False)
-    assert path.stat().st_size < 20_000
+    assert path.stat().st_size < 25_000  # a small file, whose data claims to reach far
     before = path.read_bytes()
     for command in ("check", "pair", "recalc"):
         code, output, peak = measured(command, path)

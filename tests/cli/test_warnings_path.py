@@ -58,8 +58,9 @@ def test_warnings_are_printed_and_never_written_on_the_standings(
     done = run_cli("recalc", path)
     assert done.exit_code == 0, done.output
     expected = [
-        "Players!C8: Zoë is in no round yet, so rounds 1–4 each count as excused (Default "
-        "absence); if Zoë joined later, put the first round of play in Joined (e.g. 5)",
+        "Players!C8: Zoë is in no round yet, so joins in round 5, as if Joined said 5: "
+        "nobody's earlier standings change. To give Zoë the rounds before, put the round Zoë "
+        "joined in Joined",
         "Players!D6: Dirk has not played a game in rounds 2–4; if Dirk has stopped, put 4 in Left",
         "Rounds!E15: Eva has the bye in round 3 and again in round 4",
         "Rounds!C10: 'anais' is taken to be Anaïs (as written on the Players sheet)",
