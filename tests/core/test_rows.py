@@ -243,3 +243,20 @@ def test_group_sizes_count_keys_of_any_integer_type(dtype: str) -> None:
     keys = [3, 0, 3, 5, 3, 0]
     sizes = group_sizes(np.array(keys, dtype=dtype), 7)
     assert sizes.tolist() == [keys.count(k) for k in range(7)]
+
+
+def test_one_rounds_entries_are_made_without_making_every_row() -> None:
+    players = tuple(Player(n, Fraction(0), order=i) for i, n in enumerate(NAMES))
+    entries = (
+        Game(1, 1, "Anna", "Bram", Result.DRAW, 2),
+        Rest(1, "Cor", Absence.BYE, 3),
+        Game(2, 1, "Cor", "Anna", Result.WHITE_WINS, 4),
+        Rest(2, "Bram", Absence.EXCUSED, 5),
+        Game(2, 2, "Dirk", "Els", None, 6),
+    )
+    plain = Season(players, entries)
+    season = Season.from_rows(players, SeasonRows.from_entries(players, entries), [2, 3, 4, 5, 6])
+    for round_no in (1, 2, 3):
+        assert season.round_entries(round_no) == plain.round_entries(round_no)
+    lazy = season.entries
+    assert isinstance(lazy, RowEntries) and lazy._made is None  # not every row made for one
