@@ -261,3 +261,26 @@ def golden_book(path: Path, case: str, with_rounds: bool = True) -> Path:
     rounds = [[row[h] for h in ROUND_HEADERS] for row in golden_rows(case, "rounds")]
     settings = {row["Setting"]: row["Value"] for row in golden_rows(case, "settings")}
     return make_book(path, players, rounds if with_rounds else (), settings)
+
+
+# Six players and three rounds of theirs, every result: a small season the command's tests
+# of one feature (tonight's stakes, what if) start from.
+SIX_PLAYERS = (
+    ("Anna", 2000),
+    ("Bram", 1900),
+    ("Carla", 1800),
+    ("Daan", 1700),
+    ("Eva", 1600),
+    ("Fleur", 1500),
+)
+THREE_ROUNDS_OF_SIX = [
+    [1, 1, "Anna", "Bram", "1-0"],
+    [1, 2, "Carla", "Daan", "0-1"],
+    [1, 3, "Eva", "Fleur", "0-1"],
+    [2, 1, "Daan", "Anna", "0-1"],
+    [2, 2, "Fleur", "Bram", "0-1"],
+    [2, 3, "Carla", "Eva", "½-½"],
+    [3, 1, "Anna", "Fleur", "0-1"],
+    [3, 2, "Bram", "Daan", "1-0"],
+    [3, 3, "Eva", "Carla", "0-1"],
+]

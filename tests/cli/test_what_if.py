@@ -12,30 +12,10 @@ from keizer_xl.publish.numbers import decimal
 from keizer_xl.workbook.files import load
 from tests.cli.test_dutch_workbook import dutch_book
 from tests.conftest import run_cli
-from tests.seasons import club_season, make_book
+from tests.seasons import SIX_PLAYERS, THREE_ROUNDS_OF_SIX, club_season, make_book
 
-PLAYERS = [
-    {"Name": n, "Rating": r}
-    for n, r in (
-        ("Anna", 2000),
-        ("Bram", 1900),
-        ("Carla", 1800),
-        ("Daan", 1700),
-        ("Eva", 1600),
-        ("Fleur", 1500),
-    )
-]
-ROUNDS = [
-    [1, 1, "Anna", "Bram", "1-0"],
-    [1, 2, "Carla", "Daan", "0-1"],
-    [1, 3, "Eva", "Fleur", "0-1"],
-    [2, 1, "Daan", "Anna", "0-1"],
-    [2, 2, "Fleur", "Bram", "0-1"],
-    [2, 3, "Carla", "Eva", "½-½"],
-    [3, 1, "Anna", "Fleur", "0-1"],
-    [3, 2, "Bram", "Daan", "1-0"],
-    [3, 3, "Eva", "Carla", "0-1"],
-]
+PLAYERS = [{"Name": n, "Rating": r} for n, r in SIX_PLAYERS]
+ROUNDS = THREE_ROUNDS_OF_SIX
 
 
 def table_rows(output: str) -> list[list[str]]:
