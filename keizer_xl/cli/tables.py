@@ -59,7 +59,7 @@ def print_standings(
     """The standings table; a Group column when players have groups (`only`: one group's
     rows); ranks marked * for players listed last for too few games; the numbers with the
     language's decimal mark, as the pages write them."""
-    from keizer_xl.publish.numbers import decimal
+    from keizer_xl.i18n.numbers import decimal
 
     language = speaking()
     headers = (
@@ -102,7 +102,7 @@ def print_tried(
 ) -> None:
     """What if: each player's place and score with the tried settings beside the score
     now, and how many places the player moves (+ up, − down), in the tried order."""
-    from keizer_xl.publish.numbers import decimal
+    from keizer_xl.i18n.numbers import decimal
 
     language = speaking()
     before = {row.name: row for row in now.rows}

@@ -17,6 +17,9 @@ a shell says one with `say(message, language)`. The settings' explanations (in
 Which language: `--lang` (or the buttons' workbook) first, then the environment's
 KEIZER_XL_LANG, then the language the workbook is written in (`choose`).
 
+Figures in the language's own decimal mark (`numbers`: 320.83, 320,83) are written here too,
+for the pages, the terminal and the Pairings sheet's stakes alike.
+
 Ranks just above `core`: imports nothing of keizer_xl but core and itself. Importing it reads
 no catalog and builds no name table (only the language records); each is loaded when first
 needed.
@@ -57,6 +60,7 @@ __all__ = [
     "from_environment",
     "legend_marks",
     "names",
+    "numbers",
     "record_of",
     "say",
     "tongue",

@@ -25,8 +25,8 @@ from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
 from keizer_xl.i18n import say
 from keizer_xl.i18n.names import withdrawn_name
+from keizer_xl.i18n.numbers import change, number, percent, points, signed
 from keizer_xl.publish.names import shown
-from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.site import Titles, Words
 from keizer_xl.workbook.xlsx import write_files_atomically
 

@@ -9,7 +9,7 @@ from keizer_xl.core.scoring import Standings
 from keizer_xl.core.settings import SETTINGS, SPECS, Settings
 from keizer_xl.i18n import say, translate
 from keizer_xl.i18n.names import local_setting
-from keizer_xl.publish.numbers import number
+from keizer_xl.i18n.numbers import number
 
 # Shown whatever they are set to; the other rules only when the club typed a value.
 _ALWAYS = (

@@ -34,9 +34,9 @@ from keizer_xl.core.report import latest_round as find_latest_round
 from keizer_xl.core.results import DRAW, FORFEIT_WIN, LOSS, NO_SHOW, RESULTS, WIN
 from keizer_xl.i18n import crosstable_marks, legend_marks, say, translate
 from keizer_xl.i18n.names import withdrawn_mark
+from keizer_xl.i18n.numbers import change, number, percent, points, signed
 from keizer_xl.publish.charts import Chart, rank_chart
 from keizer_xl.publish.names import page_names, shown
-from keizer_xl.publish.numbers import change, number, percent, points, signed
 from keizer_xl.publish.rules import settings_in_force
 from keizer_xl.workbook.xlsx import write_files_atomically
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from keizer_xl.core.model import Absence
 from keizer_xl.core.report import Report, latest_round
 from keizer_xl.i18n.names import withdrawn_name
-from keizer_xl.publish.numbers import change, number
+from keizer_xl.i18n.numbers import change, number
 from keizer_xl.publish.site import Titles, Words, stakes_note, stakes_said
 
 

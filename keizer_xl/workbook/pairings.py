@@ -13,13 +13,13 @@ This module owns the sheet's formulas (the template writes them) and their value
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 
 from keizer_xl.core.model import Absence, Game
 from keizer_xl.core.report import Report, Stakes
 from keizer_xl.core.words import text
-from keizer_xl.i18n import record_of, translate
+from keizer_xl.i18n import translate
 from keizer_xl.i18n.names import local_name, name_key, rest_word, sheet_names
+from keizer_xl.i18n.numbers import number
 from keizer_xl.workbook.layout import Grid, language_of
 from keizer_xl.workbook.xlsx import CellValue, Formula, SheetEdit
 
@@ -176,12 +176,12 @@ def stakes_cells(report: Report, games: Sequence[Game], language: str) -> dict[C
 
     def said(stakes: Stakes) -> str:
         parts = [
-            translate("win {points}", language).format(points=figure(stakes.win, language)),
-            translate("draw {points}", language).format(points=figure(stakes.draw, language)),
+            translate("win {points}", language).format(points=number(stakes.win, language)),
+            translate("draw {points}", language).format(points=number(stakes.draw, language)),
         ]
         if stakes.loss:
             parts.append(
-                translate("loss {points}", language).format(points=figure(stakes.loss, language))
+                translate("loss {points}", language).format(points=number(stakes.loss, language))
             )
         return " · ".join(parts)
 
@@ -210,14 +210,3 @@ def stakes_cells(report: Report, games: Sequence[Game], language: str) -> dict[C
         else None
     )
     return cells
-
-
-def figure(x: Fraction, language: str) -> str:
-    """A stake as the pages write it: whole, ½, or two decimals with the language's decimal
-    mark. A copy of `keizer_xl.publish.numbers.number` for stakes (at least 0), which this
-    layer cannot import; a test holds the two to the same text."""
-    if x.denominator == 1:
-        return str(x.numerator)
-    if x == Fraction(1, 2):
-        return "½"
-    return f"{float(x):.2f}".rstrip("0").rstrip(".").replace(".", record_of(language).decimal_mark)

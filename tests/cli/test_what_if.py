@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from keizer_xl.core.scoring import compute_standings
-from keizer_xl.publish.numbers import decimal
+from keizer_xl.i18n.numbers import decimal
 from keizer_xl.workbook.files import load
 from tests.cli.test_dutch_workbook import dutch_book
 from tests.conftest import run_cli

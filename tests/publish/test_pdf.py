@@ -14,8 +14,8 @@ import keizer_xl
 from keizer_xl.core.report import build_report
 from keizer_xl.core.scoring import compute_standings
 from keizer_xl.core.settings import Settings
+from keizer_xl.i18n.numbers import number
 from keizer_xl.publish.book import workbook_report
-from keizer_xl.publish.numbers import number
 from keizer_xl.publish.pdf import font_files, write_pdfs
 from keizer_xl.publish.site import Titles
 from tests.conftest import run_cli

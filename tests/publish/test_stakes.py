@@ -7,13 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
-from hypothesis import given
-from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
 
-from keizer_xl.i18n import LANGUAGES
-from keizer_xl.publish.numbers import number
-from keizer_xl.workbook import pairings
 from keizer_xl.workbook.pairings import STAKES_COLUMN, STAKES_NOTE, TOP
 from keizer_xl.workbook.xlsx import SheetEdit, save_edits
 from tests.conftest import run_cli
@@ -173,12 +168,3 @@ def test_frozen_pricing_says_the_game_keeps_them(tmp_path: Path) -> None:
     path, _, _ = paired(tmp_path, Pricing="frozen")
     note = str(sheet(path, "Pairings")[STAKES_NOTE[0] - 1][STAKES_NOTE[1] - 1])
     assert "Pricing frozen the game keeps them" in note and "next week" not in note
-
-
-@given(
-    st.fractions(min_value=0, max_value=10**6, max_denominator=10**4), st.sampled_from(LANGUAGES)
-)
-def test_the_sheet_writes_a_stake_as_the_pages_do(stake: Fraction, language: str) -> None:
-    """The Pairings sheet's copy of the pages' number formatter (the workbook layer cannot
-    import the publishing one) gives the same text for every stake."""
-    assert pairings.figure(stake, language) == number(stake, language)

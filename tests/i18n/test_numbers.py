@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from keizer_xl.publish.numbers import decimal, number, points
+from keizer_xl.i18n.numbers import decimal, number, points
 
 MARKS = {"en": ".", "nl": ",", "de": ",", "it": ","}
 
