@@ -30,6 +30,7 @@ COMMANDS = {  # command -> the module that makes it
     "rename": "keizer_xl.cli.fixes",
     "unlock": "keizer_xl.cli.fixes",
     "lite": "keizer_xl.cli.lite",
+    "libreoffice": "keizer_xl.cli.libreoffice",
 }
 
 

@@ -53,13 +53,14 @@ def publish_site(book: Any = None) -> None:
 
 
 class _WriteFailed(KeizerXLError):
-    """Excel refused a write; the secretary must know whether earlier ones went through."""
+    """Excel (or LibreOffice: the cause's `program`) refused a write; the secretary must
+    know whether earlier ones went through."""
 
 
 def _run(book: Any, work: Callable[[Any, str], None], button: str) -> None:
-    import xlwings
+    if book is None:  # a click in Excel: xlwings knows the workbook (imported only then)
+        import xlwings
 
-    if book is None:
         try:
             book = xlwings.Book.caller()
         except Exception as exc:  # no Excel behind us: there is no message box to show
@@ -497,10 +498,10 @@ def failure_message(exc: BaseException, button: str, language: str = "en") -> st
         )
         return (
             translate(
-                "Excel did not accept the new values for the sheet '{sheet}' "
+                "{program} did not accept the new values for the sheet '{sheet}' "
                 "({cause}). Is the sheet protected, or a cell being edited?",
                 language,
-            ).format(sheet=sheet, cause=_plain(cause))
+            ).format(program=getattr(cause, "program", "Excel"), sheet=sheet, cause=_plain(cause))
             + f"\n\n{partly}"
         )
     if isinstance(exc, KeizerXLError):
