@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 SCRIPTS = (
     "bench_live",
     "bench_lite",
+    "bench_libreoffice",
     "bench_imports",
     "bench_workbook",
     "bench_program",

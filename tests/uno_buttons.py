@@ -131,8 +131,9 @@ def run(profile: Path, book: Path, steps: list[dict[str, Any]]) -> list[Any]:
                         f"vnd.sun.star.script:keizer_xl_buttons.py${arg}"
                         "?language=Python&location=user"
                     )
+                    started = time.monotonic()
                     doc.getScriptProvider().getScript(url).invoke((doc,), (), ())
-                    results.append({"url": url})
+                    results.append({"url": url, "seconds": time.monotonic() - started})
                 elif kind == "copy":
                     doc.storeToURL(
                         Path(arg).resolve().as_uri(),

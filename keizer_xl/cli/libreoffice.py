@@ -84,8 +84,7 @@ def libreoffice(profile: Path | None) -> None:
             say(f"  - {line}")
     say(
         t(
-            "Then open the .xlsm in LibreOffice Calc (close LibreOffice first if it is "
-            "open) and click its buttons. Save the workbook "
-            "yourself, as in Excel."
+            "Then open the .xlsm in LibreOffice Calc and click its buttons. Save the "
+            "workbook yourself, as in Excel."
         )
     )

@@ -9,6 +9,7 @@ on Linux), and macro security that lets the workbook's own macros run.
 
 from __future__ import annotations
 
+import ast
 import importlib.resources
 import os
 import re
@@ -16,6 +17,8 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from keizer_xl.i18n import LANGUAGES, translate
 
 __all__ = [
     "MACRO_NAME",
@@ -29,7 +32,6 @@ __all__ = [
 
 MACRO_NAME = "keizer_xl_buttons.py"  # the name the VBA bridge asks LibreOffice for
 MACRO_SOURCE = "libreoffice_macro.py"  # the macro, in keizer_xl/live/
-_PYTHON_LINE = re.compile(r'^PYTHON = ""(.*)$', re.M)
 
 
 def default_profile() -> Path:
@@ -51,13 +53,39 @@ def user_folder(profile: Path) -> Path:
 
 
 def macro_text(python: str) -> str:
-    """The macro file with `python` as the Python it runs keizer_xl with."""
+    """The macro file with `python` as the Python it runs keizer_xl with, and its own few
+    messages (said before keizer_xl runs) in every language."""
     # read as a file, not imported: it is LibreOffice's to run (keizer_xl.live's own file)
     source = (importlib.resources.files("keizer_xl.live") / MACRO_SOURCE).read_text("utf-8")
-    text, count = _PYTHON_LINE.subn(lambda m: f"PYTHON = {python!r}{m.group(1)}", source, 1)
+    texts = {
+        language: {message: translate(message, language) for message in _messages(source)}
+        for language in LANGUAGES
+        if language != "en"
+    }
+    return _fill(_fill(source, "PYTHON", python), "TEXTS", texts)
+
+
+def _fill(source: str, name: str, value: object) -> str:
+    """The line `NAME = ""` (or `NAME: dict = {}`) of the macro, with `value` instead."""
+    line = re.compile(rf"^({name}(?:: dict)?) = (?:\"\"|\{{\}})(.*)$", re.M)
+    filled, count = line.subn(lambda m: f"{m.group(1)} = {value!r}{m.group(2)}", source, 1)
     if count != 1:  # pragma: no cover - held by a test of the shipped file
-        raise RuntimeError("the LibreOffice macro has no PYTHON line to fill in")
-    return text
+        raise RuntimeError(f"the LibreOffice macro has no {name} line to fill in")
+    return filled
+
+
+def _messages(source: str) -> list[str]:
+    """The texts the macro passes to its `translate`, as `make catalogs` finds them."""
+    return [
+        node.args[0].value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "translate"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ]
 
 
 def install(user: Path, python: str) -> Path:

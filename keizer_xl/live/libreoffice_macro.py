@@ -25,6 +25,7 @@ import tempfile
 from typing import IO, Any
 
 PYTHON = ""  # the Python with keizer_xl in it; written in by `keizer-xl libreoffice`
+TEXTS: dict = {}  # this file's messages in other languages, written in likewise
 MODULE = "keizer_xl.live.libreoffice"
 LOG_NAME = "keizer_xl_buttons.log"  # the messages shown, in the profile, for a report
 LOG_BYTES = 64_000  # the log keeps its last messages, not every message ever
@@ -37,40 +38,47 @@ _ERROR = 4  # FormulaResult.ERROR
 _NULL_DATE = dt.datetime(1899, 12, 30)  # day 0 of LibreOffice's (and Excel's) dates
 
 
-def pair_next_round(document: Any = None) -> None:
+# Each button's function gets the document and the workbook's language from the VBA bridge.
+
+
+def pair_next_round(document: Any = None, language: str = "en") -> None:
     """The "Pair next round" button."""
-    click(document, "pair_next_round")
+    click(document, "pair_next_round", language)
 
 
-def recalculate(document: Any = None) -> None:
+def recalculate(document: Any = None, language: str = "en") -> None:
     """The "Recalculate" button."""
-    click(document, "recalculate")
+    click(document, "recalculate", language)
 
 
-def undo_last_pairing(document: Any = None) -> None:
+def undo_last_pairing(document: Any = None, language: str = "en") -> None:
     """The "Undo last pairing" button."""
-    click(document, "undo_last_pairing")
+    click(document, "undo_last_pairing", language)
 
 
-def publish_site(document: Any = None) -> None:
+def publish_site(document: Any = None, language: str = "en") -> None:
     """The "Publish" button."""
-    click(document, "publish_site")
+    click(document, "publish_site", language)
 
 
 g_exportedScripts = (pair_next_round, recalculate, undo_last_pairing, publish_site)
 
 
-def click(document: Any, entry: str) -> None:
+def click(document: Any, entry: str, language: str = "en") -> None:
     """Run keizer_xl for one button on the open document, answering what it asks."""
     if document is None:
         document = XSCRIPTCONTEXT.getDocument()  # type: ignore[name-defined]  # noqa: F821
     office = Office(document)
+    title = "keizer_xl"
     if not PYTHON or not os.path.exists(PYTHON):
         office.alert(
-            "keizer_xl is not set up for LibreOffice on this computer (the Python it "
-            f"was set up with, {PYTHON or '(none)'}, is not there). Run this once in a "
-            "terminal: keizer-xl libreoffice",
-            "keizer_xl",
+            translate(
+                "keizer_xl is not set up for LibreOffice on this computer: the Python it was "
+                "set up with ({python}) is not there. Run this once in a terminal: "
+                "keizer-xl libreoffice",
+                language,
+            ).format(python=PYTHON or "-"),
+            title,
             "critical",
         )
         return
@@ -85,20 +93,36 @@ def click(document: Any, entry: str) -> None:
                 creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0),
             )
         except OSError as exc:
-            office.alert(f"keizer_xl could not start {PYTHON}: {exc}", "keizer_xl", "critical")
+            office.alert(
+                translate("keizer_xl could not start {python}: {cause}", language).format(
+                    python=PYTHON, cause=exc
+                ),
+                title,
+                "critical",
+            )
             return
-        assert child.stdin is not None and child.stdout is not None
-        serve(office, child.stdout, child.stdin)
-        code = child.wait()
-        if code != 0 and not office.spoke:
+        with child:  # closes both pipes and waits for keizer_xl to end
+            assert child.stdin is not None and child.stdout is not None
+            serve(office, child.stdout, child.stdin)
+        if child.returncode != 0 and not office.spoke:
             errors.seek(0)
             tail = errors.read()[-2000:].decode("utf-8", "replace").strip()
             office.alert(
-                "keizer_xl stopped without finishing; nothing more was changed.\n\n"
-                f"{tail}\n\nIf this keeps happening, run: keizer-xl libreoffice",
-                "keizer_xl",
+                translate(
+                    "keizer_xl stopped before it was done; what it wrote is in the workbook, "
+                    "not saved. If this keeps happening, run: keizer-xl libreoffice",
+                    language,
+                )
+                + f"\n\n{tail}",
+                title,
                 "critical",
             )
+
+
+def translate(message: str, language: str) -> str:
+    """One of this file's messages in the workbook's language (English if not there)."""
+    translated = TEXTS.get(language, {}).get(message)
+    return translated if isinstance(translated, str) and translated else message
 
 
 def serve(office: Office, requests: IO[bytes], replies: IO[bytes]) -> None:

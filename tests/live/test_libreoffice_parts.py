@@ -44,7 +44,20 @@ def test_the_installed_macro_runs_keizer_xl_with_this_python(tmp_path: Path) -> 
     exec(compile(text, str(installed), "exec"), namespace)  # runs nothing but definitions
     assert namespace["PYTHON"] == sys.executable
     assert str(installed) in out
-    assert text.replace(repr(sys.executable), '""', 1) == MACRO.read_text(encoding="utf-8")
+    # only the two lines filled in differ from the file in keizer_xl
+    ours = MACRO.read_text(encoding="utf-8").splitlines()
+    theirs = text.splitlines()
+    assert [n for n, (a, b) in enumerate(zip(ours, theirs, strict=True)) if a != b] == [
+        n for n, line in enumerate(ours) if line.startswith(("PYTHON = ", "TEXTS: dict = "))
+    ]
+    # the macro's own messages, said before keizer_xl runs, in every other language
+    dutch = namespace["TEXTS"]["nl"]
+    assert len(dutch) == 3
+    assert all(said and said != english for english, said in dutch.items())
+    assert namespace["translate"]("keizer_xl could not start {python}: {cause}", "de") == (
+        "keizer_xl konnte {python} nicht starten: {cause}"
+    )
+    assert namespace["translate"]("anything else", "it") == "anything else"
     # a folder named user is the user folder itself; a second run replaces the file
     _run("libreoffice", "--profile", str(tmp_path / "user"))
     assert installed.read_text(encoding="utf-8") == text
@@ -73,8 +86,10 @@ def test_the_macro_has_a_function_for_every_button() -> None:
 
 def test_macro_text_fills_in_exactly_one_python() -> None:
     text = macro_text("C:\\Program Files\\Python 3.12\\python.exe")
-    assert text.count("PYTHON = 'C:\\\\Program Files\\\\Python 3.12\\\\python.exe'") == 1
-    assert 'PYTHON = ""' not in text
+    namespace: dict[str, Any] = {}
+    exec(compile(text, MACRO_NAME, "exec"), namespace)
+    assert namespace["PYTHON"] == "C:\\Program Files\\Python 3.12\\python.exe"
+    assert text.count("PYTHON = ") == 1
 
 
 # --- what the command says ------------------------------------------------------------------
@@ -300,3 +315,53 @@ def test_sheets_that_are_not_the_competitions_are_not_read(tmp_path: Path) -> No
     _converse(office, "recalculate")
     assert "Our own notes" not in read
     assert office.grids["Our own notes"] == [["secret"]]
+
+
+# --- the macro's click, with its own process, on the stand-in -------------------------------
+
+
+def _club_in(tmp_path: Path) -> StandIn:
+    from keizer_xl.workbook.template import build_template
+
+    tmp_path.mkdir(exist_ok=True)
+    path = tmp_path / "club.xlsx"
+    build_template(path, players=PRESENT)
+    return StandIn(_grids(path))
+
+
+def test_a_macro_not_set_up_says_so_in_the_workbooks_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    office = _club_in(tmp_path)
+    namespace: dict[str, Any] = {}
+    exec(compile(macro_text(str(tmp_path / "gone" / "python")), MACRO_NAME, "exec"), namespace)
+    monkeypatch.setattr(libreoffice_macro, "TEXTS", namespace["TEXTS"])
+    monkeypatch.setattr(libreoffice_macro, "PYTHON", namespace["PYTHON"])
+    monkeypatch.setattr(libreoffice_macro, "Office", lambda document: office)
+    libreoffice_macro.pair_next_round(object(), "nl")
+    ((text, _, mode),) = office.shown
+    assert mode == "critical"
+    assert text.startswith("keizer_xl is op deze computer niet ingericht voor LibreOffice")
+    assert str(tmp_path / "gone" / "python") in text
+    assert office.asked == []
+
+
+@pytest.mark.programs
+def test_the_macro_runs_keizer_xl_in_its_own_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    office = _club_in(tmp_path)
+    monkeypatch.setattr(libreoffice_macro, "PYTHON", sys.executable)
+    monkeypatch.setattr(libreoffice_macro, "Office", lambda document: office)
+    libreoffice_macro.pair_next_round(object())
+    assert office.shown == []  # six present, nothing to say
+    assert office.grids["Rounds"][1][:4] == [1, 1, "Anna", "Bram"]
+    # keizer_xl that cannot start: said, with what it printed
+    other = _club_in(tmp_path / "other")
+    monkeypatch.setattr(libreoffice_macro, "Office", lambda document: other)
+    monkeypatch.setattr(libreoffice_macro, "MODULE", "keizer_xl.no_such_module")
+    libreoffice_macro.recalculate(object())
+    ((text, _, mode),) = other.shown
+    assert mode == "critical"
+    assert "keizer_xl stopped before it was done" in text
+    assert "No module named keizer_xl.no_such_module" in text
