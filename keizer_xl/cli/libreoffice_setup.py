@@ -66,8 +66,8 @@ def macro_text(python: str) -> str:
 
 
 def _fill(source: str, name: str, value: object) -> str:
-    """The line `NAME = ""` (or `NAME: dict = {}`) of the macro, with `value` instead."""
-    line = re.compile(rf"^({name}(?:: dict)?) = (?:\"\"|\{{\}})(.*)$", re.M)
+    """The line `NAME = ""` (or `NAME: type = {}`) of the macro, with `value` instead."""
+    line = re.compile(rf"^({name}(?:: [^=]+)?) = (?:\"\"|\{{\}})(.*)$", re.M)
     filled, count = line.subn(lambda m: f"{m.group(1)} = {value!r}{m.group(2)}", source, 1)
     if count != 1:  # pragma: no cover - held by a test of the shipped file
         raise RuntimeError(f"the LibreOffice macro has no {name} line to fill in")
