@@ -109,10 +109,9 @@ def bridge_messages(language: str) -> dict[str, str]:
     (`"{NAME}"` in the module), in the workbook's language."""
     return {
         "NOT_INSTALLED": translate(
-            "The buttons need keizer_xl's macro for LibreOffice, which is not on this "
-            "computer. Run keizer-xl libreoffice once on this computer, then open the "
-            "workbook again; also check that LibreOffice's macro security lets this "
-            "workbook's macros run.",
+            "The buttons need keizer_xl's macro for LibreOffice, which is not installed on "
+            "this computer. Run keizer-xl libreoffice once on this computer, and check that "
+            "LibreOffice's macro security lets this workbook's macros run.",
             language,
         ),
         "BUTTON_FAILED": translate("The button could not do its work:", language),
