@@ -5,11 +5,12 @@ Run with the system Python that has LibreOffice's `uno` module (not the project'
 
 PROFILE is the LibreOffice user profile folder to start with (keizer_xl's Python macro, or a
 stand-in for it, goes in its user/Scripts/python/). JOB.json lists the workbooks:
-[{"book": path, "calls": [script URL, ...], "buttons": bool, "cell": "Z1"}]. Each workbook
-is loaded with macros allowed, each URL invoked with no arguments, then (with "buttons")
-the macro each form button is bound to, in the buttons' order; "cell" of the first sheet is
-read at the end. Prints, per workbook, {"results": [[url, value or null, error or null]],
-"cell": its text}. Starts its own soffice and stops that process at the end.
+[{"book": path, "calls": [script URL, ...], "buttons": bool, "cell": "Z1", "module": name}].
+Each workbook is loaded with macros allowed, each URL invoked with no arguments, then (with
+"buttons") the macro each form button is bound to, in the buttons' order; "cell" of the
+first sheet is read at the end. Prints, per workbook, {"results": [[url, value or null,
+error or null]], "cell": its text, "module": the text LibreOffice holds of that module of
+the VBAProject library}. Starts its own soffice and stops that process at the end.
 """
 
 from __future__ import annotations
@@ -90,7 +91,11 @@ def run_job(desktop: Any, job: dict[str, Any]) -> dict[str, Any]:
             urls += _bound_macros(doc)
         results = [_run(doc, url) for url in urls]
         cell = doc.Sheets.getByIndex(0).getCellRangeByName(job.get("cell", "Z1")).getString()
-        return {"results": results, "cell": cell}
+        module = None
+        if job.get("module"):
+            doc.BasicLibraries.loadLibrary("VBAProject")
+            module = doc.BasicLibraries.getByName("VBAProject").getByName(job["module"])
+        return {"results": results, "cell": cell, "module": module}
     finally:
         doc.close(True)
 

@@ -25,6 +25,7 @@ from keizer_xl.workbook.buttons import BUTTONS
 from keizer_xl.workbook.newbook import create
 from keizer_xl.workbook.template import CODE_NAMES, build_template
 from keizer_xl.workbook.vba import project
+from keizer_xl.workbook.vba.project import bridge_messages
 
 pytestmark = pytest.mark.libreoffice
 
@@ -113,8 +114,8 @@ def without_stand_in(
             raw = probe_book(work / f"{name}_as_installed.xlsm", modules)
         jobs.append({"book": str(raw), "calls": [url("Probe", "XlwingsVersion")]})
     club = work / "club.xlsm"
-    create(club, language="nl")
-    jobs.append({"book": str(club), "buttons": True, "cell": MARK})
+    create(club, language="de")
+    jobs.append({"book": str(club), "buttons": True, "cell": MARK, "module": "LibreOfficeBridge"})
     return run(work / "profile", jobs, work)
 
 
@@ -157,3 +158,12 @@ def test_without_the_python_macro_a_button_returns_and_writes_nothing(
     ]
     assert all(error is None for _, _, error in club["results"])
     assert club["cell"] == ""
+
+
+def test_libreoffice_reads_the_message_in_the_workbooks_language(
+    without_stand_in: list[dict[str, Any]],
+) -> None:
+    """The German message, umlauts and all, as LibreOffice decodes the Windows-1252 source."""
+    message = bridge_messages("de")["NOT_INSTALLED"]
+    assert "ü" in message
+    assert f'Private Const NOT_INSTALLED As String = "{message}"' in without_stand_in[2]["module"]

@@ -399,6 +399,7 @@ def test_the_bridge_speaks_the_workbooks_language_in_windows_1252(language: str)
         if language != "en":
             assert message != bridge_messages("en")[key]
     assert "{" not in filled
+    assert max(len(line) for line in filled.split("\n")) <= 1023  # the VBA editor's longest
 
 
 def test_a_quote_in_a_message_is_doubled_and_an_unwritable_one_refused(

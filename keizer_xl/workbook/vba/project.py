@@ -3,7 +3,9 @@
 The module texts (templates/vba/ and the installed xlwings' standalone modules) become the
 stored sources, the dir, PROJECT and PROJECTwm streams describe them, and the streams go
 into a Compound File (`compound`), dir and the modules compressed (`compression`). The
-project carries no compiled code, so Excel compiles the source text when it opens it.
+project carries no compiled code, so Excel compiles the source text when it opens it. Every
+module is first checked to compile in LibreOffice as well (`portable`), and the bridge's
+messages are written in the workbook's language.
 """
 
 from __future__ import annotations
