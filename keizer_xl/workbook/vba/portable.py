@@ -29,6 +29,7 @@ before any xlwings code runs (templates/vba/LibreOfficeBridge.bas); they only ha
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
@@ -91,6 +92,7 @@ def _lines(text: str) -> tuple[list[str], str]:
     return text.replace("\r\n", "\n").split("\n"), end
 
 
+@functools.lru_cache(maxsize=4096)  # each rewrite reads the module's lines again
 def _code(line: str) -> str:
     """The line's code, its comment dropped and each string's letters masked as `x`, so a
     `Then` or `'` inside a string is not read as code; positions match the line's."""
@@ -153,7 +155,7 @@ def _chains(lines: list[str], name: str) -> list[_Chain]:
     return done
 
 
-def _direct_lines(lines: list[str], chain: _Chain, branch: range) -> list[int]:
+def _direct_lines(lines: list[str], branch: range) -> list[int]:
     """The lines of a branch that are not inside an inner `#If`, nor directives."""
     found: list[int] = []
     depth = 0
@@ -203,9 +205,8 @@ def resolve_app(text: str, name: str = "module") -> str:
         return text
     drop: set[int] = set()
     for chain in _chains(lines, name):
-        tests = [_directive(lines[head]) for head in chain.heads[:-1]]
-        conditions = [test[1] for test in tests if test is not None and test[0] != "else"]
-        apps = [_APP_TEST.match(condition) for condition in conditions]
+        tests = [_directive(lines[head]) or ("", "") for head in chain.heads[:-1]]
+        apps = [_APP_TEST.match(condition) for word, condition in tests if word != "else"]
         if apps[0] is None:
             continue
         if not all(apps):
@@ -214,8 +215,8 @@ def resolve_app(text: str, name: str = "module") -> str:
         kept = next(
             (
                 i
-                for i, test in enumerate(tests)
-                if test and (test[0] == "else" or _matches(test, app))
+                for i, (word, condition) in enumerate(tests)
+                if word == "else" or _is(condition, app)
             ),
             None,
         )
@@ -226,8 +227,9 @@ def resolve_app(text: str, name: str = "module") -> str:
     return end.join(line for number, line in enumerate(lines) if number not in drop)
 
 
-def _matches(test: tuple[str, str], app: str) -> bool:
-    found = _APP_TEST.match(test[1])
+def _is(condition: str, app: str) -> bool:
+    """`App = "<app>"` is the test."""
+    found = _APP_TEST.match(condition)
     return found is not None and found.group(1) == app
 
 
@@ -248,7 +250,7 @@ def hoist_declarations(text: str, name: str = "module") -> str:
             continue
         found: dict[str, list[tuple[int, re.Match[str]]]] = {}
         for branch in chain.branches():
-            for number in _direct_lines(lines, chain, branch):
+            for number in _direct_lines(lines, branch):
                 if dim := _ONE_DIM.match(_code(lines[number])):
                     found.setdefault(dim.group(2).lower(), []).append((number, dim))
         for declared in found.values():
@@ -292,7 +294,7 @@ def merge_block_ifs(text: str, name: str = "module") -> str:
     count = 0
     for chain in _chains(lines, name):
         branches = [
-            [n for n in _direct_lines(lines, chain, branch) if not _is_blank(lines[n])]
+            [n for n in _direct_lines(lines, branch) if not _is_blank(lines[n])]
             for branch in chain.branches()
         ]
         has_else = _directive(lines[chain.heads[-2]]) == ("else", "")
