@@ -11,6 +11,8 @@ Attribute VB_Name = "LibreOfficeBridge"
 Private Const NOT_INSTALLED As String = "{NOT_INSTALLED}"
 Private Const BUTTON_FAILED As String = "{BUTTON_FAILED}"
 
+' True in LibreOffice, whatever came of it (a message box says what went wrong): the
+' caller must not go on to RunPython, which cannot run there. False at once in Excel.
 Function HandedToLibreOffice(entry As String) As Boolean
     If Not IsObject(ThisComponent) Then Exit Function
     HandedToLibreOffice = True
