@@ -35,22 +35,37 @@ MARK = "Z1"  # the cell of the first sheet the stand-in writes to
 
 # The stand-in for keizer_xl's macro: each button's entry adds its name and the name of the
 # document's first sheet (which only the document itself can tell) to the cell MARK.
-STAND_IN = f'''
+STAND_IN = (
+    f'''
 def _mark(document, entry):
     cell = document.Sheets.getByIndex(0).getCellRangeByName("{MARK}")
     cell.setString(cell.getString() + entry + "@" + document.Sheets.getByIndex(0).Name + ";")
 
-''' + "".join(
-    f"def {button.entry}(document):\n    _mark(document, {button.entry!r})\n\n"
-    for button in BUTTONS
+'''
+    + "".join(
+        f"def {button.entry}(document):\n    _mark(document, {button.entry!r})\n\n"
+        for button in BUTTONS
+    )
+    + "def failing(document):\n    raise RuntimeError('the stand-in fails')\n"
 )
 
 # xlwings' constant, from a project that must compile as a whole to give it. (Not a `New
 # Dictionary`: LibreOffice runs both branches of its Class_Initialize, and the Windows one
 # asks for Scripting.Dictionary, which LibreOffice does not have. The buttons never run
 # xlwings' code there.)
+# The bridge's answer for an entry whose Python macro fails, and for one that is not there:
+# True only when the bridge caught the error and said it (a macro stopped by an error it did
+# not catch gives LibreOffice's caller nothing).
 PROBE = """Function XlwingsVersion()
     XlwingsVersion = XLWINGS_VERSION
+End Function
+
+Function HandedFailing()
+    HandedFailing = HandedToLibreOffice("failing")
+End Function
+
+Function HandedMissing()
+    HandedMissing = HandedToLibreOffice("missing")
 End Function
 """
 
@@ -91,8 +106,9 @@ def with_stand_in(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, An
     portable = probe_book(work / "portable.xlsm", vba.template_modules())
     club = work / "club.xlsm"
     create(club)
+    probes = [url("Probe", probe) for probe in ("XlwingsVersion", "HandedFailing", "HandedMissing")]
     jobs = [
-        {"book": str(portable), "calls": [url("Probe", "XlwingsVersion")], "cell": MARK},
+        {"book": str(portable), "calls": probes, "cell": MARK},
         {"book": str(club), "buttons": True, "cell": MARK},
     ]
     return run(work / "profile", jobs, work)
@@ -113,6 +129,8 @@ def without_stand_in(
             patch.setattr(project, "check_portable", lambda name, text: None)
             raw = probe_book(work / f"{name}_as_installed.xlsm", modules)
         jobs.append({"book": str(raw), "calls": [url("Probe", "XlwingsVersion")]})
+    portable = probe_book(work / "portable.xlsm", vba.template_modules())
+    jobs.append({"book": str(portable), "calls": [url("Probe", "HandedMissing")]})
     club = work / "club.xlsm"
     create(club, language="de")
     jobs.append({"book": str(club), "buttons": True, "cell": MARK, "module": "LibreOfficeBridge"})
@@ -122,7 +140,7 @@ def without_stand_in(
 def test_the_project_compiles_in_libreoffice(with_stand_in: list[dict[str, Any]]) -> None:
     """A probe gives xlwings' constant, and the Dictionary class is known: every module
     compiled (one that did not would make every macro give nothing)."""
-    ((_, version, error),) = with_stand_in[0]["results"]
+    (_, version, error), *_ = with_stand_in[0]["results"]
     assert (version, error) == (xlwings.__version__, None)
 
 
@@ -147,12 +165,24 @@ def test_each_button_hands_its_entry_to_the_python_macro_with_the_document(
     assert club["cell"] == "".join(f"{button.entry}@{first_sheet};" for button in BUTTONS)
 
 
+def test_the_bridge_catches_a_failing_or_missing_python_macro(
+    with_stand_in: list[dict[str, Any]], without_stand_in: list[dict[str, Any]]
+) -> None:
+    """Its message box (which headless LibreOffice does not show) comes from its own error
+    handling: the bridge still answers True, so the button's macro ends there."""
+    _, (_, failing, _), (_, missing_function, _) = with_stand_in[0]["results"]
+    ((_, missing_file, _),) = without_stand_in[2]["results"]
+    assert failing is True
+    assert missing_function is True
+    assert missing_file is True
+
+
 def test_without_the_python_macro_a_button_returns_and_writes_nothing(
     without_stand_in: list[dict[str, Any]],
 ) -> None:
     """The bridge says its message (a message box, which headless LibreOffice does not show)
     and stops: no error out of the macro, no RunPython attempt, not a cell written."""
-    club = without_stand_in[2]
+    club = without_stand_in[3]
     assert [call[0] for call in club["results"]] == [
         url("KeizerXL", button.macro) for button in BUTTONS
     ]
@@ -166,4 +196,4 @@ def test_libreoffice_reads_the_message_in_the_workbooks_language(
     """The German message, umlauts and all, as LibreOffice decodes the Windows-1252 source."""
     message = bridge_messages("de")["NOT_INSTALLED"]
     assert "ü" in message
-    assert f'Private Const NOT_INSTALLED As String = "{message}"' in without_stand_in[2]["module"]
+    assert f'Private Const NOT_INSTALLED As String = "{message}"' in without_stand_in[3]["module"]
