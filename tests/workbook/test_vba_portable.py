@@ -355,6 +355,13 @@ def test_the_installed_xlwings_needs_the_rewrites_and_passes_after_them(name: st
     check_portable(name, rewritten)
 
 
+@pytest.mark.parametrize("name", ["xlwings", "Dictionary"])
+def test_rewriting_a_rewritten_module_changes_nothing(name: str) -> None:
+    """The project may be given modules already rewritten (`vba_project(modules)`)."""
+    rewritten = vba.xlwings_modules()[name]
+    assert make_portable(name, rewritten) == rewritten
+
+
 @pytest.mark.parametrize("excel", EXCELS)
 def test_excel_compiles_xlwings_module_as_before_but_for_the_two_rewritten_places(
     excel: dict[str, object],

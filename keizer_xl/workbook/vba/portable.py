@@ -356,10 +356,12 @@ def enum_literals(text: str, name: str = "module") -> str:
         elif in_enum and (found := _VBA_CONSTANT.search(code)):
             value = VBA_CONSTANTS.get(found.group(1).lower())
             if value is not None:
-                rest = line[len(code) :]
-                lines[number] = (
-                    f"{code[: found.start()]}{value}{code[found.end() :]} ' {found.group(0)}{rest}"
-                ).rstrip()
+                head, tail, comment = (
+                    line[: found.start()],
+                    line[found.end() : len(code)],
+                    line[len(code) :],
+                )
+                lines[number] = f"{head}{value}{tail} ' {found.group(0)}{comment}".rstrip()
     return end.join(lines)
 
 
