@@ -6,7 +6,7 @@ Run with the system Python that has LibreOffice's `uno` module (not the project'
 PROFILE is the LibreOffice profile to start soffice with (the test puts keizer_xl's macro
 in it); BOOK is opened once, macros allowed, and the steps run on the open document:
   {"set": [[sheet, "E2", value], ...]}     type values into cells
-  {"click": "PairNextRound"}               fire the macro the form button of that name runs
+  {"click": "PairNextRound"}               fire the form button bound to that macro
   {"macro": "pair_next_round"}             call keizer_xl's Python macro itself, with the document
   {"copy": "out.xlsx"}                     save a copy (the document itself stays unsaved)
   {"state": null}                          report modified flag and LibreOffice's lock file
@@ -55,18 +55,17 @@ def _connect(pipe: str, process: subprocess.Popen[bytes]) -> Any:
 
 
 def _button_macros(doc: Any) -> dict[str, str]:
-    """Each form button's name and label -> the script its click runs."""
+    """The script each form button's click runs, by the macro it names (the captions are
+    in the workbook's language): "PairNextRound" -> vnd.sun.star.script:...PairNextRound?..."""
     bound: dict[str, str] = {}
     for index in range(doc.Sheets.Count):
         forms = doc.Sheets.getByIndex(index).DrawPage.Forms
         for form_index in range(forms.Count):
             form = forms.getByIndex(form_index)
             for control_index in range(form.Count):
-                control = form.getByIndex(control_index)
                 for event in form.getScriptEvents(control_index):
-                    for key in (getattr(control, "Name", ""), getattr(control, "Label", "")):
-                        if key:
-                            bound[key] = event.ScriptCode
+                    macro = event.ScriptCode.split("?")[0].rsplit(".", 1)[-1]
+                    bound[macro] = event.ScriptCode
     return bound
 
 

@@ -25,7 +25,7 @@ import tempfile
 from typing import IO, Any
 
 PYTHON = ""  # the Python with keizer_xl in it; written in by `keizer-xl libreoffice`
-TEXTS: dict[str, dict[str, str]] = {}  # this file's messages in other languages, written in likewise
+TEXTS: dict[str, dict[str, str]] = {}  # this file's messages in other languages, likewise
 MODULE = "keizer_xl.live.libreoffice"
 LOG_NAME = "keizer_xl_buttons.log"  # the messages shown, in the profile, for a report
 LOG_BYTES = 64_000  # the log keeps its last messages, not every message ever

@@ -32,7 +32,8 @@ def create(
     if path.suffix.lower() == ".xlsm":
         from keizer_xl.workbook.vba import vba_project
 
-        vba = vba_project(sheets=CODE_NAMES)  # one document module per sheet, as Excel keeps
+        # one document module per sheet, as Excel keeps; the messages in the workbook's language
+        vba = vba_project(sheets=CODE_NAMES, language=language)
 
     def build(temp: Path) -> None:
         build_template(temp, players, vba_project=vba, language=language, lite=lite)

@@ -38,12 +38,12 @@ def test_each_button_has_its_own_names_and_place() -> None:
 def test_the_macros_in_templates_vba_run_the_entry_points_of_the_table() -> None:
     text = MACROS_TEXT.read_text(encoding="cp1252")
     found = re.findall(
-        r'^Sub (\w+)\(\)\n\s+RunPython "import keizer_xl; keizer_xl\.(\w+)\(\)"\n'
-        r"End Sub$",
+        r'^Sub (\w+)\(\)\n\s+If HandedToLibreOffice\("(\w+)"\) Then Exit Sub\n'
+        r'\s+RunPython "import keizer_xl; keizer_xl\.(\w+)\(\)"\nEnd Sub$',
         text,
         re.MULTILINE,
     )
-    assert found == [(button.macro, button.entry) for button in BUTTONS]
+    assert found == [(button.macro, button.entry, button.entry) for button in BUTTONS]
 
 
 def test_every_entry_point_is_a_button_of_keizer_xl_and_of_live() -> None:

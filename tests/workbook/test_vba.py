@@ -32,6 +32,7 @@ from tests.profiles import examples
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE_DIR = ROOT / "templates" / "vba"
 SHEETS = ("Sheet1", "Sheet2", "Sheet3")
+OURS = ("KeizerXL", "LibreOfficeBridge")  # the modules of templates/vba
 # The Python that has LibreOffice's uno module (Debian's python3-uno).
 SYSTEM_PYTHON = os.environ.get("KEIZER_UNO_PYTHON", "/usr/bin/python3")
 
@@ -176,7 +177,8 @@ def test_document_modules_for_workbook_and_each_sheet(project: bytes) -> None:
     text = ole.openstream("PROJECT").read().decode("cp1252")
     documents = re.findall(r"^Document=(\w+)/&H00000000\r$", text, re.MULTILINE)
     assert documents == ["ThisWorkbook", *SHEETS]
-    assert re.findall(r"^Module=(\w+)\r$", text, re.MULTILINE) == ["KeizerXL", "xlwings"]
+    modules = re.findall(r"^Module=(\w+)\r$", text, re.MULTILINE)
+    assert modules == ["KeizerXL", "LibreOfficeBridge", "xlwings"]
     assert re.findall(r"^Class=(\w+)\r$", text, re.MULTILINE) == ["Dictionary"]
 
 
@@ -198,7 +200,7 @@ def test_add_to_workbook_keeps_given_code_names_and_knows_chartsheets(tmp_path: 
     assert '"0{00020819-0000-0000-C000-000000000046}"' in modules["Werkmap"]
     assert '"0{00020820-0000-0000-C000-000000000046}"' in modules["Spelers"]
     assert '"0{00020820-0000-0000-C000-000000000046}"' in modules["Sheet2"]
-    assert set(modules) == {"Werkmap", "Spelers", "Sheet2", "KeizerXL", "xlwings", "Dictionary"}
+    assert set(modules) == {"Werkmap", "Spelers", "Sheet2", *OURS, "xlwings", "Dictionary"}
 
 
 def test_document_module_can_carry_code() -> None:
@@ -214,10 +216,10 @@ def test_interoperable_form_without_compiled_code(project: bytes) -> None:
     records = dir_records(project)
     names = [data.decode("cp1252") for rid, data in records if rid == 0x0019]
     offsets = [struct.unpack("<I", data)[0] for rid, data in records if rid == 0x0031]
-    assert names == ["ThisWorkbook", *SHEETS, "KeizerXL", "xlwings", "Dictionary"]
+    assert names == ["ThisWorkbook", *SHEETS, *OURS, "xlwings", "Dictionary"]
     assert offsets == [0] * len(names)
     kinds = [rid for rid, _ in records if rid in (0x0021, 0x0022)]
-    assert kinds == [0x0022] * 4 + [0x0021, 0x0021, 0x0022]
+    assert kinds == [0x0022] * 4 + [0x0021, 0x0021, 0x0021, 0x0022]
     assert records[-1] == (0x0010, b"")
     (count,) = [struct.unpack("<H", data)[0] for rid, data in records if rid == 0x000F]
     assert count == len(names)
@@ -250,6 +252,7 @@ def test_compound_file_is_clean(project: bytes) -> None:
             "VBA/_VBA_PROJECT",
             "VBA/dir",
             "VBA/KeizerXL",
+            "VBA/LibreOfficeBridge",
             "VBA/xlwings",
             "VBA/Dictionary",
             "VBA/ThisWorkbook",
@@ -367,7 +370,7 @@ def test_olevba_reads_our_modules_from_the_xlsm(xlsm: Path) -> None:
     finally:
         parser.close()
     assert found["KeizerXL"] == crlf((TEMPLATE_DIR / "KeizerXL.bas").read_text("cp1252"))
-    assert set(found) == {"ThisWorkbook", *SHEETS, "KeizerXL", "xlwings", "Dictionary"}
+    assert set(found) == {"ThisWorkbook", *SHEETS, *OURS, "xlwings", "Dictionary"}
 
 
 @pytest.mark.libreoffice
@@ -384,7 +387,7 @@ def test_libreoffice_loads_the_modules_and_binds_the_buttons(xlsm: Path) -> None
     report = json.loads(result.stdout)
     assert report["vba_mode"] is True
     library = report["libraries"]["VBAProject"]
-    assert set(library) >= {"ThisWorkbook", *SHEETS, "KeizerXL", "xlwings", "Dictionary"}
+    assert set(library) >= {"ThisWorkbook", *SHEETS, *OURS, "xlwings", "Dictionary"}
     # LibreOffice swaps the Attribute line for two header lines of its own, adds one "\n".
     ours = (TEMPLATE_DIR / "KeizerXL.bas").read_text("cp1252").split("\n", 1)[1]
     header = "Rem Attribute VBA_ModuleType=VBAModule\nOption VBASupport 1\n"

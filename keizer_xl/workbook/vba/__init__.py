@@ -14,12 +14,19 @@ needs on macOS) taken from the installed xlwings package, as `xlwings quickstart
 does; so the secretary needs no add-in, and the VBA always matches the installed xlwings
 (its DLL name carries the version).
 
-The output depends only on the module texts and sheet code names: building twice gives the
-same bytes.
+The same project serves LibreOffice Calc, which runs an .xlsm's VBA in its compatibility
+mode: there each button's macro hands the click to keizer_xl's Python macro in the user's
+LibreOffice profile (templates/vba/LibreOfficeBridge.bas, its messages in the workbook's
+language). LibreOffice compiles every `#If` branch, and one module it cannot compile
+silences every macro, so `portable` rewrites xlwings' modules into VBA both compile and
+refuses, at build time, any module LibreOffice would still not compile.
 
-Three parts, one job each: `project` (the modules and the project's own streams, MS-OVBA),
-`compression` (MS-OVBA's compression of the dir and module streams) and `compound` (the
-Compound File around the streams, MS-CFB).
+The output depends only on the module texts, sheet code names and language: building twice
+gives the same bytes.
+
+Four parts, one job each: `project` (the modules and the project's own streams, MS-OVBA),
+`portable` (VBA that LibreOffice compiles too), `compression` (MS-OVBA's compression of the
+dir and module streams) and `compound` (the Compound File around the streams, MS-CFB).
 """
 
 from keizer_xl.workbook.vba.project import (

@@ -3,7 +3,9 @@
 The module texts (templates/vba/ and the installed xlwings' standalone modules) become the
 stored sources, the dir, PROJECT and PROJECTwm streams describe them, and the streams go
 into a Compound File (`compound`), dir and the modules compressed (`compression`). The
-project carries no compiled code, so Excel compiles the source text when it opens it.
+project carries no compiled code, so Excel compiles the source text when it opens it. Every
+module is first checked to compile in LibreOffice as well (`portable`), and the bridge's
+messages are written in the workbook's language.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from keizer_xl.i18n import translate
 from keizer_xl.workbook.buttons import BUTTONS
 from keizer_xl.workbook.vba.compound import compound_file
 from keizer_xl.workbook.vba.compression import compress
+from keizer_xl.workbook.vba.portable import check_portable, make_portable
 
 MACROS = tuple(button.macro for button in BUTTONS)
 """The macros in templates/vba/KeizerXL.bas that the workbook's buttons run."""
@@ -88,14 +92,52 @@ def template_modules(folder: Path | None = None) -> dict[str, str]:
     return modules
 
 
-def xlwings_modules() -> dict[str, str]:
-    """The xlwings standalone VBA (RunPython and its helpers) from the installed package."""
+def xlwings_modules(*, as_installed: bool = False) -> dict[str, str]:
+    """The xlwings standalone VBA (RunPython and its helpers) from the installed package,
+    rewritten so that LibreOffice compiles it too (`portable`), or `as_installed`."""
     package = importlib.resources.files("xlwings")
     texts = {
         "xlwings": (package / "xlwings.bas").read_bytes(),
         "Dictionary": (package / "addin" / "Dictionary.cls").read_bytes(),
     }
-    return {name: data.decode("cp1252") for name, data in texts.items()}
+    modules = {name: data.decode("cp1252") for name, data in texts.items()}
+    if as_installed:
+        return modules
+    return {name: make_portable(name, text) for name, text in modules.items()}
+
+
+def bridge_messages(language: str) -> dict[str, str]:
+    """The texts templates/vba/LibreOfficeBridge.bas shows, by the name of their placeholder
+    (`"{NAME}"` in the module), in the workbook's language; and that language's code, which
+    the bridge passes to keizer_xl's Python macro with the document."""
+    return {
+        "NOT_INSTALLED": translate(
+            "The buttons need keizer_xl's macro for LibreOffice, which is not installed on "
+            "this computer. Run keizer-xl libreoffice once on this computer, and check that "
+            "LibreOffice's macro security lets this workbook's macros run.",
+            language,
+        ),
+        "BUTTON_FAILED": translate("The button could not do its work:", language),
+        # not a message: the language itself, passed on to keizer_xl's Python macro
+        "WORKBOOK_LANGUAGE": language,
+    }
+
+
+def fill_messages(name: str, text: str, language: str) -> str:
+    """The module with each message placeholder replaced by a VBA string of its text.
+
+    VBA source is Windows-1252 text with `"` doubled inside a string: a translation that
+    cannot be written so is refused here, naming it, rather than stored garbled."""
+    for key, message in bridge_messages(language).items():
+        placeholder = f'"{{{key}}}"'
+        if placeholder not in text:
+            continue
+        try:
+            message.encode("cp1252")
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"{name}: the {language} text of {key} is not Windows-1252") from exc
+        text = text.replace(placeholder, '"' + message.replace('"', '""') + '"')
+    return text
 
 
 @dataclass(frozen=True)
@@ -287,6 +329,7 @@ def vba_project(
     sheets: Sequence[str] = ("Sheet1",),
     workbook: str = WORKBOOK_CODENAME,
     standalone: bool = True,
+    language: str = "en",
 ) -> bytes:
     """The vbaProject.bin bytes for an .xlsm.
 
@@ -296,12 +339,19 @@ def vba_project(
     document module per worksheet and one for the workbook, so these must match the
     codeName attributes in the .xlsm (`add_to_workbook` sees to that). A module
     named like one of them supplies that document module's code. `standalone` adds the
-    xlwings modules that define RunPython, unless `modules` already has them.
+    xlwings modules that define RunPython, unless `modules` already has them. `language`
+    is the workbook's: the LibreOffice bridge's messages are written in it.
+
+    Every module must pass `portable.check_portable`: LibreOffice compiles the project too,
+    and one module it cannot compile silences every button there.
     """
     given = dict(template_modules() if modules is None else modules)
     if standalone:
         for name, text in xlwings_modules().items():
             given.setdefault(name, text)
+    given = {name: fill_messages(name, text, language) for name, text in given.items()}
+    for name, text in given.items():
+        check_portable(name, text)
     documents = [(workbook, _BASE_WORKBOOK)]
     documents += [(name, _BASE_WORKSHEET) for name in sheets]
     seen: set[str] = set()
