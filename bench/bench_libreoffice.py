@@ -26,13 +26,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/seasons.py
 
-from measure import ROOT, Figure, bare_python, compile_sources
+from measure import ROOT, Figure, bare_python, compile_sources, run
 
 PLAYERS = 60
 ROUNDS = 37
 CLICKS = 7
 TARGET = 1.0  # seconds a click may take (issue 34 asks for the figure; this bound is ours)
 UNO_PYTHON = os.environ.get("KEIZER_UNO_PYTHON", "/usr/bin/python3")
+# What every click pays before the work: a fresh Python importing what a button's work needs
+# (the part keizer_xl running inside LibreOffice's own Python would save on later clicks).
+IMPORTS = "import keizer_xl.live.libreoffice, keizer_xl.live.buttons, keizer_xl.workbook.plans"
 
 
 def _book(folder: Path, rounds: int) -> Path:
@@ -77,12 +80,16 @@ def main() -> list[Figure]:
         paired = _clicks(folder / "profile", pair_book, turns)
         recalc = _clicks(folder / "profile", recalc_book, [{"click": "Recalculate"}] * CLICKS)
     bare = statistics.median(bare_python() for _ in range(5))
+    start = statistics.median(run([sys.executable, "-c", IMPORTS]) for _ in range(5))
     clicks = {
         "Pair next round": paired[0::2],
         "Undo last pairing": paired[1::2],
         "Recalculate": recalc,
     }
-    print(f"python -c pass: median {bare * 1000:.0f} ms")
+    print(
+        f"python -c pass: median {bare * 1000:.0f} ms; a fresh Python importing a button's "
+        f"work: median {start * 1000:.0f} ms"
+    )
     for label, times in clicks.items():
         middle = statistics.median(times)
         print(
