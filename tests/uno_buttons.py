@@ -5,7 +5,7 @@ Run with the system Python that has LibreOffice's `uno` module (not the project'
 
 PROFILE is the LibreOffice profile to start soffice with (the test puts keizer_xl's macro
 in it); BOOK is opened once, macros allowed, and the steps run on the open document:
-  {"set": [[sheet, "E2", value], ...]}     type values into cells
+  {"set": [[sheet, "E2", value], ...]}     type values ({"date": ISO}, {"formula": F})
   {"click": "PairNextRound"}               fire the form button bound to that macro
   {"macro": "pair_next_round"}             call keizer_xl's Python macro itself, with the document
   {"copy": "out.xlsx"}                     save a copy (the document itself stays unsaved)
@@ -16,6 +16,7 @@ Prints a JSON list with one result per step. Starts its own soffice and stops it
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 import os
 import shutil
@@ -31,6 +32,7 @@ from com.sun.star.beans import PropertyValue  # type: ignore[import-not-found]
 from com.sun.star.connection import NoConnectException  # type: ignore[import-not-found]
 
 ALWAYS_RUN_MACROS = 4  # com.sun.star.document.MacroExecMode.ALWAYS_EXECUTE_NO_WARN
+DATE_FORMAT = 2  # com.sun.star.util.NumberFormat.DATE
 
 
 def _prop(name: str, value: Any) -> Any:
@@ -70,8 +72,18 @@ def _button_macros(doc: Any) -> dict[str, str]:
 
 
 def _set(doc: Any, sheet: str, cell: str, value: Any) -> None:
+    """Type a value; {"date": "2026-12-01"} is a date, formatted as one, and
+    {"formula": "=NA()"} a formula."""
     target = doc.Sheets.getByName(sheet).getCellRangeByName(cell)
-    if value is None:
+    if isinstance(value, dict) and "formula" in value:
+        target.setFormula(value["formula"])
+    elif isinstance(value, dict):
+        from com.sun.star.lang import Locale  # type: ignore[import-not-found]
+
+        day = dt.date.fromisoformat(value["date"]) - dt.date(1899, 12, 30)
+        target.setValue(day.days)
+        target.NumberFormat = doc.NumberFormats.getStandardFormat(DATE_FORMAT, Locale())
+    elif value is None:
         target.setString("")
     elif isinstance(value, str):
         target.setString(value)

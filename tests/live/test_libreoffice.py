@@ -118,11 +118,13 @@ def _games(path: Path, round_no: int) -> list[int]:
 def test_a_week_in_libreoffice_writes_what_the_command_writes(
     profile: Path, tmp_path: Path
 ) -> None:
-    """Twelve present (six boards, no bye): pair, results, recalculate, pair again, undo, and
-    a bad result, in one LibreOffice session, the document saved only as copies."""
+    """Twelve present (six boards, no bye): pair, results, recalculate, pair again, undo, a
+    bad result, a date for a round and a formula's error, in one LibreOffice session, the
+    document saved only as copies."""
     book = _club(tmp_path, players=12)
     on_disk = book.read_bytes()
     present = _column(book, "Players", "Present")
+    joined = _column(book, "Players", "Joined")
     tick = [["Players", f"{present}{row}", "x"] for row in range(2, 14)]
     scores = ["1-0", "0-1", "½-½", "1-0", "0-1", "1-0"]
     results = [["Rounds", f"E{row}", score] for row, score in enumerate(scores, start=2)]
@@ -158,6 +160,9 @@ def test_a_week_in_libreoffice_writes_what_the_command_writes(
             {"copy": str(copies["bad"])},
             {"click": "Recalculate"},
             {"copy": str(copies["after_bad"])},
+            {"set": [["Rounds", "E2", "1-0"], ["Players", f"{joined}2", {"date": "2026-12-01"}]]},
+            {"set": [["Rounds", "E3", {"formula": "=NA()"}]]},
+            {"click": "Recalculate"},
         ],
     )
     assert done[2]["url"].endswith("KeizerXL.PairNextRound?language=Basic&location=document")
@@ -180,6 +185,10 @@ def test_a_week_in_libreoffice_writes_what_the_command_writes(
     assert _cells(copies["after_bad"]) == _cells(copies["bad"])
     said = (profile / "user" / LOG).read_text(encoding="utf-8")
     assert "Rounds!E2: 'l-0' is not a result" in said
+    # a date typed where a round is meant comes as a date, and is said as one
+    assert f"Players!{joined}2: '2026-12-01' is a date or a time, not a number" in said
+    # and a formula's error as the error it shows
+    assert "Rounds!E3: the cell shows the error #N/A" in said
 
 
 def test_publish_and_the_workbooks_language(profile: Path, tmp_path: Path) -> None:
