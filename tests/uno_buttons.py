@@ -8,6 +8,7 @@ in it); BOOK is opened once, macros allowed, and the steps run on the open docum
   {"set": [[sheet, "E2", value], ...]}     type values ({"date": ISO}, {"formula": F})
   {"click": "PairNextRound"}               fire the form button bound to that macro
   {"macro": "pair_next_round"}             call keizer_xl's Python macro itself, with the document
+  {"basic": ["Module.Function", arg, ...]} call a function of the workbook's VBA, its answer
   {"copy": "out.xlsx"}                     save a copy (the document itself stays unsaved)
   {"state": null}                          report modified flag and LibreOffice's lock file
 Prints a JSON list with one result per step. Starts its own soffice and stops it.
@@ -145,6 +146,13 @@ def run(profile: Path, book: Path, steps: list[dict[str, Any]]) -> list[Any]:
                     started = time.monotonic()
                     doc.getScriptProvider().getScript(url).invoke((doc,), (), ())
                     results.append({"url": url, "seconds": time.monotonic() - started})
+                elif kind == "basic":
+                    name, *args = arg
+                    url = f"vnd.sun.star.script:VBAProject.{name}?language=Basic&location=document"
+                    answer, _, _ = (
+                        doc.getScriptProvider().getScript(url).invoke(tuple(args), (), ())
+                    )
+                    results.append({"url": url, "answer": answer})
                 elif kind == "copy":
                     doc.storeToURL(
                         Path(arg).resolve().as_uri(),

@@ -18,16 +18,26 @@ Private Const WORKBOOK_LANGUAGE As String = "{WORKBOOK_LANGUAGE}"  ' said to the
 Function HandedToLibreOffice(entry As String) As Boolean
     If Not IsObject(ThisComponent) Then Exit Function
     HandedToLibreOffice = True
-    Dim buttonMacro As Object, outIndexes As Variant, outValues As Variant
+    Dim problem As String
+    problem = HandOver(entry)
+    If problem <> "" Then MsgBox problem, vbExclamation, "keizer_xl"
+End Function
+
+' The click handed to keizer_xl's Python macro: "" once it has run, else what to tell the
+' secretary. (invoke's two out parameters must be arrays: as plain Variants LibreOffice
+' raises "Object variable not set" after the macro has done its work.)
+Function HandOver(entry As String) As String
+    Dim buttonMacro As Object, answer As Variant
+    Dim outIndexes(), outValues()
     On Error GoTo NotInstalled
     Set buttonMacro = ThisComponent.getScriptProvider().getScript( _
         "vnd.sun.star.script:keizer_xl_buttons.py$" & entry & "?language=Python&location=user")
     On Error GoTo Failed
-    buttonMacro.invoke Array(ThisComponent, WORKBOOK_LANGUAGE), outIndexes, outValues
+    answer = buttonMacro.invoke(Array(ThisComponent, WORKBOOK_LANGUAGE), outIndexes, outValues)
     Exit Function
 NotInstalled:
-    MsgBox NOT_INSTALLED, vbExclamation, "keizer_xl"
+    HandOver = NOT_INSTALLED
     Exit Function
 Failed:
-    MsgBox BUTTON_FAILED & " " & Err.Description, vbExclamation, "keizer_xl"
+    HandOver = BUTTON_FAILED & " " & Err.Description
 End Function

@@ -152,6 +152,7 @@ def test_a_week_in_libreoffice_writes_what_the_command_writes(
             {"copy": str(copies["before_recalc"])},
             {"click": "Recalculate"},
             {"copy": str(copies["after_recalc"])},
+            {"basic": ["LibreOfficeBridge.HandOver", "recalculate"]},
             {"click": "PairNextRound"},
             {"copy": str(copies["after_pair2"])},
             {"click": "UndoLastPairing"},
@@ -166,6 +167,9 @@ def test_a_week_in_libreoffice_writes_what_the_command_writes(
         ],
     )
     assert done[2]["url"].endswith("KeizerXL.PairNextRound?language=Basic&location=document")
+    # the bridge hands a click over without a word of its own (a second Recalculate)
+    handed = next(step for step in done if step and "answer" in step)
+    assert handed["answer"] == ""
     # the document is changed and open (LibreOffice's lock beside it), not saved
     assert done[4] == {"modified": True, "lock": True}
     assert book.read_bytes() == on_disk

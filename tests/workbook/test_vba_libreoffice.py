@@ -56,19 +56,23 @@ def _mark(document, entry, language):
 # Dictionary`: LibreOffice runs both branches of its Class_Initialize, and the Windows one
 # asks for Scripting.Dictionary, which LibreOffice does not have. The buttons never run
 # xlwings' code there.)
-# The bridge's answer for an entry whose Python macro fails, and for one that is not there:
-# True only when the bridge caught the error and said it (a macro stopped by an error it did
-# not catch gives LibreOffice's caller nothing).
+# What the bridge hands over, as it says it: "" once the Python macro has run (and an error
+# raised after it, as LibreOffice does when invoke is called the wrong way, would show), its
+# message when the macro fails or is not there.
 PROBE = """Function XlwingsVersion()
     XlwingsVersion = XLWINGS_VERSION
 End Function
 
-Function HandedFailing()
-    HandedFailing = HandedToLibreOffice("failing")
+Function HandOverRecalculate()
+    HandOverRecalculate = HandOver("recalculate")
 End Function
 
-Function HandedMissing()
-    HandedMissing = HandedToLibreOffice("missing")
+Function HandOverFailing()
+    HandOverFailing = HandOver("failing")
+End Function
+
+Function HandOverMissing()
+    HandOverMissing = HandOver("missing")
 End Function
 """
 
@@ -109,7 +113,10 @@ def with_stand_in(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, An
     portable = probe_book(work / "portable.xlsm", vba.template_modules())
     club = work / "club.xlsm"
     create(club)
-    probes = [url("Probe", probe) for probe in ("XlwingsVersion", "HandedFailing", "HandedMissing")]
+    probes = [
+        url("Probe", probe)
+        for probe in ("XlwingsVersion", "HandOverRecalculate", "HandOverFailing", "HandOverMissing")
+    ]
     jobs = [
         {"book": str(portable), "calls": probes, "cell": MARK},
         {"book": str(club), "buttons": True, "cell": MARK},
@@ -133,7 +140,7 @@ def without_stand_in(
             raw = probe_book(work / f"{name}_as_installed.xlsm", modules)
         jobs.append({"book": str(raw), "calls": [url("Probe", "XlwingsVersion")]})
     portable = probe_book(work / "portable.xlsm", vba.template_modules())
-    jobs.append({"book": str(portable), "calls": [url("Probe", "HandedMissing")]})
+    jobs.append({"book": str(portable), "calls": [url("Probe", "HandOverMissing")]})
     club = work / "club.xlsm"
     create(club, language="de")
     jobs.append({"book": str(club), "buttons": True, "cell": MARK, "module": "LibreOfficeBridge"})
@@ -168,16 +175,22 @@ def test_each_button_hands_its_entry_to_the_python_macro_with_the_document(
     assert club["cell"] == "".join(f"{button.entry}@{first_sheet}@en;" for button in BUTTONS)
 
 
-def test_the_bridge_catches_a_failing_or_missing_python_macro(
+def test_the_bridge_hands_over_and_says_a_failing_or_missing_python_macro(
     with_stand_in: list[dict[str, Any]], without_stand_in: list[dict[str, Any]]
 ) -> None:
-    """Its message box (which headless LibreOffice does not show) comes from its own error
-    handling: the bridge still answers True, so the button's macro ends there."""
-    _, (_, failing, _), (_, missing_function, _) = with_stand_in[0]["results"]
+    """What the bridge would show in its message box (which headless LibreOffice does not
+    show): nothing when the Python macro ran, its error when it failed, how to install it
+    when it (or its function) is not there."""
+    results = with_stand_in[0]["results"]
+    (_, ran, _), (_, failing, _), (_, missing_function, _) = results[1:]
     ((_, missing_file, _),) = without_stand_in[2]["results"]
-    assert failing is True
-    assert missing_function is True
-    assert missing_file is True
+    messages = bridge_messages("en")
+    assert ran == ""
+    assert with_stand_in[0]["cell"] == "recalculate@Players@en;"
+    assert failing.startswith(messages["BUTTON_FAILED"] + " ")
+    assert "the stand-in fails" in failing
+    assert missing_function == messages["NOT_INSTALLED"]
+    assert missing_file == messages["NOT_INSTALLED"]
 
 
 def test_without_the_python_macro_a_button_returns_and_writes_nothing(
