@@ -98,6 +98,7 @@ screenshots: $(STAMP)
 	bash .ci/system-packages
 	$(BIN)/python docs/render_publish.py docs
 	$(BIN)/python docs/render_lite.py docs/lite.png
+	$(BIN)/python docs/render_libreoffice.py docs/libreoffice.png
 
 # Pyodide (node, npm's pyodide, the release's own wheels) for the tests that run keizer_xl
 # as xlwings Lite does; kept outside the repository and downloaded the first time only.
