@@ -16,60 +16,26 @@ Prints a JSON list with one result per step. Starts its own soffice and stops it
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import json
-import os
-import shutil
-import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
-import uno  # type: ignore[import-not-found]
-from com.sun.star.beans import PropertyValue  # type: ignore[import-not-found]
-from com.sun.star.connection import NoConnectException  # type: ignore[import-not-found]
+from uno_office import form_buttons, load, office, prop
 
-ALWAYS_RUN_MACROS = 4  # com.sun.star.document.MacroExecMode.ALWAYS_EXECUTE_NO_WARN
 DATE_FORMAT = 2  # com.sun.star.util.NumberFormat.DATE
-
-
-def _prop(name: str, value: Any) -> Any:
-    prop = PropertyValue()
-    prop.Name, prop.Value = name, value
-    return prop
-
-
-def _connect(pipe: str, process: subprocess.Popen[bytes]) -> Any:
-    local = uno.getComponentContext()
-    resolver = local.ServiceManager.createInstanceWithContext(
-        "com.sun.star.bridge.UnoUrlResolver", local
-    )
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            return resolver.resolve(f"uno:pipe,name={pipe};urp;StarOffice.ComponentContext")
-        except NoConnectException:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise
-            time.sleep(0.5)
 
 
 def _button_macros(doc: Any) -> dict[str, str]:
     """The script each form button's click runs, by the macro it names (the captions are
     in the workbook's language): "PairNextRound" -> vnd.sun.star.script:...PairNextRound?..."""
-    bound: dict[str, str] = {}
-    for index in range(doc.Sheets.Count):
-        forms = doc.Sheets.getByIndex(index).DrawPage.Forms
-        for form_index in range(forms.Count):
-            form = forms.getByIndex(form_index)
-            for control_index in range(form.Count):
-                for event in form.getScriptEvents(control_index):
-                    macro = event.ScriptCode.split("?")[0].rsplit(".", 1)[-1]
-                    bound[macro] = event.ScriptCode
-    return bound
+    return {
+        event.ScriptCode.split("?")[0].rsplit(".", 1)[-1]: event.ScriptCode
+        for _, _, events in form_buttons(doc)
+        for event in events
+    }
 
 
 def _set(doc: Any, sheet: str, cell: str, value: Any) -> None:
@@ -92,96 +58,51 @@ def _set(doc: Any, sheet: str, cell: str, value: Any) -> None:
         target.setValue(value)
 
 
+def _step(doc: Any, book: Path, macros: dict[str, str], kind: str, arg: Any) -> Any:
+    """One step on the open document; what it gives back (None for most)."""
+    scripts = doc.getScriptProvider()
+    if kind == "set":
+        for sheet, cell, value in arg:
+            _set(doc, sheet, cell, value)
+        return None
+    if kind in ("click", "macro", "basic"):
+        args: tuple[Any, ...] = ()
+        if kind == "click":
+            url = macros[arg]
+        elif kind == "macro":
+            url = f"vnd.sun.star.script:keizer_xl_buttons.py${arg}?language=Python&location=user"
+            args = (doc,)
+        else:
+            name, *rest = arg
+            url = f"vnd.sun.star.script:VBAProject.{name}?language=Basic&location=document"
+            args = tuple(rest)
+        started = time.monotonic()
+        answer, _, _ = scripts.getScript(url).invoke(args, (), ())
+        done = {"url": url, "seconds": time.monotonic() - started}
+        return {**done, "answer": answer} if kind == "basic" else done
+    if kind == "copy":
+        doc.storeToURL(Path(arg).resolve().as_uri(), (prop("FilterName", "Calc Office Open XML"),))
+        return None
+    if kind == "state":
+        lock = book.with_name(f".~lock.{book.name}#")
+        return {"modified": bool(doc.isModified()), "lock": lock.exists()}
+    raise SystemExit(f"unknown step {kind}")
+
+
 def run(profile: Path, book: Path, steps: list[dict[str, Any]]) -> list[Any]:
-    soffice = shutil.which("soffice") or shutil.which("libreoffice")
-    if soffice is None:
-        raise SystemExit("soffice not found")
-    pipe = f"keizer_buttons_{uuid.uuid4().hex}"
-    process = subprocess.Popen(
-        [
-            soffice,
-            f"-env:UserInstallation={profile.resolve().as_uri()}",
-            "--headless",
-            "--invisible",
-            "--norestore",
-            "--nologo",
-            "--nodefault",
-            f"--accept=pipe,name={pipe};urp;",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    results: list[Any] = []
-    try:
-        context = _connect(pipe, process)
-        desktop = context.ServiceManager.createInstanceWithContext(
-            "com.sun.star.frame.Desktop", context
-        )
-        doc = desktop.loadComponentFromURL(
-            book.resolve().as_uri(),
-            "_blank",
-            0,
-            (_prop("Hidden", True), _prop("MacroExecutionMode", ALWAYS_RUN_MACROS)),
-        )
-        if doc is None:
-            raise SystemExit(f"LibreOffice could not load {book}")
+    with office(profile) as desktop:
+        doc = load(desktop, book)
         try:
             macros = _button_macros(doc)
-            for step in steps:
-                ((kind, arg),) = step.items()
-                if kind == "set":
-                    for sheet, cell, value in arg:
-                        _set(doc, sheet, cell, value)
-                    results.append(None)
-                elif kind == "click":
-                    url = macros[arg]
-                    started = time.monotonic()
-                    doc.getScriptProvider().getScript(url).invoke((), (), ())
-                    results.append({"url": url, "seconds": time.monotonic() - started})
-                elif kind == "macro":
-                    url = (
-                        f"vnd.sun.star.script:keizer_xl_buttons.py${arg}"
-                        "?language=Python&location=user"
-                    )
-                    started = time.monotonic()
-                    doc.getScriptProvider().getScript(url).invoke((doc,), (), ())
-                    results.append({"url": url, "seconds": time.monotonic() - started})
-                elif kind == "basic":
-                    name, *args = arg
-                    url = f"vnd.sun.star.script:VBAProject.{name}?language=Basic&location=document"
-                    answer, _, _ = (
-                        doc.getScriptProvider().getScript(url).invoke(tuple(args), (), ())
-                    )
-                    results.append({"url": url, "answer": answer})
-                elif kind == "copy":
-                    doc.storeToURL(
-                        Path(arg).resolve().as_uri(),
-                        (_prop("FilterName", "Calc Office Open XML"),),
-                    )
-                    results.append(None)
-                elif kind == "state":
-                    lock = book.with_name(f".~lock.{book.name}#")
-                    results.append({"modified": bool(doc.isModified()), "lock": lock.exists()})
-                else:
-                    raise SystemExit(f"unknown step {kind}")
+            return [_step(doc, book, macros, *next(iter(step.items()))) for step in steps]
         finally:
             doc.close(True)
-            with contextlib.suppress(Exception):  # the bridge drops as soffice exits
-                desktop.terminate()
-    finally:
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    return results
 
 
 def main() -> int:
     if len(sys.argv) != 4:
         print(__doc__, file=sys.stderr)
         return 2
-    os.environ.setdefault("SAL_USE_VCLPLUGIN", "svp")
     steps = json.loads(Path(sys.argv[3]).read_text(encoding="utf-8"))
     print(json.dumps(run(Path(sys.argv[1]), Path(sys.argv[2]), steps)))
     return 0
