@@ -15,8 +15,8 @@ import os
 import re
 import shutil
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from keizer_xl.i18n import LANGUAGES, translate
 
@@ -104,8 +104,7 @@ def install(user: Path, python: str) -> Path:
     return target
 
 
-@dataclass(frozen=True)
-class Findings:
+class Findings(NamedTuple):
     """What the computer has of what the buttons need in LibreOffice.
 
     `soffice`: LibreOffice's program, if found; `script_provider`: its Python script

@@ -122,12 +122,17 @@ class Sheet:
 
 
 class _Sheets:
+    """The document's sheets, their names asked once a click: while the macro runs,
+    LibreOffice's window waits, so only keizer_xl's own `add` changes them."""
+
     def __init__(self, book: Document) -> None:
         self.book = book
+        self._known: list[str] | None = None
 
     def _names(self) -> list[str]:
-        names: list[str] = self.book.channel.ask("sheets")
-        return names
+        if self._known is None:
+            self._known = list(self.book.channel.ask("sheets"))
+        return self._known
 
     def __iter__(self) -> Any:
         return iter([Sheet(self.book, name) for name in self._names()])
@@ -148,6 +153,7 @@ class _Sheets:
         names = self._names()
         position = names.index(after.name) + 1 if after is not None else len(names)
         self.book.channel.ask("add_sheet", name, position)
+        names.insert(position, name)
         return Sheet(self.book, name)
 
 

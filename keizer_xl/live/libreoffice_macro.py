@@ -191,18 +191,12 @@ class Office:
         {"date": ISO text} and an error as the text it shows (#N/A, Err:502)."""
         block = self._sheet(name).getCellRangeByPosition(left - 1, top - 1, right - 1, bottom - 1)
         rows = [[None if v == "" else v for v in row] for row in block.getDataArray()]
-        for address in block.queryContentCells(_DATETIME).RangeAddresses:
-            for r in range(address.StartRow, address.EndRow + 1):
-                for c in range(address.StartColumn, address.EndColumn + 1):
-                    value = rows[r - top + 1][c - left + 1]
-                    if isinstance(value, float):
-                        when = _NULL_DATE + dt.timedelta(days=value)
-                        rows[r - top + 1][c - left + 1] = {"date": when.isoformat()}
-        for address in block.queryFormulaCells(_ERROR).RangeAddresses:
-            for r in range(address.StartRow, address.EndRow + 1):
-                for c in range(address.StartColumn, address.EndColumn + 1):
-                    shown = block.getCellByPosition(c - left + 1, r - top + 1).getString()
-                    rows[r - top + 1][c - left + 1] = shown
+        for r, c in _cells(block.queryContentCells(_DATETIME), top, left):
+            if isinstance(rows[r][c], float):
+                when = _NULL_DATE + dt.timedelta(days=rows[r][c])
+                rows[r][c] = {"date": when.isoformat()}
+        for r, c in _cells(block.queryFormulaCells(_ERROR), top, left):
+            rows[r][c] = block.getCellByPosition(c, r).getString()
         return rows
 
     def op_set(self, name: str, row: int, column: int, values: list[list[Any]]) -> None:
@@ -238,8 +232,8 @@ class Office:
         self.spoke = True
         _log(title, text)
         try:
-            context = self.document.getCurrentController().getFrame()
-            window = context.getContainerWindow()
+            frame = self.document.getCurrentController().getFrame()
+            window = frame.getContainerWindow()
             import uno
 
             toolkit = uno.getComponentContext().ServiceManager.createInstanceWithContext(
@@ -252,6 +246,15 @@ class Office:
             box.execute()
         except Exception:  # no window to show it in (headless): the log keeps it
             pass
+
+
+def _cells(ranges: Any, top: int, left: int) -> Any:
+    """Each cell of the ranges LibreOffice found in a block: (row, column) within the block,
+    0-based, for a block whose top left is (top, left), 1-based."""
+    for address in ranges.RangeAddresses:
+        for r in range(address.StartRow, address.EndRow + 1):
+            for c in range(address.StartColumn, address.EndColumn + 1):
+                yield r - top + 1, c - left + 1
 
 
 def _log(title: str, text: str) -> None:

@@ -61,6 +61,16 @@ _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 # bytes: the most one part may unpack to (the Rounds sheet of 10,000 players over 100
 # rounds is about 150 MB); a sheet that is only read is counted piece by piece, never kept
 MAX_PART = 256 << 20
+# What unpacking a damaged or hostile member raises, whichever way it is read
+_UNPACK_ERRORS = (
+    zipfile.BadZipFile,
+    EOFError,
+    OSError,
+    NotImplementedError,
+    RuntimeError,
+    ValueError,
+    zlib.error,
+)
 PIECE = 1 << 20  # bytes unpacked at a time
 # bytes: a changed part this large is kept as packed once it is (see `_let_go`); a smaller
 # one stays unpacked, as reading it again (`mentions`) would cost more than it holds
@@ -157,15 +167,7 @@ class Package:
                             **where,
                         )
                     yield piece
-        except (
-            zipfile.BadZipFile,
-            EOFError,
-            OSError,
-            NotImplementedError,
-            RuntimeError,
-            ValueError,
-            zlib.error,
-        ) as exc:
+        except _UNPACK_ERRORS as exc:
             raise NotAWorkbook(
                 "{file} is damaged or hostile: its part {part} cannot be unpacked ({reason}).",
                 reason=exc,
@@ -187,15 +189,7 @@ class Package:
                 seen += len(piece)
                 if seen > limit:
                     return True
-        except (
-            zipfile.BadZipFile,
-            EOFError,
-            OSError,
-            NotImplementedError,
-            RuntimeError,
-            ValueError,
-            zlib.error,
-        ):
+        except _UNPACK_ERRORS:
             return True
         return False
 
