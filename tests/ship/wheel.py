@@ -1,5 +1,6 @@
 """A built wheel, installed into a fresh virtual environment and used from there as a
-secretary would: `keizer-xl demo`, `new club.xlsx --lite`, `lite club.xlsx`. The release
+secretary would: `keizer-xl demo`, `new club.xlsx --lite`, `lite club.xlsx`, `new club.xlsm`
+(the desktop and LibreOffice buttons) and `libreoffice` (its macro, from the wheel). The release
 workflow runs this on Windows, macOS and Linux before anything is published; the `programs`
 test in test_dist.py runs it on the wheel it builds.
 
@@ -143,6 +144,16 @@ def check(python: Path, wheel_version: str, work: Path) -> list[str]:
                 f"keizer-xl lite {name} does not give this version's code:\n"
                 f"{lite.stdout}{lite.stderr}"
             )
+    desktop = command("new", "club.xlsm")
+    if desktop.returncode != 0 or not (work / "club.xlsm").exists():
+        problems.append(f"keizer-xl new club.xlsm failed:\n{desktop.stdout}{desktop.stderr}")
+    profile = work / "libreoffice-profile"
+    setup = command("libreoffice", "--profile", str(profile))
+    macro = profile / "user" / "Scripts" / "python" / "keizer_xl_buttons.py"
+    if setup.returncode != 0 or not macro.exists():
+        problems.append(f"keizer-xl libreoffice failed:\n{setup.stdout}{setup.stderr}")
+    elif f"PYTHON = {str(python)!r}" not in macro.read_text(encoding="utf-8"):
+        problems.append(f"the LibreOffice macro does not run keizer_xl with {python}")
     return problems
 
 
